@@ -1,0 +1,92 @@
+//! The command line: clap definitions, dispatch, and exit codes.
+//!
+//! Every subcommand returns an [`Exit`] or a library [`Error`]; this module prints errors as one
+//! line on stderr and turns both into the documented exit codes. Results go to stdout, everything
+//! else to stderr.
+
+mod judge;
+mod output;
+mod puzzles;
+mod solve;
+
+use clap::{Parser, Subcommand};
+use statespace::error::Error;
+use std::process::ExitCode;
+
+/// Exit codes, as documented in the README.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// Solved (or the command did what it was asked).
+    Ok = 0,
+    /// A bug: an internal error or a panic.
+    Internal = 1,
+    /// Bad input: arguments, config, board, judge stream, unreadable file.
+    BadInput = 2,
+    /// Proven unsolvable.
+    Unsolvable = 3,
+    /// A limit (depth, states, time, memory) stopped the run before it could decide.
+    LimitReached = 4,
+}
+
+#[derive(Parser)]
+#[command(name = "statespace", version, about = "Exact state-space search for puzzles", long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Solve the start board of a config: the fewest moves, or `Impossible`.
+    Solve(solve::SolveArgs),
+    /// Read a judge problem's stdin and write exactly the judge's expected stdout.
+    Judge(judge::JudgeArgs),
+    /// List the registered puzzles, their parameters, goals and modes.
+    Puzzles(puzzles::PuzzlesArgs),
+}
+
+/// Parses the command line, runs it and maps the result to an exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = std::panic::catch_unwind(|| match cli.command {
+        Command::Solve(args) => solve::run(args),
+        Command::Judge(args) => judge::run(args),
+        Command::Puzzles(args) => puzzles::run(args),
+    });
+    let exit = match result {
+        Ok(Ok(exit)) => exit,
+        Ok(Err(error)) => {
+            eprintln!("statespace: error: {error}");
+            match error {
+                Error::Input { .. } | Error::Io { .. } => Exit::BadInput,
+            }
+        }
+        // The panic hook has already printed the message and location.
+        Err(_) => {
+            eprintln!("statespace: internal error (a bug: please report it)");
+            Exit::Internal
+        }
+    };
+    ExitCode::from(exit as u8)
+}
+
+/// Reads a whole file, or stdin for `-`.
+pub fn read_input(path: &str) -> Result<String, Error> {
+    use std::io::Read;
+    let io_error = |source| Error::Io {
+        path: path.to_string(),
+        source,
+    };
+    if path == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|source| Error::Io {
+                path: "<stdin>".into(),
+                source,
+            })?;
+        Ok(text)
+    } else {
+        std::fs::read_to_string(path).map_err(io_error)
+    }
+}

@@ -1,0 +1,133 @@
+//! How a [`Solution`] prints: text for people, JSON for programs.
+
+use statespace::registry::{Answer, Solution};
+use statespace::search::Stats;
+use std::fmt::Write;
+
+/// Boards drawn side by side up to this width; wider runs are drawn one under another.
+const MAX_WIDTH: usize = 100;
+
+/// The text form: the answer, the path, the boards along it, and the stats.
+pub fn text(solution: &Solution) -> String {
+    let mut out = String::new();
+    match &solution.answer {
+        Answer::Solved { moves, boards } => {
+            let n = moves.len();
+            let unit = if n == 1 { "move" } else { "moves" };
+            let proven = match solution.extra.get("minimal") {
+                Some(serde_json::Value::Bool(false)) => " (not proven minimal)",
+                _ => "",
+            };
+            writeln!(out, "{n} {unit}{proven}").unwrap();
+            if n > 0 {
+                writeln!(out, "path: {}", moves.join(" ")).unwrap();
+            }
+            let mut labels = vec!["start".to_string()];
+            labels.extend(moves.iter().cloned());
+            let mut all = vec![solution.start.clone()];
+            all.extend(boards.iter().cloned());
+            out.push_str(&draw_boards(&labels, &all));
+        }
+        Answer::Unsolvable => {
+            writeln!(out, "Impossible").unwrap();
+            out.push_str(&draw_boards(
+                &["start".into()],
+                std::slice::from_ref(&solution.start),
+            ));
+        }
+        Answer::LimitReached(limit) => {
+            writeln!(out, "undecided: {limit}").unwrap();
+        }
+    }
+    writeln!(out, "{}", stats_line(&solution.stats, solution.mode.name())).unwrap();
+    out
+}
+
+/// One line of statistics.
+pub fn stats_line(stats: &Stats, mode: &str) -> String {
+    format!(
+        "stats: mode {mode}, expanded {}, generated {}, visited {}, peak frontier {}, depth {}, {:.3} s",
+        stats.expanded,
+        stats.generated,
+        stats.visited,
+        stats.peak_frontier,
+        stats.depth,
+        stats.elapsed.as_secs_f64()
+    )
+}
+
+/// Boards under their labels, side by side while they fit in [`MAX_WIDTH`] columns.
+fn draw_boards(labels: &[String], boards: &[String]) -> String {
+    let width = boards
+        .iter()
+        .flat_map(|b| b.lines())
+        .chain(labels.iter().map(String::as_str))
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap_or(0)
+        + 2;
+    let per_line = (MAX_WIDTH / width).max(1);
+    let mut out = String::new();
+    for (chunk_labels, chunk_boards) in labels.chunks(per_line).zip(boards.chunks(per_line)) {
+        let mut lines = vec![chunk_labels.iter().map(String::as_str).collect::<Vec<_>>()];
+        let height = chunk_boards
+            .iter()
+            .map(|b| b.lines().count())
+            .max()
+            .unwrap_or(0);
+        for row in 0..height {
+            lines.push(
+                chunk_boards
+                    .iter()
+                    .map(|b| b.lines().nth(row).unwrap_or(""))
+                    .collect(),
+            );
+        }
+        for cells in lines {
+            let line: String = cells.iter().map(|c| format!("{c:width$}")).collect();
+            writeln!(out, "{}", line.trim_end()).unwrap();
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The JSON form: `solvable` (true, false, or null when a limit stopped the run), `moves`,
+/// `path`, `boards`, `mode`, `outcome`, `limit`, `stats`, plus the plugin's extra fields.
+pub fn json(solution: &Solution) -> String {
+    let (solvable, moves, path, boards, outcome, limit) = match &solution.answer {
+        Answer::Solved { moves, boards } => (
+            Some(true),
+            Some(moves.len()),
+            moves.clone(),
+            boards.clone(),
+            "solved",
+            None,
+        ),
+        Answer::Unsolvable => (Some(false), None, vec![], vec![], "unsolvable", None),
+        Answer::LimitReached(l) => (
+            None,
+            None,
+            vec![],
+            vec![],
+            "limit-reached",
+            Some(l.to_string()),
+        ),
+    };
+    let mut object = serde_json::json!({
+        "solvable": solvable,
+        "moves": moves,
+        "path": path,
+        "boards": boards,
+        "start": solution.start,
+        "mode": solution.mode,
+        "outcome": outcome,
+        "limit": limit,
+        "stats": solution.stats,
+    });
+    let map = object.as_object_mut().expect("an object");
+    for (k, v) in &solution.extra {
+        map.insert(k.clone(), v.clone());
+    }
+    object.to_string()
+}

@@ -1,0 +1,82 @@
+//! The library's error type.
+//!
+//! Two kinds of failure reach a user: input that is wrong (a config, a board, a judge stream) and
+//! a file that cannot be read or written. Each displays as one line that says where and what, so
+//! the CLI can print it as is. Limits (depth, states, time, memory) are not errors but outcomes:
+//! see [`Limit`](crate::search::Limit).
+
+use std::fmt;
+
+/// Where in the input a problem is: a file (or `<stdin>`), a line, a key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Location {
+    pub file: String,
+    /// 1-based line, when known.
+    pub line: Option<usize>,
+    /// The config key (`puzzle.rows`) or the part of a stream (`case 2`), when there is one.
+    pub key: Option<String>,
+}
+
+impl Location {
+    /// A location in `file` with no line or key yet.
+    pub fn file(file: impl Into<String>) -> Self {
+        Location {
+            file: file.into(),
+            line: None,
+            key: None,
+        }
+    }
+
+    /// The same location at `line`.
+    pub fn at_line(mut self, line: usize) -> Self {
+        self.line = Some(line);
+        self
+    }
+
+    /// The same location with `key`.
+    pub fn with_key(mut self, key: impl Into<String>) -> Self {
+        self.key = Some(key.into());
+        self
+    }
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+        }
+        if let Some(key) = &self.key {
+            write!(f, ": {key}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Everything that can go wrong before or around a search.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Input that is not what it should be; the message says what, the location where.
+    #[error("{location}: {message}")]
+    Input { location: Location, message: String },
+    /// A file that cannot be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl Error {
+    /// Bad input at `location`.
+    pub fn input(location: Location, message: impl Into<String>) -> Self {
+        Error::Input {
+            location,
+            message: message.into(),
+        }
+    }
+}
+
+/// The library's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

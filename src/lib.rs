@@ -1,0 +1,24 @@
+//! statespace: exact state-space search over puzzles given as plugins.
+//!
+//! # Map of the crate
+//!
+//! - [`space`]: the [`StateSpace`](space::StateSpace) trait every puzzle implements, and the
+//!   optional capabilities engines may ask for (dense index, invertible moves, goal enumeration).
+//! - [`search`]: the engines, one module each ([`search::bfs`], [`search::iddfs`]), and what they
+//!   share: limits, outcomes, paths, stats, visited stores.
+//! - [`config`]: the TOML schema and validation helpers whose errors name file, line and key.
+//! - [`registry`]: puzzle kind name -> plugin; the object-safe face the CLI drives.
+//! - [`puzzles`]: the plugins (compiled from the top-level `puzzles/` folder). They use only the
+//!   public API of this crate, as a third-party plugin would.
+//! - [`error`]: the error type; every error displays as one line.
+//!
+//! The binary (`src/main.rs`, `src/cli/`) parses arguments, calls this library and prints.
+
+pub mod config;
+pub mod error;
+pub mod registry;
+pub mod search;
+pub mod space;
+
+#[path = "../puzzles/mod.rs"]
+pub mod puzzles;

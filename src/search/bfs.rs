@@ -1,0 +1,199 @@
+//! Breadth-first search: the fewest moves from a start state to any goal.
+//!
+//! The queue is one flat `Vec` of states that is never popped, cut into layers by depth. Keeping
+//! it whole costs one state per visited state (8 bytes for a `u64`) but makes parent pointers
+//! unnecessary: a path is rebuilt backward by finding, in the previous layer, a state that has the
+//! current one as a successor. That scan touches at most one layer per step of the path, which is
+//! cheap next to the search itself.
+//!
+//! The visited set is a [`Visited`] store: [`solve_indexed`] uses a bitset over the dense index
+//! when it fits the memory budget, [`solve`] a hash set.
+//!
+//! Guarantees: a returned path is optimal (BFS reaches every state first by a shortest path);
+//! [`Outcome::Unsolvable`] is returned only when every state reachable from the start was visited
+//! and none is a goal.
+
+use super::visited::{BitVisited, HashVisited, Visited};
+use super::{Limit, Limits, Outcome, Path, Report, Stats, Step};
+use crate::space::{Indexed, StateSpace};
+use std::time::Instant;
+
+/// How often (in expanded states) the clock and memory are checked.
+const CHECK_EVERY: u64 = 4096;
+
+/// Bytes a hash-set entry costs beyond the state itself (control byte, load factor slack).
+const HASH_OVERHEAD: usize = 8;
+
+/// BFS with a hash-set visited store; works on any space.
+///
+/// - `space`: the graph.
+/// - `start`: where the search begins.
+/// - `limits`: depth, state, time and memory bounds.
+///
+/// ```
+/// # use statespace::space::StateSpace;
+/// # use statespace::search::{bfs, Limits, Outcome};
+/// struct Line; // states 0..=9, a move steps left or right, the goal is 7
+/// impl StateSpace for Line {
+///     type State = u8;
+///     type Move = char;
+///     fn successors(&self, s: u8, visit: &mut dyn FnMut(char, u8)) {
+///         if s > 0 { visit('L', s - 1) }
+///         if s < 9 { visit('R', s + 1) }
+///     }
+///     fn is_goal(&self, s: u8) -> bool { s == 7 }
+/// }
+/// let report = bfs::solve(&Line, 2, &Limits::default());
+/// let Outcome::Solved(path) = report.outcome else { panic!() };
+/// assert_eq!(path.moves(), vec!['R'; 5]);
+/// ```
+pub fn solve<P: StateSpace>(
+    space: &P,
+    start: P::State,
+    limits: &Limits,
+) -> Report<P::State, P::Move> {
+    let overhead = std::mem::size_of::<P::State>() * 2 + HASH_OVERHEAD;
+    solve_with(space, start, limits, HashVisited::default(), overhead)
+}
+
+/// BFS over an indexed space, with a bitset visited store when the bitset fits the memory budget
+/// and a hash set otherwise (a 64-cell board has 2^64 states: no bitset, but a shallow search still
+/// works).
+pub fn solve_indexed<P: Indexed>(
+    space: &P,
+    start: P::State,
+    limits: &Limits,
+) -> Report<P::State, P::Move> {
+    let bitset_bytes = BitVisited::bytes_needed(space);
+    if limits.check_memory(bitset_bytes).is_ok() && usize::try_from(space.size()).is_ok() {
+        let mut rest = limits.clone();
+        rest.memory_budget -= bitset_bytes as u64;
+        let overhead = std::mem::size_of::<P::State>();
+        solve_with(space, start, &rest, BitVisited::new(space), overhead)
+    } else {
+        solve(space, start, limits)
+    }
+}
+
+/// BFS with a caller-chosen visited store.
+///
+/// `bytes_per_state` is what one more visited state costs (queue entry plus store entry); the run
+/// stops with [`Limit::Memory`] before that total passes the budget.
+pub fn solve_with<P: StateSpace, V: Visited<P::State>>(
+    space: &P,
+    start: P::State,
+    limits: &Limits,
+    mut visited: V,
+    bytes_per_state: usize,
+) -> Report<P::State, P::Move> {
+    let started = Instant::now();
+    let deadline = limits.deadline(started);
+    let mut stats = Stats::default();
+    let finish = |outcome, mut stats: Stats| {
+        stats.elapsed = started.elapsed();
+        Report { outcome, stats }
+    };
+
+    visited.insert(start);
+    stats.visited = 1;
+    if space.is_goal(start) {
+        let path = Path {
+            start,
+            steps: Vec::new(),
+        };
+        return finish(Outcome::Solved(path), stats);
+    }
+
+    // queue[layer_starts[d]..layer_starts[d + 1]] holds the states at depth d.
+    let mut queue = vec![start];
+    let mut layer_starts = vec![0usize];
+    let mut found: Option<usize> = None;
+
+    'layers: loop {
+        let layer = *layer_starts.last().unwrap()..queue.len();
+        if layer.is_empty() {
+            return finish(Outcome::Unsolvable, stats);
+        }
+        stats.peak_frontier = stats.peak_frontier.max(layer.len() as u64);
+        let depth = stats.depth;
+        if limits.max_depth.is_some_and(|max| depth >= max) {
+            return finish(Outcome::LimitReached(Limit::Depth(depth)), stats);
+        }
+        layer_starts.push(queue.len());
+
+        for i in layer {
+            let state = queue[i];
+            stats.expanded += 1;
+            space.successors(state, &mut |_, next| {
+                stats.generated += 1;
+                if found.is_none() && visited.insert(next) {
+                    if space.is_goal(next) {
+                        found = Some(queue.len());
+                    }
+                    queue.push(next);
+                }
+            });
+            stats.visited = visited.len();
+            if found.is_some() {
+                stats.depth = depth + 1;
+                break 'layers;
+            }
+            if let Some(max) = limits.max_states
+                && stats.visited > max
+            {
+                return finish(Outcome::LimitReached(Limit::States(max)), stats);
+            }
+            if stats.expanded.is_multiple_of(CHECK_EVERY) {
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    return finish(Outcome::LimitReached(Limit::Time(started.elapsed())), stats);
+                }
+                let needed = queue.len() as u128 * bytes_per_state as u128;
+                if let Err(limit) = limits.check_memory(needed) {
+                    return finish(Outcome::LimitReached(limit), stats);
+                }
+            }
+        }
+        stats.depth = depth + 1;
+    }
+
+    let goal_index = found.expect("loop exits only with a goal");
+    let path = rebuild_path(space, &queue, &layer_starts, goal_index);
+    finish(Outcome::Solved(path), stats)
+}
+
+/// Walks back from `queue[goal_index]` one layer at a time, finding in each previous layer a
+/// state that has the current one as a successor.
+fn rebuild_path<P: StateSpace>(
+    space: &P,
+    queue: &[P::State],
+    layer_starts: &[usize],
+    goal_index: usize,
+) -> Path<P::State, P::Move> {
+    // layer_starts has one entry per completed layer plus the start of the layer being built,
+    // which holds the goal.
+    let goal_depth = layer_starts.len() - 1;
+    let mut steps = Vec::with_capacity(goal_depth);
+    let mut current = queue[goal_index];
+    for depth in (0..goal_depth).rev() {
+        let layer = &queue[layer_starts[depth]..layer_starts[depth + 1]];
+        let (parent, mv) = layer
+            .iter()
+            .find_map(|&candidate| {
+                let mut via = None;
+                space.successors(candidate, &mut |m, t| {
+                    if t == current && via.is_none() {
+                        via = Some(m);
+                    }
+                });
+                via.map(|m| (candidate, m))
+            })
+            .expect("every state in a layer has a parent in the layer before");
+        steps.push(Step { mv, state: current });
+        current = parent;
+    }
+    steps.reverse();
+    Path {
+        start: current,
+        steps,
+    }
+}

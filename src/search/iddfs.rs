@@ -1,0 +1,179 @@
+//! Iterative-deepening depth-first search: optimal paths in memory linear in the depth.
+//!
+//! Runs a depth-first search bounded at depth 0, 1, 2, ... until a goal is found. Each round
+//! repeats the work of the rounds before it, which costs a constant factor when the tree grows
+//! geometrically; in exchange the memory is one small buffer of successors per level, reused
+//! across the whole run (nothing is allocated per state).
+//!
+//! There is no visited set, so the same state may be explored along many paths. The space's
+//! [`may_follow`](StateSpace::may_follow) rule cuts redundant sequences: never undoing the previous
+//! move in an invertible space, or a canonical order where moves commute (Flip presses each cell
+//! at most once, in increasing order, which turns 16^d sequences into C(16, d) sets).
+//!
+//! Guarantees: the first goal found is at the smallest depth, so the path is optimal.
+//! [`Outcome::Unsolvable`] is returned when a round ends without meeting its depth bound anywhere:
+//! the pruned tree was exhausted, and by the `may_follow` invariant it reaches every reachable state.
+
+use super::{Limit, Limits, Outcome, Path, Report, Stats, Step};
+use crate::space::StateSpace;
+use std::time::Instant;
+
+/// How often (in expanded states) the clock is checked.
+const CHECK_EVERY: u64 = 4096;
+
+/// IDDFS from `start`.
+///
+/// - `space`: the graph; its `may_follow` rule prunes the tree.
+/// - `start`: where the search begins.
+/// - `limits`: `max_depth` bounds the rounds, `max_states` the total expansions, plus time.
+///
+/// ```
+/// # use statespace::space::StateSpace;
+/// # use statespace::search::{iddfs, Limits, Outcome};
+/// struct Line; // states 0..=9, a move steps left or right, the goal is 7
+/// impl StateSpace for Line {
+///     type State = u8;
+///     type Move = char;
+///     fn successors(&self, s: u8, visit: &mut dyn FnMut(char, u8)) {
+///         if s > 0 { visit('L', s - 1) }
+///         if s < 9 { visit('R', s + 1) }
+///     }
+///     fn is_goal(&self, s: u8) -> bool { s == 7 }
+///     fn may_follow(&self, previous: char, next: char) -> bool { previous == next }
+/// }
+/// let report = iddfs::solve(&Line, 2, &Limits::default());
+/// let Outcome::Solved(path) = report.outcome else { panic!() };
+/// assert_eq!(path.len(), 5);
+/// ```
+pub fn solve<P: StateSpace>(
+    space: &P,
+    start: P::State,
+    limits: &Limits,
+) -> Report<P::State, P::Move> {
+    let started = Instant::now();
+    let mut search = Search {
+        space,
+        limits,
+        deadline: limits.deadline(started),
+        started,
+        stats: Stats::default(),
+        buffers: Vec::new(),
+        path: Vec::new(),
+        bound_met: false,
+        pending: 0,
+    };
+    let outcome = search.run(start);
+    search.stats.elapsed = started.elapsed();
+    Report {
+        outcome,
+        stats: search.stats,
+    }
+}
+
+/// Why a bounded round stopped early.
+enum Stop {
+    Found,
+    Limit(Limit),
+}
+
+struct Search<'a, P: StateSpace> {
+    space: &'a P,
+    limits: &'a Limits,
+    deadline: Option<Instant>,
+    started: Instant,
+    stats: Stats,
+    /// One successor buffer per level, reused across rounds.
+    buffers: Vec<Vec<(P::Move, P::State)>>,
+    /// The moves and states of the current branch.
+    path: Vec<Step<P::State, P::Move>>,
+    /// Whether this round met a node with an allowed successor at the bound (so a deeper round
+    /// could find more).
+    bound_met: bool,
+    /// Successors buffered on the stack right now, for the peak-frontier statistic.
+    pending: u64,
+}
+
+impl<P: StateSpace> Search<'_, P> {
+    fn run(&mut self, start: P::State) -> Outcome<P::State, P::Move> {
+        let mut bound = 0u32;
+        loop {
+            self.bound_met = false;
+            self.stats.depth = bound;
+            match self.visit(start, None, bound) {
+                Err(Stop::Found) => {
+                    let steps = std::mem::take(&mut self.path);
+                    return Outcome::Solved(Path { start, steps });
+                }
+                Err(Stop::Limit(limit)) => return Outcome::LimitReached(limit),
+                Ok(()) if !self.bound_met => return Outcome::Unsolvable,
+                Ok(()) => {}
+            }
+            if self.limits.max_depth.is_some_and(|max| bound >= max) {
+                return Outcome::LimitReached(Limit::Depth(bound));
+            }
+            bound += 1;
+        }
+    }
+
+    /// Searches below `state` to `depth_left` more moves; `Err` stops the whole run.
+    fn visit(
+        &mut self,
+        state: P::State,
+        previous: Option<P::Move>,
+        depth_left: u32,
+    ) -> Result<(), Stop> {
+        self.stats.visited += 1;
+        if self.space.is_goal(state) {
+            return Err(Stop::Found);
+        }
+        let level = self.path.len();
+        if self.buffers.len() <= level {
+            self.buffers.push(Vec::new());
+        }
+        let mut successors = std::mem::take(&mut self.buffers[level]);
+        successors.clear();
+        let space = self.space;
+        space.successors(state, &mut |m, t| {
+            if previous.is_none_or(|p| space.may_follow(p, m)) {
+                successors.push((m, t));
+            }
+        });
+        if depth_left == 0 {
+            self.bound_met |= !successors.is_empty();
+            self.buffers[level] = successors;
+            return Ok(());
+        }
+        self.expand_checks()?;
+        self.stats.generated += successors.len() as u64;
+        self.pending += successors.len() as u64;
+        self.stats.peak_frontier = self.stats.peak_frontier.max(self.pending);
+
+        let mut result = Ok(());
+        for &(mv, next) in &successors {
+            self.path.push(Step { mv, state: next });
+            result = self.visit(next, Some(mv), depth_left - 1);
+            if result.is_err() {
+                break; // keep the branch in `path`: it is the answer or irrelevant
+            }
+            self.path.pop();
+            self.pending -= 1;
+        }
+        self.buffers[level] = successors;
+        result
+    }
+
+    fn expand_checks(&mut self) -> Result<(), Stop> {
+        self.stats.expanded += 1;
+        if let Some(max) = self.limits.max_states
+            && self.stats.expanded > max
+        {
+            return Err(Stop::Limit(Limit::States(max)));
+        }
+        if self.stats.expanded.is_multiple_of(CHECK_EVERY)
+            && self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            return Err(Stop::Limit(Limit::Time(self.started.elapsed())));
+        }
+        Ok(())
+    }
+}

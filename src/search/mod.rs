@@ -1,0 +1,196 @@
+//! Search engines and what they share: [`Limits`], [`Outcome`], [`Path`], [`Stats`].
+//!
+//! Every engine is a module with free functions generic over the capabilities it needs:
+//!
+//! | engine | needs | memory | gives |
+//! |---|---|---|---|
+//! | [`bfs`] | [`StateSpace`](crate::space::StateSpace) (+ [`Indexed`](crate::space::Indexed) for a bitset) | every visited state | optimal path; unsolvability proof when the reachable space is exhausted |
+//! | [`iddfs`] | [`StateSpace`](crate::space::StateSpace) | linear in depth | optimal path; unsolvability proof when the pruned tree is exhausted |
+//!
+//! Every run returns a [`Report`]: an [`Outcome`] (solved with a path, proven unsolvable, or a
+//! named limit reached) and [`Stats`]. Engines never print; the CLI does.
+
+pub mod bfs;
+pub mod iddfs;
+pub mod visited;
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// Bounds on one search run. `Default` sets no depth, state or time limit and a memory budget of
+/// half the physical memory.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// The deepest level searched; reaching it without a goal ends the run with
+    /// [`Limit::Depth`].
+    pub max_depth: Option<u32>,
+    /// The most states an engine may visit (BFS) or expand (IDDFS).
+    pub max_states: Option<u64>,
+    /// Wall-clock time after which the run stops with [`Limit::Time`].
+    pub time_limit: Option<Duration>,
+    /// Bytes an engine may allocate for its tables and sets; checked before allocating.
+    pub memory_budget: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_depth: None,
+            max_states: None,
+            time_limit: None,
+            memory_budget: default_memory_budget(),
+        }
+    }
+}
+
+impl Limits {
+    /// A clock that answers "has the time limit passed?" cheaply enough to ask often.
+    pub fn deadline(&self, started: Instant) -> Option<Instant> {
+        self.time_limit.map(|d| started + d)
+    }
+
+    /// Refuses an allocation of `needed` bytes that the budget does not cover.
+    pub fn check_memory(&self, needed: u128) -> Result<(), Limit> {
+        if needed > self.memory_budget as u128 {
+            Err(Limit::Memory {
+                needed,
+                budget: self.memory_budget,
+            })
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Half the physical memory (from `/proc/meminfo`), or 4 GiB where that cannot be read.
+pub fn default_memory_budget() -> u64 {
+    const FALLBACK: u64 = 4 << 30;
+    let total_kib = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| {
+            let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        });
+    total_kib.map_or(FALLBACK, |kib| kib * 1024 / 2)
+}
+
+/// Which limit stopped a run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// `max_depth` was reached without finding a goal.
+    Depth(u32),
+    /// `max_states` states were visited without finding a goal.
+    States(u64),
+    /// The time limit passed.
+    Time(Duration),
+    /// The run would need `needed` bytes, more than the budget; refused before allocating.
+    Memory { needed: u128, budget: u64 },
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Limit::Depth(d) => write!(f, "depth limit {d} reached"),
+            Limit::States(n) => write!(f, "state limit {n} reached"),
+            Limit::Time(t) => write!(f, "time limit {t:?} reached"),
+            Limit::Memory { needed, budget } => write!(
+                f,
+                "needs {} of memory, over the budget of {} (raise it with --memory)",
+                human_bytes(*needed),
+                human_bytes(*budget as u128)
+            ),
+        }
+    }
+}
+
+/// Formats a byte count with a binary unit: `16.0 MiB`.
+pub fn human_bytes(bytes: u128) -> String {
+    const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+/// One step of a path: the move played and the state it leads to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step<S, M> {
+    pub mv: M,
+    pub state: S,
+}
+
+/// A path from a start state: the moves and every state they pass through.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Path<S, M> {
+    pub start: S,
+    pub steps: Vec<Step<S, M>>,
+}
+
+impl<S: Copy, M: Copy> Path<S, M> {
+    /// The number of moves.
+    pub fn len(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// Whether the path has no moves (the start is a goal).
+    pub fn is_empty(&self) -> bool {
+        self.steps.is_empty()
+    }
+
+    /// The moves in order.
+    pub fn moves(&self) -> Vec<M> {
+        self.steps.iter().map(|s| s.mv).collect()
+    }
+
+    /// The last state: the start when the path is empty.
+    pub fn end(&self) -> S {
+        self.steps.last().map_or(self.start, |s| s.state)
+    }
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome<S, M> {
+    /// A goal was reached; the path is optimal (fewest moves).
+    Solved(Path<S, M>),
+    /// No goal is reachable: the engine exhausted everything reachable from the start.
+    Unsolvable,
+    /// The run stopped at a limit before it could decide.
+    LimitReached(Limit),
+}
+
+/// What a run did. Counts are exact; `elapsed` is wall-clock.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Stats {
+    /// States whose successors were generated.
+    pub expanded: u64,
+    /// Successors generated (edges looked at).
+    pub generated: u64,
+    /// Distinct states recorded (BFS), or states entered (IDDFS, counted with repeats).
+    pub visited: u64,
+    /// The largest frontier held at once: a BFS layer, or IDDFS's stack of pending successors.
+    pub peak_frontier: u64,
+    /// The deepest level the run completed or reached.
+    pub depth: u32,
+    /// Wall-clock time of the run.
+    #[serde(serialize_with = "serialize_seconds")]
+    pub elapsed: Duration,
+}
+
+fn serialize_seconds<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64())
+}
+
+/// An [`Outcome`] with the [`Stats`] of the run that produced it.
+#[derive(Clone, Debug)]
+pub struct Report<S, M> {
+    pub outcome: Outcome<S, M>,
+    pub stats: Stats,
+}

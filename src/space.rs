@@ -1,0 +1,138 @@
+//! The [`StateSpace`] trait and its optional capabilities.
+//!
+//! A puzzle plugin describes its graph of states through one required trait and a few small
+//! optional ones. Engines ask, through their bounds, for exactly what they need:
+//!
+//! | trait | gives | used by |
+//! |---|---|---|
+//! | [`StateSpace`] | successors of a state, the goal test, a move-order rule | every engine |
+//! | [`Indexed`] | a bijection between states and `0..size` | bitset visited sets, flat tables |
+//! | [`Invertible`] | the inverse of every move | backward search from the goal set |
+//! | [`GoalSet`] | every goal state, enumerated | multi-source backward search |
+//!
+//! States are small `Copy` values (an integer or a fixed array of words) so that frontiers are flat
+//! vectors and nothing is allocated per state. Successors are handed to a caller-supplied closure
+//! instead of being returned in a `Vec`, for the same reason: the engine owns every buffer.
+//!
+//! # Example: a tiny space
+//!
+//! A counter modulo 10 where a move adds 1 or 3; the goal is 0.
+//!
+//! ```
+//! use statespace::space::StateSpace;
+//! use statespace::search::{bfs, Limits, Outcome};
+//!
+//! struct Counter;
+//! impl StateSpace for Counter {
+//!     type State = u8;
+//!     type Move = u8; // the amount added; u8 displays as itself
+//!     fn successors(&self, s: u8, visit: &mut dyn FnMut(u8, u8)) {
+//!         for step in [1, 3] {
+//!             visit(step, (s + step) % 10);
+//!         }
+//!     }
+//!     fn is_goal(&self, s: u8) -> bool {
+//!         s == 0
+//!     }
+//! }
+//!
+//! let report = bfs::solve(&Counter, 5, &Limits::default());
+//! match report.outcome {
+//!     Outcome::Solved(path) => assert_eq!(path.len(), 3), // e.g. +3 +1 +1
+//!     other => panic!("{other:?}"),
+//! }
+//! ```
+
+use std::fmt::{Debug, Display};
+use std::hash::Hash;
+
+/// A graph of states given implicitly by a successor function and a goal test.
+///
+/// Implemented by every puzzle plugin. Only [`successors`](Self::successors) and
+/// [`is_goal`](Self::is_goal) are required.
+///
+/// Invariants an implementation keeps:
+/// - `successors` is deterministic: the same state yields the same moves in the same order
+///   (engines and exports rely on it for reproducible output).
+/// - [`may_follow`](Self::may_follow) only prunes redundant move sequences: every state that some
+///   path reaches is also reached by a path the rule allows, of no greater length.
+pub trait StateSpace {
+    /// A state: small and `Copy`, so frontiers are flat vectors.
+    type State: Copy + Eq + Hash + Debug;
+    /// A move label that displays as a person reads it (`r3c1`, `row 2 left`).
+    type Move: Copy + Eq + Debug + Display;
+
+    /// Calls `visit(move, next_state)` once for every move available in `state`.
+    ///
+    /// A `dyn` visitor keeps the trait simple; plugins whose successor loop is hot give the
+    /// engines a specialised path through the other capabilities (dense index, bit tricks).
+    fn successors(&self, state: Self::State, visit: &mut dyn FnMut(Self::Move, Self::State));
+
+    /// Whether `state` is a goal.
+    fn is_goal(&self, state: Self::State) -> bool;
+
+    /// Whether `next` may directly follow `previous` in a path that depth-first engines explore.
+    ///
+    /// The default allows everything. A plugin whose moves are invertible should at least refuse
+    /// the inverse of `previous`; one whose moves commute may demand a canonical order (Flip:
+    /// each cell at most once, in increasing order), which makes the pruned search tree finite.
+    fn may_follow(&self, _previous: Self::Move, _next: Self::Move) -> bool {
+        true
+    }
+
+    /// Whether [`may_follow`](Self::may_follow) makes every search tree finite, so that a
+    /// depth-first engine that exhausts it without a goal has proven the start unsolvable.
+    fn pruned_tree_is_finite(&self) -> bool {
+        false
+    }
+}
+
+/// A dense index: a bijection between the states and `0..size()`.
+///
+/// Lets an engine keep its visited set as a bitset and its distances as a flat array instead of
+/// a hash set. The size is a `u128` because a 64-cell board has 2^64 states: engines compare it
+/// against their memory budget before they allocate anything.
+pub trait Indexed: StateSpace {
+    /// The number of states (every index in `0..size()` is a state).
+    fn size(&self) -> u128;
+    /// The index of `state`, in `0..size()`.
+    fn index(&self, state: Self::State) -> u64;
+    /// The state at `index`; `index < size()`.
+    fn state(&self, index: u64) -> Self::State;
+}
+
+/// Every move has an inverse: `s --m--> t` exactly when `t --inverse(m)--> s`.
+///
+/// Then the predecessors of a state are its successors, and a search may run backward from the
+/// goal set over the same successor function.
+pub trait Invertible: StateSpace {
+    /// The move that undoes `m`.
+    fn inverse(&self, m: Self::Move) -> Self::Move;
+}
+
+/// The goal states can be listed, so a search can start from all of them at once.
+pub trait GoalSet: StateSpace {
+    /// Calls `visit` once for every goal state.
+    fn goals(&self, visit: &mut dyn FnMut(Self::State));
+}
+
+/// Replays `moves` from `start`, following each move by its label; `None` if a move is not
+/// available where it is played. Tests and the CLI use it to check a path independently of the
+/// engine that found it.
+pub fn replay<P: StateSpace + ?Sized>(
+    space: &P,
+    start: P::State,
+    moves: &[P::Move],
+) -> Option<P::State> {
+    let mut state = start;
+    for &wanted in moves {
+        let mut next = None;
+        space.successors(state, &mut |m, t| {
+            if m == wanted && next.is_none() {
+                next = Some(t);
+            }
+        });
+        state = next?;
+    }
+    Some(state)
+}
