@@ -120,7 +120,11 @@ fn check(case: &Case, mode: Mode) {
 #[test]
 fn every_case_with_every_engine() {
     let cases = load_cases();
-    assert!(cases.len() >= 10, "the suite lost its cases: {}", cases.len());
+    assert!(
+        cases.len() >= 10,
+        "the suite lost its cases: {}",
+        cases.len()
+    );
     let mut runs = 0;
     for case in &cases {
         let info = registry::find(&case.kind).unwrap().info();
@@ -129,16 +133,23 @@ fn every_case_with_every_engine() {
             runs += 1;
         }
     }
-    assert!(runs >= 2 * cases.len(), "every case runs with at least two engines");
+    assert!(
+        runs >= 2 * cases.len(),
+        "every case runs with at least two engines"
+    );
 }
 
 #[test]
 fn shared_samples_are_the_judges() {
     // tests/cases/shared-samples.toml is a copy of ../shared/cases/samples.toml; when the shared
     // folder is beside the checkout, make sure the copy has not drifted.
-    let shared = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/cases/samples.toml");
+    let shared =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/cases/samples.toml");
     if let Ok(text) = std::fs::read_to_string(shared) {
         let copy = std::fs::read_to_string(crate::case_path("shared-samples.toml")).unwrap();
-        assert_eq!(text, copy, "tests/cases/shared-samples.toml differs from shared/cases");
+        assert_eq!(
+            text, copy,
+            "tests/cases/shared-samples.toml differs from shared/cases"
+        );
     }
 }

@@ -20,7 +20,10 @@ const FLIP_HEAD: &str = "[puzzle]\nkind = \"flip\"\nrows = 4\ncols = 4\n";
 #[test]
 fn solve_prints_the_fewest_moves_and_the_path() {
     statespace()
-        .args(["solve", crate::config_path("flip-4x4.toml").to_str().unwrap()])
+        .args([
+            "solve",
+            crate::config_path("flip-4x4.toml").to_str().unwrap(),
+        ])
         .assert()
         .code(0)
         .stdout(predicate::str::starts_with("4 moves\npath: "))
@@ -30,7 +33,13 @@ fn solve_prints_the_fewest_moves_and_the_path() {
 #[test]
 fn solve_json_has_the_documented_fields_and_its_path_replays() {
     let out = statespace()
-        .args(["solve", crate::config_path("flip-4x4.toml").to_str().unwrap(), "--json", "--mode", "iddfs"])
+        .args([
+            "solve",
+            crate::config_path("flip-4x4.toml").to_str().unwrap(),
+            "--json",
+            "--mode",
+            "iddfs",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
@@ -42,9 +51,14 @@ fn solve_json_has_the_documented_fields_and_its_path_replays() {
     // Replay the labels on the start board with the Flip rules, independently of the engine.
     use statespace::puzzles::flip::{Flip, FlipGoal, Geometry};
     use statespace::space::StateSpace;
-    let g = Geometry { rows: 4, cols: 4, wrap: false };
+    let g = Geometry {
+        rows: 4,
+        cols: 4,
+        wrap: false,
+    };
     let flip = Flip::new(g, FlipGoal::Uniform);
-    let board = statespace::config::BoardText::from_file("s", json["start"].as_str().unwrap().into());
+    let board =
+        statespace::config::BoardText::from_file("s", json["start"].as_str().unwrap().into());
     let mut state = g.parse(&board).unwrap();
     for label in json["path"].as_array().unwrap() {
         let label = label.as_str().unwrap();
@@ -57,7 +71,9 @@ fn solve_json_has_the_documented_fields_and_its_path_replays() {
 
 #[test]
 fn an_unsolvable_board_says_impossible_with_its_own_exit_code() {
-    let cfg = config_file(&format!("{FLIP_HEAD}[start]\nboard = \"\"\"\nbwbw\nwwww\nbbwb\nbwwb\n\"\"\"\n"));
+    let cfg = config_file(&format!(
+        "{FLIP_HEAD}[start]\nboard = \"\"\"\nbwbw\nwwww\nbbwb\nbwwb\n\"\"\"\n"
+    ));
     statespace()
         .args(["solve", cfg.path().to_str().unwrap()])
         .assert()
@@ -75,7 +91,12 @@ fn an_unsolvable_board_says_impossible_with_its_own_exit_code() {
 #[test]
 fn a_limit_has_its_own_exit_code() {
     statespace()
-        .args(["solve", crate::config_path("flip-4x4.toml").to_str().unwrap(), "--max-depth", "2"])
+        .args([
+            "solve",
+            crate::config_path("flip-4x4.toml").to_str().unwrap(),
+            "--max-depth",
+            "2",
+        ])
         .assert()
         .code(4)
         .stdout(predicate::str::contains("depth limit 2 reached"));
@@ -84,7 +105,12 @@ fn a_limit_has_its_own_exit_code() {
 #[test]
 fn board_from_stdin_replaces_the_config_board() {
     statespace()
-        .args(["solve", crate::config_path("flip-4x4.toml").to_str().unwrap(), "--board", "-"])
+        .args([
+            "solve",
+            crate::config_path("flip-4x4.toml").to_str().unwrap(),
+            "--board",
+            "-",
+        ])
         .write_stdin("bbbb\nbbbb\nbbbb\nbbbb\n")
         .assert()
         .code(0)
@@ -138,29 +164,79 @@ fn puzzles_lists_flip_with_its_goals() {
 
 #[test]
 fn help_and_version_work_for_every_subcommand() {
-    statespace().arg("--version").assert().code(0).stdout(predicate::str::starts_with("statespace "));
+    statespace()
+        .arg("--version")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::starts_with("statespace "));
     for sub in ["solve", "judge", "puzzles"] {
-        statespace().args([sub, "--help"]).assert().code(0).stdout(predicate::str::contains("Usage"));
+        statespace()
+            .args([sub, "--help"])
+            .assert()
+            .code(0)
+            .stdout(predicate::str::contains("Usage"));
     }
 }
 
 /// Each bad config: the text, and what the one-line error must say (`{file}` is the path).
 const BAD_CONFIGS: &[(&str, &str)] = &[
-    ("[puzzle]\nkind = \"flip\"\nrows = 4\ncols = 4\n[start]\nboard = \"\"\"\nbwwb\nbbw\nbwwb\nbwww\n\"\"\"\n", "{file}:8: start.board: row 2 has 3 cells, expected 4"),
-    ("[puzzle]\nkind = \"flip\"\nrows = 4\ncols = 4\n[start]\nboard = \"\"\"\nbwwb\nbbwb\nbwqb\nbwww\n\"\"\"\n", "{file}:9: start.board: row 3, column 3: 'q' is not b or w"),
-    ("[puzzle]\nkind = \"flip\"\nrows = 4\ncols = 4\n[start]\nboard = \"\"\"\nbwwb\nbbwb\nbwww\n\"\"\"\n", "start.board: too few rows: 3 of 4"),
-    ("[puzzle]\nkind = \"flip\"\nrows = 2\ncols = 2\n[start]\nboard = \"\"\"\nbw\nbw\nbw\n\"\"\"\n", "{file}:9: start.board: too many rows: expected 2"),
-    ("[puzzle]\nkind = \"flip\"\nrows = 0\ncols = 4\n", "{file}:3: puzzle.rows: 0 is out of range"),
-    ("[puzzle]\nkind = \"flip\"\nrows = -3\ncols = 4\n", "{file}:3: puzzle.rows: -3 is out of range"),
-    ("[puzzle]\nkind = \"flip\"\nrows = 9\ncols = 8\n", "{file}:4: puzzle.cols: a 9 x 8 board has 72 cells"),
-    ("[puzzle]\nkind = \"flop\"\nrows = 4\ncols = 4\n", "{file}:2: puzzle.kind: unknown puzzle kind `flop`"),
-    ("[puzzle]\nkind = \"flip\"\nrows = 4\ncols = 4\n[goal]\nkind = \"striped\"\n", "{file}:6: goal.kind: unknown flip goal `striped`"),
-    ("[puzzle]\nkind = \"flip\"\nrows = 4\ncols = 4\n[search]\nmode = \"dfs\"\n", "{file}:6: search.mode: unknown search mode `dfs`"),
-    ("[puzzle]\nkind = \"flip\"\nrows = 4\ncols = 4\nsize = 3\n", "{file}:5: puzzle.size: unknown field `size`"),
-    ("[puzzle]\nkind = \"flip\"\nrows = \"four\"\ncols = 4\n", "{file}:3: puzzle.rows: invalid type: string \"four\""),
+    (
+        "[puzzle]\nkind = \"flip\"\nrows = 4\ncols = 4\n[start]\nboard = \"\"\"\nbwwb\nbbw\nbwwb\nbwww\n\"\"\"\n",
+        "{file}:8: start.board: row 2 has 3 cells, expected 4",
+    ),
+    (
+        "[puzzle]\nkind = \"flip\"\nrows = 4\ncols = 4\n[start]\nboard = \"\"\"\nbwwb\nbbwb\nbwqb\nbwww\n\"\"\"\n",
+        "{file}:9: start.board: row 3, column 3: 'q' is not b or w",
+    ),
+    (
+        "[puzzle]\nkind = \"flip\"\nrows = 4\ncols = 4\n[start]\nboard = \"\"\"\nbwwb\nbbwb\nbwww\n\"\"\"\n",
+        "start.board: too few rows: 3 of 4",
+    ),
+    (
+        "[puzzle]\nkind = \"flip\"\nrows = 2\ncols = 2\n[start]\nboard = \"\"\"\nbw\nbw\nbw\n\"\"\"\n",
+        "{file}:9: start.board: too many rows: expected 2",
+    ),
+    (
+        "[puzzle]\nkind = \"flip\"\nrows = 0\ncols = 4\n",
+        "{file}:3: puzzle.rows: 0 is out of range",
+    ),
+    (
+        "[puzzle]\nkind = \"flip\"\nrows = -3\ncols = 4\n",
+        "{file}:3: puzzle.rows: -3 is out of range",
+    ),
+    (
+        "[puzzle]\nkind = \"flip\"\nrows = 9\ncols = 8\n",
+        "{file}:4: puzzle.cols: a 9 x 8 board has 72 cells",
+    ),
+    (
+        "[puzzle]\nkind = \"flop\"\nrows = 4\ncols = 4\n",
+        "{file}:2: puzzle.kind: unknown puzzle kind `flop`",
+    ),
+    (
+        "[puzzle]\nkind = \"flip\"\nrows = 4\ncols = 4\n[goal]\nkind = \"striped\"\n",
+        "{file}:6: goal.kind: unknown flip goal `striped`",
+    ),
+    (
+        "[puzzle]\nkind = \"flip\"\nrows = 4\ncols = 4\n[search]\nmode = \"dfs\"\n",
+        "{file}:6: search.mode: unknown search mode `dfs`",
+    ),
+    (
+        "[puzzle]\nkind = \"flip\"\nrows = 4\ncols = 4\nsize = 3\n",
+        "{file}:5: puzzle.size: unknown field `size`",
+    ),
+    (
+        "[puzzle]\nkind = \"flip\"\nrows = \"four\"\ncols = 4\n",
+        "{file}:3: puzzle.rows: invalid type: string \"four\"",
+    ),
     ("this is not toml\n", "{file}:1:"),
-    ("[puzzle]\nkind = \"flip\"\ncols = 4\n", "{file}: puzzle.rows: missing"),
-    ("[puzzle]\nkind = \"flip\"\nrows = 4\ncols = 4\n[goal]\nkind = \"pattern\"\n", "{file}: goal.target: missing"),
+    (
+        "[puzzle]\nkind = \"flip\"\ncols = 4\n",
+        "{file}: puzzle.rows: missing",
+    ),
+    (
+        "[puzzle]\nkind = \"flip\"\nrows = 4\ncols = 4\n[goal]\nkind = \"pattern\"\n",
+        "{file}: goal.target: missing",
+    ),
 ];
 
 #[test]
@@ -173,7 +249,10 @@ fn every_bad_config_gets_one_line_with_file_line_and_key() {
         let stderr = String::from_utf8(out.stderr).unwrap();
         assert_eq!(out.status.code(), Some(2), "{text}\n{stderr}");
         assert!(out.stdout.is_empty(), "{text}");
-        assert!(stderr.contains(&expected), "expected {expected:?} in {stderr:?}");
+        assert!(
+            stderr.contains(&expected),
+            "expected {expected:?} in {stderr:?}"
+        );
         assert_eq!(stderr.lines().count(), 1, "one line: {stderr:?}");
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
@@ -187,13 +266,23 @@ fn a_missing_file_and_an_empty_stdin_board_are_bad_input() {
         .code(2)
         .stderr(predicate::str::contains("no/such/config.toml"));
     statespace()
-        .args(["solve", crate::config_path("flip-4x4.toml").to_str().unwrap(), "--board", "-"])
+        .args([
+            "solve",
+            crate::config_path("flip-4x4.toml").to_str().unwrap(),
+            "--board",
+            "-",
+        ])
         .write_stdin("")
         .assert()
         .code(2)
         .stderr(predicate::str::contains("<stdin>:1: empty board"));
     statespace()
-        .args(["solve", crate::config_path("flip-4x4.toml").to_str().unwrap(), "--mode", "table"])
+        .args([
+            "solve",
+            crate::config_path("flip-4x4.toml").to_str().unwrap(),
+            "--mode",
+            "table",
+        ])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("not supported"));

@@ -30,7 +30,11 @@ pub fn brute_force(flip: &Flip, board: u64) -> Option<u32> {
 }
 
 fn goal_strategy(cells: u32) -> impl Strategy<Value = FlipGoal> {
-    let full = if cells == 64 { u64::MAX } else { (1u64 << cells) - 1 };
+    let full = if cells == 64 {
+        u64::MAX
+    } else {
+        (1u64 << cells) - 1
+    };
     prop_oneof![
         Just(FlipGoal::Uniform),
         Just(FlipGoal::AllWhite),
@@ -49,7 +53,11 @@ fn case_strategy() -> impl Strategy<Value = (Flip, u64)> {
 }
 
 /// The number of moves an outcome claims, after checking its path replays to a goal.
-fn checked_length(flip: &Flip, board: u64, outcome: Outcome<u64, statespace::puzzles::flip::Press>) -> Option<u32> {
+fn checked_length(
+    flip: &Flip,
+    board: u64,
+    outcome: Outcome<u64, statespace::puzzles::flip::Press>,
+) -> Option<u32> {
     match outcome {
         Outcome::Solved(path) => {
             let end = replay(flip, board, &path.moves()).expect("every move is available");
@@ -82,13 +90,21 @@ proptest! {
 fn whole_4x4_uniform_space_matches_brute_force_counts() {
     // 4096 of the 65536 boards are solvable for the uniform goal; the hardest needs 6 presses
     // (shared/cases/samples.toml). Checked here on every board with BFS against brute force.
-    let g = Geometry { rows: 4, cols: 4, wrap: false };
+    let g = Geometry {
+        rows: 4,
+        cols: 4,
+        wrap: false,
+    };
     let flip = Flip::new(g, FlipGoal::Uniform);
     let mut histogram = [0u32; 17];
     let mut solvable = 0;
     for board in (0..1u64 << 16).step_by(7) {
         let expected = brute_force(&flip, board);
-        let got = checked_length(&flip, board, bfs::solve_indexed(&flip, board, &Limits::default()).outcome);
+        let got = checked_length(
+            &flip,
+            board,
+            bfs::solve_indexed(&flip, board, &Limits::default()).outcome,
+        );
         assert_eq!(got, expected, "board {board:#06x}");
         if let Some(d) = got {
             histogram[d as usize] += 1;
@@ -100,25 +116,51 @@ fn whole_4x4_uniform_space_matches_brute_force_counts() {
 
 #[test]
 fn limits_stop_the_search() {
-    let g = Geometry { rows: 4, cols: 4, wrap: false };
+    let g = Geometry {
+        rows: 4,
+        cols: 4,
+        wrap: false,
+    };
     let flip = Flip::new(g, FlipGoal::AllWhite);
     let board = 0xffff ^ 0b1; // far from all white
-    let shallow = Limits { max_depth: Some(1), ..Limits::default() };
+    let shallow = Limits {
+        max_depth: Some(1),
+        ..Limits::default()
+    };
     for outcome in [
         bfs::solve_indexed(&flip, board, &shallow).outcome,
         iddfs::solve(&flip, board, &shallow).outcome,
     ] {
-        assert!(matches!(outcome, Outcome::LimitReached(statespace::search::Limit::Depth(1))), "{outcome:?}");
+        assert!(
+            matches!(
+                outcome,
+                Outcome::LimitReached(statespace::search::Limit::Depth(1))
+            ),
+            "{outcome:?}"
+        );
     }
-    let few = Limits { max_states: Some(10), ..Limits::default() };
+    let few = Limits {
+        max_states: Some(10),
+        ..Limits::default()
+    };
     let outcome = bfs::solve_indexed(&flip, board, &few).outcome;
-    assert!(matches!(outcome, Outcome::LimitReached(statespace::search::Limit::States(10))), "{outcome:?}");
+    assert!(
+        matches!(
+            outcome,
+            Outcome::LimitReached(statespace::search::Limit::States(10))
+        ),
+        "{outcome:?}"
+    );
 }
 
 #[test]
 fn an_oversized_bitset_falls_back_to_a_hash_set() {
     // 8 x 8: 2^64 states, no bitset fits; a shallow search still works.
-    let g = Geometry { rows: 8, cols: 8, wrap: false };
+    let g = Geometry {
+        rows: 8,
+        cols: 8,
+        wrap: false,
+    };
     let flip = Flip::new(g, FlipGoal::AllWhite);
     let board = g.press_mask(3, 3) ^ g.press_mask(5, 6);
     let outcome = bfs::solve_indexed(&flip, board, &Limits::default()).outcome;
@@ -130,7 +172,10 @@ fn the_flip_case_files_agree_with_brute_force() {
     // The answers in tests/cases are data; check the Flip ones here against brute force so a
     // wrong case cannot make every engine look wrong (or right).
     let mut checked = 0;
-    for case in crate::cases::load_cases().into_iter().filter(|c| c.kind == "flip") {
+    for case in crate::cases::load_cases()
+        .into_iter()
+        .filter(|c| c.kind == "flip")
+    {
         let config = statespace::config::Config::parse(&case.name, &case.config).unwrap();
         let g = Geometry {
             rows: *config.puzzle.rows.as_ref().unwrap().get_ref() as u32,
@@ -143,13 +188,19 @@ fn the_flip_case_files_agree_with_brute_force() {
             "all-white" => FlipGoal::AllWhite,
             "all-black" => FlipGoal::AllBlack,
             "pattern" => FlipGoal::Pattern(
-                g.parse(&config.board_text(goal_section.target.as_ref().unwrap(), "t")).unwrap(),
+                g.parse(&config.board_text(goal_section.target.as_ref().unwrap(), "t"))
+                    .unwrap(),
             ),
             other => panic!("{other}"),
         };
         let board = g.parse(&config.start_board().unwrap()).unwrap();
         let expected = case.answer.map(|n| n as u32);
-        assert_eq!(brute_force(&Flip::new(g, goal), board), expected, "{}", case.name);
+        assert_eq!(
+            brute_force(&Flip::new(g, goal), board),
+            expected,
+            "{}",
+            case.name
+        );
         checked += 1;
     }
     assert!(checked >= 8);

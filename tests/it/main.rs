@@ -19,5 +19,7 @@ pub fn case_path(name: &str) -> PathBuf {
 
 /// A file under configs/.
 pub fn config_path(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("configs").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("configs")
+        .join(name)
 }
