@@ -18,6 +18,8 @@
 //! mode = "bfs"       # bfs | iddfs | table | algebraic | auto (what the plugin supports)
 //! max_depth = 20     # optional limits
 //! max_states = 1000000
+//! time_limit = "30s"  # humantime syntax
+//! memory = "4GiB"     # the budget engines check before allocating
 //! [start]
 //! board = """
 //! bwwb
@@ -91,6 +93,10 @@ pub struct SearchSection {
     pub mode: Option<Spanned<String>>,
     pub max_depth: Option<Spanned<i64>>,
     pub max_states: Option<Spanned<i64>>,
+    /// Wall-clock limit, e.g. `"30s"`, `"2m"` (humantime syntax).
+    pub time_limit: Option<Spanned<String>>,
+    /// Memory budget, e.g. `"4GiB"`, `"512MB"`.
+    pub memory: Option<Spanned<String>>,
 }
 
 /// `[start]`: the position to solve.
@@ -207,6 +213,15 @@ impl Config {
         if self.search.max_states.is_some() {
             let n = self.int_in(&self.search.max_states, "search.max_states", 1..=i64::MAX)?;
             base.max_states = Some(n as u64);
+        }
+        if let Some(raw) = &self.search.time_limit {
+            let limit = parse_duration(raw.get_ref())
+                .map_err(|e| self.error_at(raw.span(), "search.time_limit", e))?;
+            base.time_limit = Some(limit);
+        }
+        if let Some(raw) = &self.search.memory {
+            base.memory_budget = parse_bytes(raw.get_ref())
+                .map_err(|e| self.error_at(raw.span(), "search.memory", e))?;
         }
         Ok(base)
     }
@@ -354,6 +369,24 @@ fn names(modes: &[Mode]) -> String {
         .map(|m| m.name())
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// A positive duration in humantime syntax: `30s`, `1m 30s`, `500ms`.
+pub fn parse_duration(text: &str) -> std::result::Result<std::time::Duration, String> {
+    match humantime::parse_duration(text) {
+        Ok(d) if !d.is_zero() => Ok(d),
+        Ok(_) => Err(format!("`{text}` is zero: give a positive duration")),
+        Err(e) => Err(format!("`{text}` is not a duration like 30s or 2m ({e})")),
+    }
+}
+
+/// A positive byte count: `4GiB`, `512 MB`, `1000000`.
+pub fn parse_bytes(text: &str) -> std::result::Result<u64, String> {
+    match text.trim().parse::<bytesize::ByteSize>() {
+        Ok(size) if size.as_u64() > 0 => Ok(size.as_u64()),
+        Ok(_) => Err(format!("`{text}` is zero: give a positive size")),
+        Err(_) => Err(format!("`{text}` is not a size like 4GiB or 512MB")),
+    }
 }
 
 /// The 1-based line of byte `offset` in `text`.

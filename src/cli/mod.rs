@@ -5,6 +5,7 @@
 //! else to stderr.
 
 mod judge;
+mod limits;
 mod output;
 mod puzzles;
 mod solve;
@@ -26,6 +27,8 @@ pub enum Exit {
     Unsolvable = 3,
     /// A limit (depth, states, time, memory) stopped the run before it could decide.
     LimitReached = 4,
+    /// Interrupted by Ctrl-C (SIGINT) before it could decide: 128 + 2, as shells do.
+    Interrupted = 130,
 }
 
 #[derive(Parser)]
@@ -48,6 +51,7 @@ enum Command {
 /// Parses the command line, runs it and maps the result to an exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    limits::install_interrupt_handler();
     let result = std::panic::catch_unwind(|| match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Judge(args) => judge::run(args),

@@ -1,10 +1,11 @@
 //! `statespace solve CONFIG [--board FILE|-] [--mode M] [--json]`.
 
+use super::limits::LimitArgs;
 use super::{Exit, output, read_input};
 use statespace::config::{BoardText, Config, Mode};
 use statespace::error::{Error, Location};
 use statespace::registry::{self, Answer};
-use statespace::search::Limits;
+use statespace::search::Limit;
 
 #[derive(clap::Args)]
 pub struct SolveArgs {
@@ -16,12 +17,8 @@ pub struct SolveArgs {
     /// The search engine (default: the config's `[search] mode`, else the puzzle's default).
     #[arg(long, value_enum)]
     mode: Option<Mode>,
-    /// Stop after this many moves deep (overrides `[search] max_depth`).
-    #[arg(long, value_name = "N")]
-    max_depth: Option<u32>,
-    /// Stop after visiting this many states (overrides `[search] max_states`).
-    #[arg(long, value_name = "N")]
-    max_states: Option<u64>,
+    #[command(flatten)]
+    limits: LimitArgs,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -34,13 +31,7 @@ pub fn run(args: SolveArgs) -> Result<Exit, Error> {
     instance
         .check_mode(mode)
         .map_err(|m| Error::input(Location::file("--mode"), m))?;
-    let mut limits = config.limits(Limits::default())?;
-    if args.max_depth.is_some() {
-        limits.max_depth = args.max_depth;
-    }
-    if args.max_states.is_some() {
-        limits.max_states = args.max_states;
-    }
+    let limits = args.limits.resolve(Some(&config))?;
     let board = match &args.board {
         Some(path) => {
             let name = if path == "-" {
@@ -66,6 +57,7 @@ pub fn run(args: SolveArgs) -> Result<Exit, Error> {
     Ok(match solution.answer {
         Answer::Solved { .. } => Exit::Ok,
         Answer::Unsolvable => Exit::Unsolvable,
+        Answer::LimitReached(Limit::Interrupted) => Exit::Interrupted,
         Answer::LimitReached(_) => Exit::LimitReached,
     })
 }

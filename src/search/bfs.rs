@@ -18,11 +18,8 @@ use super::{Limit, Limits, Outcome, Path, Report, Stats, Step};
 use crate::space::{Indexed, StateSpace};
 use std::time::Instant;
 
-/// How often (in expanded states) the clock and memory are checked.
+/// How often (in expanded states) the clock, the interrupt flag and memory are checked.
 const CHECK_EVERY: u64 = 4096;
-
-/// Bytes a hash-set entry costs beyond the state itself (control byte, load factor slack).
-const HASH_OVERHEAD: usize = 8;
 
 /// BFS with a hash-set visited store; works on any space.
 ///
@@ -52,8 +49,7 @@ pub fn solve<P: StateSpace>(
     start: P::State,
     limits: &Limits,
 ) -> Report<P::State, P::Move> {
-    let overhead = std::mem::size_of::<P::State>() * 2 + HASH_OVERHEAD;
-    solve_with(space, start, limits, HashVisited::default(), overhead)
+    solve_with(space, start, limits, HashVisited::default())
 }
 
 /// BFS over an indexed space, with a bitset visited store when the bitset fits the memory budget
@@ -66,10 +62,7 @@ pub fn solve_indexed<P: Indexed>(
 ) -> Report<P::State, P::Move> {
     let bitset_bytes = BitVisited::bytes_needed(space);
     if limits.check_memory(bitset_bytes).is_ok() && usize::try_from(space.size()).is_ok() {
-        let mut rest = limits.clone();
-        rest.memory_budget -= bitset_bytes as u64;
-        let overhead = std::mem::size_of::<P::State>();
-        solve_with(space, start, &rest, BitVisited::new(space), overhead)
+        solve_with(space, start, limits, BitVisited::new(space))
     } else {
         solve(space, start, limits)
     }
@@ -77,17 +70,16 @@ pub fn solve_indexed<P: Indexed>(
 
 /// BFS with a caller-chosen visited store.
 ///
-/// `bytes_per_state` is what one more visited state costs (queue entry plus store entry); the run
-/// stops with [`Limit::Memory`] before that total passes the budget.
+/// Memory is checked every few thousand states against what the queue and the store would hold
+/// after their next growth (both double when full), so the run stops with [`Limit::Memory`]
+/// before the process passes the budget rather than after.
 pub fn solve_with<P: StateSpace, V: Visited<P::State>>(
     space: &P,
     start: P::State,
     limits: &Limits,
     mut visited: V,
-    bytes_per_state: usize,
 ) -> Report<P::State, P::Move> {
     let started = Instant::now();
-    let deadline = limits.deadline(started);
     let mut stats = Stats::default();
     let finish = |outcome, mut stats: Stats| {
         stats.elapsed = started.elapsed();
@@ -144,10 +136,11 @@ pub fn solve_with<P: StateSpace, V: Visited<P::State>>(
                 return finish(Outcome::LimitReached(Limit::States(max)), stats);
             }
             if stats.expanded.is_multiple_of(CHECK_EVERY) {
-                if deadline.is_some_and(|d| Instant::now() >= d) {
-                    return finish(Outcome::LimitReached(Limit::Time(started.elapsed())), stats);
+                if let Some(limit) = limits.stop_reason(started) {
+                    return finish(Outcome::LimitReached(limit), stats);
                 }
-                let needed = queue.len() as u128 * bytes_per_state as u128;
+                let queue_bytes = (queue.capacity() * std::mem::size_of::<P::State>()) as u128;
+                let needed = queue_bytes * 3 + visited.bytes_at_next_growth() as u128;
                 if let Err(limit) = limits.check_memory(needed) {
                     return finish(Outcome::LimitReached(limit), stats);
                 }

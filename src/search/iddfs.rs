@@ -18,7 +18,7 @@ use super::{Limit, Limits, Outcome, Path, Report, Stats, Step};
 use crate::space::StateSpace;
 use std::time::Instant;
 
-/// How often (in expanded states) the clock is checked.
+/// How often (in expanded states) the clock and the interrupt flag are checked.
 const CHECK_EVERY: u64 = 4096;
 
 /// IDDFS from `start`.
@@ -54,7 +54,6 @@ pub fn solve<P: StateSpace>(
     let mut search = Search {
         space,
         limits,
-        deadline: limits.deadline(started),
         started,
         stats: Stats::default(),
         buffers: Vec::new(),
@@ -79,7 +78,6 @@ enum Stop {
 struct Search<'a, P: StateSpace> {
     space: &'a P,
     limits: &'a Limits,
-    deadline: Option<Instant>,
     started: Instant,
     stats: Stats,
     /// One successor buffer per level, reused across rounds.
@@ -170,9 +168,9 @@ impl<P: StateSpace> Search<'_, P> {
             return Err(Stop::Limit(Limit::States(max)));
         }
         if self.stats.expanded.is_multiple_of(CHECK_EVERY)
-            && self.deadline.is_some_and(|d| Instant::now() >= d)
+            && let Some(limit) = self.limits.stop_reason(self.started)
         {
-            return Err(Stop::Limit(Limit::Time(self.started.elapsed())));
+            return Err(Stop::Limit(limit));
         }
         Ok(())
     }

@@ -15,6 +15,7 @@ pub mod iddfs;
 pub mod visited;
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Bounds on one search run. `Default` sets no depth, state or time limit and a memory budget of
@@ -30,6 +31,8 @@ pub struct Limits {
     pub time_limit: Option<Duration>,
     /// Bytes an engine may allocate for its tables and sets; checked before allocating.
     pub memory_budget: u64,
+    /// Set from outside (the CLI's Ctrl-C handler) to stop the run with [`Limit::Interrupted`].
+    pub interrupt: Option<&'static AtomicBool>,
 }
 
 impl Default for Limits {
@@ -39,14 +42,26 @@ impl Default for Limits {
             max_states: None,
             time_limit: None,
             memory_budget: default_memory_budget(),
+            interrupt: None,
         }
     }
 }
 
 impl Limits {
-    /// A clock that answers "has the time limit passed?" cheaply enough to ask often.
-    pub fn deadline(&self, started: Instant) -> Option<Instant> {
-        self.time_limit.map(|d| started + d)
+    /// Whether the run that began at `started` must stop now: interrupted or out of time.
+    /// Cheap (an atomic load and, with a time limit, a clock read); engines call it every few
+    /// thousand states so that they stop within a fraction of a second.
+    pub fn stop_reason(&self, started: Instant) -> Option<Limit> {
+        if self
+            .interrupt
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+        {
+            return Some(Limit::Interrupted);
+        }
+        match self.time_limit {
+            Some(limit) if started.elapsed() >= limit => Some(Limit::Time(limit)),
+            _ => None,
+        }
     }
 
     /// Refuses an allocation of `needed` bytes that the budget does not cover.
@@ -83,6 +98,8 @@ pub enum Limit {
     States(u64),
     /// The time limit passed.
     Time(Duration),
+    /// The run was interrupted (Ctrl-C).
+    Interrupted,
     /// The run would need `needed` bytes, more than the budget; refused before allocating.
     Memory { needed: u128, budget: u64 },
 }
@@ -92,7 +109,8 @@ impl fmt::Display for Limit {
         match self {
             Limit::Depth(d) => write!(f, "depth limit {d} reached"),
             Limit::States(n) => write!(f, "state limit {n} reached"),
-            Limit::Time(t) => write!(f, "time limit {t:?} reached"),
+            Limit::Time(t) => write!(f, "time limit {} reached", humantime::format_duration(*t)),
+            Limit::Interrupted => write!(f, "interrupted"),
             Limit::Memory { needed, budget } => write!(
                 f,
                 "needs {} of memory, over the budget of {} (raise it with --memory)",

@@ -23,6 +23,9 @@ pub trait Visited<S> {
     fn contains(&self, state: S) -> bool;
     /// The number of states added.
     fn len(&self) -> u64;
+    /// Bytes the store has allocated now, and what its next growth could add on top: engines
+    /// check this against the budget before the growth happens.
+    fn bytes_at_next_growth(&self) -> u64;
     /// Whether no state was added.
     fn is_empty(&self) -> bool {
         self.len() == 0
@@ -69,6 +72,11 @@ impl<P: Indexed> Visited<P::State> for BitVisited<'_, P> {
     fn len(&self) -> u64 {
         self.count
     }
+
+    /// Allocated once, at full size: it never grows.
+    fn bytes_at_next_growth(&self) -> u64 {
+        self.bits.len().div_ceil(8) as u64
+    }
 }
 
 /// A hash set of states, for spaces with no dense index or too large for a bitset.
@@ -95,5 +103,11 @@ impl<S: Eq + Hash + Copy> Visited<S> for HashVisited<S> {
 
     fn len(&self) -> u64 {
         self.set.len() as u64
+    }
+
+    /// A hash set doubles when full: the old and the new table live together while it moves.
+    fn bytes_at_next_growth(&self) -> u64 {
+        let now = self.set.allocation_size().max(64) as u64;
+        now * 3
     }
 }

@@ -3,10 +3,12 @@
 //! - `cases`: the data-driven suite (tests/cases/*.toml), run by every engine a plugin lists.
 //! - `flip`: Flip engines against brute force over press subsets, paths replayed.
 //! - `cli`: the binary: solve, judge, puzzles, exit codes and every class of bad input.
+//! - `limits`: time limit, Ctrl-C, memory budget.
 
 mod cases;
 mod cli;
 mod flip;
+mod limits;
 
 use std::path::PathBuf;
 

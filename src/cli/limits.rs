@@ -1,0 +1,67 @@
+//! Limit flags shared by every subcommand that searches, and the Ctrl-C handler.
+
+use statespace::config::{Config, parse_bytes, parse_duration};
+use statespace::error::{Error, Location};
+use statespace::search::Limits;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Set by the first Ctrl-C; engines poll it through [`Limits::interrupt`].
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Installs the Ctrl-C handler: the first press asks the running engine to stop (it prints what
+/// it has and exits 130); a second press exits at once.
+pub fn install_interrupt_handler() {
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    });
+}
+
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct LimitArgs {
+    /// Give up deeper than this many moves (overrides `[search] max_depth`).
+    #[arg(long, value_name = "N")]
+    pub max_depth: Option<u32>,
+    /// Give up after visiting this many states (overrides `[search] max_states`).
+    #[arg(long, value_name = "N")]
+    pub max_states: Option<u64>,
+    /// Give up after this long, e.g. 30s, 2m (overrides `[search] time_limit`).
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub time_limit: Option<std::time::Duration>,
+    /// Memory budget, e.g. 4GiB (overrides `[search] memory`; default: half the physical memory).
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
+    pub memory: Option<u64>,
+}
+
+impl LimitArgs {
+    /// The limits of a run: defaults, then the config's `[search]` keys, then these flags.
+    pub fn resolve(&self, config: Option<&Config>) -> Result<Limits, Error> {
+        let mut limits = Limits {
+            interrupt: Some(&INTERRUPTED),
+            ..Limits::default()
+        };
+        if let Some(config) = config {
+            limits = config.limits(limits)?;
+        }
+        if self.max_depth.is_some() {
+            limits.max_depth = self.max_depth;
+        }
+        if let Some(n) = self.max_states {
+            if n == 0 {
+                return Err(Error::input(
+                    Location::file("--max-states"),
+                    "must be at least 1",
+                ));
+            }
+            limits.max_states = Some(n);
+        }
+        if self.time_limit.is_some() {
+            limits.time_limit = self.time_limit;
+        }
+        if let Some(bytes) = self.memory {
+            limits.memory_budget = bytes;
+        }
+        Ok(limits)
+    }
+}

@@ -1,0 +1,104 @@
+//! One test per limit: time, interruption (SIGINT), memory, and malformed limit values.
+//! The searches here are deliberately endless (8 x 8 Flip: 2^64 boards) so only a limit ends them.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::time::{Duration, Instant};
+
+fn config() -> String {
+    crate::config_path("flip-8x8.toml")
+        .to_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn a_time_limit_stops_the_search_with_stats() {
+    let started = Instant::now();
+    Command::cargo_bin("statespace")
+        .unwrap()
+        .args(["solve", &config(), "--time-limit", "300ms"])
+        .assert()
+        .code(4)
+        .stdout(predicate::str::contains(
+            "undecided: time limit 300ms reached",
+        ))
+        .stdout(predicate::str::contains("stats: mode bfs"));
+    assert!(
+        started.elapsed() < Duration::from_secs(8),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn sigint_stops_the_search_and_prints_the_stats_so_far() {
+    let binary = assert_cmd::cargo::cargo_bin("statespace");
+    let child = std::process::Command::new(binary)
+        .args(["solve", &config(), "--time-limit", "60s"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    let sent = Instant::now();
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        sent.elapsed() < Duration::from_secs(3),
+        "stopped in {:?}",
+        sent.elapsed()
+    );
+    assert_eq!(out.status.code(), Some(130));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.starts_with("undecided: interrupted\nstats: "),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_memory_budget_stops_the_search_before_it_is_exceeded() {
+    Command::cargo_bin("statespace")
+        .unwrap()
+        .args(["solve", &config(), "--memory", "32MiB"])
+        .assert()
+        .code(4)
+        .stdout(predicate::str::contains(
+            "over the budget of 32.0 MiB (raise it with --memory)",
+        ));
+}
+
+#[test]
+fn malformed_limits_are_bad_input() {
+    for (flag, value) in [
+        ("--time-limit", "soon"),
+        ("--memory", "lots"),
+        ("--max-states", "0"),
+    ] {
+        Command::cargo_bin("statespace")
+            .unwrap()
+            .args(["solve", &config(), flag, value])
+            .assert()
+            .code(2)
+            .stdout("");
+    }
+    let mut file = tempfile::Builder::new().suffix(".toml").tempfile().unwrap();
+    std::io::Write::write_all(
+        &mut file,
+        b"[puzzle]\nkind = \"flip\"\nrows = 2\ncols = 2\n[search]\nmemory = \"12 parsecs\"\n",
+    )
+    .unwrap();
+    let path = file.path().to_str().unwrap().to_string();
+    Command::cargo_bin("statespace")
+        .unwrap()
+        .args(["solve", &path])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "{path}:6: search.memory: `12 parsecs` is not a size"
+        )));
+}
