@@ -403,7 +403,8 @@ pub fn line_of(text: &str, offset: usize) -> usize {
 /// before `=` on its line (for TOML errors, which point at a value but do not name its key).
 fn key_at(text: &str, offset: usize) -> Option<String> {
     let offset = offset.min(text.len());
-    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let before = text.get(..offset)?; // a span always starts on a char boundary; never panic if not
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     let line_end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
     let line = &text[line_start..line_end];
     let table = text[..line_start]

@@ -4,10 +4,12 @@
 //! - `flip`: Flip engines against brute force over press subsets, paths replayed.
 //! - `cli`: the binary: solve, judge, puzzles, exit codes and every class of bad input.
 //! - `limits`: time limit, Ctrl-C, memory budget.
+//! - `fuzz`: arbitrary and mutated inputs to every parser; the corpus in tests/fuzz-corpus.
 
 mod cases;
 mod cli;
 mod flip;
+mod fuzz;
 mod limits;
 
 use std::path::PathBuf;

@@ -1,0 +1,137 @@
+//! Fuzzing without a fuzzer: proptest feeds arbitrary and mutated inputs to every parser and to
+//! the solve path, and the corpus in tests/fuzz-corpus/ is replayed. The property is always the
+//! same: an answer or a one-line error, never a panic or a hang (every solve runs under a small
+//! state and time limit).
+//!
+//! cargo-fuzz needs a nightly toolchain, which this project's machines cannot fetch; proptest
+//! runs on stable inside `cargo test`, so CI runs a short fuzz pass on every change.
+
+use proptest::prelude::*;
+use statespace::config::{BoardText, Config};
+use statespace::puzzles::flip::Geometry;
+use statespace::registry;
+use statespace::search::Limits;
+use std::time::Duration;
+
+fn small_limits() -> Limits {
+    Limits {
+        max_states: Some(20_000),
+        time_limit: Some(Duration::from_secs(2)),
+        memory_budget: 64 << 20,
+        ..Limits::default()
+    }
+}
+
+/// Parses, builds and solves `text` as a config; errors must be one line.
+fn config_round(text: &str) {
+    let config = match Config::parse("fuzz.toml", text) {
+        Ok(config) => config,
+        Err(e) => return assert_one_line(&e.to_string()),
+    };
+    let instance = match registry::build(&config) {
+        Ok(instance) => instance,
+        Err(e) => return assert_one_line(&e.to_string()),
+    };
+    let limits = match config.limits(small_limits()) {
+        Ok(_) => small_limits(), // the config's own limits could be huge; keep the fuzz run short
+        Err(e) => return assert_one_line(&e.to_string()),
+    };
+    if let Some(board) = config.start_board() {
+        if let Err(e) = instance.solve(&board, instance.default_mode(), &limits) {
+            assert_one_line(&e.to_string());
+        }
+    }
+}
+
+fn assert_one_line(message: &str) {
+    assert!(!message.trim().is_empty(), "an empty error");
+    assert_eq!(
+        message.trim_end().lines().count(),
+        1,
+        "one line: {message:?}"
+    );
+}
+
+/// Valid configs to mutate.
+fn seeds() -> Vec<String> {
+    let mut seeds: Vec<String> = std::fs::read_dir(crate::config_path(""))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    seeds.sort();
+    seeds
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn arbitrary_text_as_a_config(text in "\\PC{0,200}") {
+        config_round(&text);
+    }
+
+    #[test]
+    fn mutated_configs(seed in 0usize..64, edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..6)) {
+        let seeds = seeds();
+        let mut bytes = seeds[seed % seeds.len()].clone().into_bytes();
+        for (at, byte) in edits {
+            let i = at.index(bytes.len());
+            // Mostly printable ASCII, so the edits reach past the TOML parser into validation.
+            bytes[i] = if byte < 200 { b' ' + byte % 95 } else { byte };
+        }
+        if let Ok(text) = String::from_utf8(bytes) {
+            config_round(&text);
+        }
+    }
+
+    #[test]
+    fn arbitrary_boards(rows in 1u32..9, cols in 1u32..9, text in "[bwBWx \\n\\t]{0,90}") {
+        let g = Geometry { rows, cols, wrap: false };
+        if let Err(e) = g.parse(&BoardText::from_file("board", text)) {
+            assert_one_line(&e.to_string());
+        }
+    }
+}
+
+#[test]
+fn the_corpus_replays_without_a_panic() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-corpus");
+    let mut n = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        let text = String::from_utf8_lossy(&bytes);
+        config_round(&text);
+        let g = Geometry {
+            rows: 4,
+            cols: 4,
+            wrap: false,
+        };
+        if let Err(e) = g.parse(&BoardText::from_file("corpus", text.to_string())) {
+            assert_one_line(&e.to_string());
+        }
+        n += 1;
+    }
+    assert!(n >= 10, "the corpus lost its files");
+}
+
+#[test]
+fn the_poj1753_judge_survives_random_streams() {
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(24));
+    runner
+        .run(&"[bwx\\n ]{0,24}", |input| {
+            let out = assert_cmd::Command::cargo_bin("statespace")
+                .unwrap()
+                .args(["judge", "poj1753"])
+                .write_stdin(input)
+                .output()
+                .unwrap();
+            let code = out.status.code();
+            prop_assert!(code == Some(0) || code == Some(2), "{code:?}");
+            if code == Some(2) {
+                prop_assert!(out.stdout.is_empty());
+                assert_one_line(&String::from_utf8_lossy(&out.stderr));
+            }
+            Ok(())
+        })
+        .unwrap();
+}
