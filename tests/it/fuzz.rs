@@ -36,10 +36,10 @@ fn config_round(text: &str) {
         Ok(_) => small_limits(), // the config's own limits could be huge; keep the fuzz run short
         Err(e) => return assert_one_line(&e.to_string()),
     };
-    if let Some(board) = config.start_board() {
-        if let Err(e) = instance.solve(&board, instance.default_mode(), &limits) {
-            assert_one_line(&e.to_string());
-        }
+    if let Some(board) = config.start_board()
+        && let Err(e) = instance.solve(&board, instance.default_mode(), &limits)
+    {
+        assert_one_line(&e.to_string());
     }
 }
 
