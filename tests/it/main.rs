@@ -3,9 +3,11 @@
 //! - `cases`: the data-driven suite (tests/cases/*.toml), run by every engine a plugin lists.
 //! - `flip`: Flip engines against brute force over press subsets, paths replayed.
 //! - `cli`: the binary: solve, judge, puzzles, exit codes and every class of bad input.
+//! - `export`: `statespace export` in every format, and the sample histogram in docs/.
 
 mod cases;
 mod cli;
+mod export;
 mod flip;
 
 use std::path::PathBuf;
