@@ -50,7 +50,7 @@ pub trait Instance {
 
     /// Parses `board` and returns the state graph around it within `limits` (see
     /// [`graph::build`](crate::graph::build), which an implementation calls with its concrete
-    /// space). `on_layer(depth, states)` is called after each BFS layer, for a progress line.
+    /// space). `on_layer(depth, states)` is called as the BFS advances, for a progress line.
     ///
     /// The default refuses: a plugin opts in with a one-line call to `graph::build`, choosing
     /// `undirected` when its moves are invertible.

@@ -16,6 +16,7 @@
 
 use super::progress::Progress;
 use super::{Exit, board_arg};
+use indicatif::HumanCount;
 use statespace::config::Config;
 use statespace::error::Error;
 use statespace::graph::{self, DEFAULT_MAX_STATES, ExportLimits, MAX_STATES_CAP};
@@ -75,12 +76,17 @@ pub fn run(args: ExportArgs) -> Result<Exit, Error> {
     let state_graph = instance.export(&board, &limits, &mut |depth, states| {
         progress.update(depth, states)
     })?;
-    progress.finish();
 
     let format = args
         .format
         .or_else(|| args.output.as_deref().and_then(Format::from_extension))
         .unwrap_or(Format::Dot);
+    progress.note(&format!(
+        "{} states, {} edges; writing {}",
+        HumanCount(state_graph.node_count() as u64),
+        HumanCount(state_graph.edge_count() as u64),
+        format.name()
+    ));
     let text = match format {
         Format::Dot => graph::to_dot(&state_graph),
         Format::Graphml => graph::to_graphml(&state_graph),
@@ -99,6 +105,7 @@ pub fn run(args: ExportArgs) -> Result<Exit, Error> {
                 })?;
         }
     }
+    progress.finish();
     if let Some(cut) = state_graph.cut {
         eprintln!(
             "statespace: export: graph cut ({cut}) at {} states and {} edges; \
@@ -111,6 +118,14 @@ pub fn run(args: ExportArgs) -> Result<Exit, Error> {
 }
 
 impl Format {
+    fn name(self) -> &'static str {
+        match self {
+            Format::Dot => "dot",
+            Format::Graphml => "graphml",
+            Format::Json => "json",
+        }
+    }
+
     fn from_extension(path: &Path) -> Option<Format> {
         match path.extension()?.to_str()? {
             "dot" | "gv" => Some(Format::Dot),

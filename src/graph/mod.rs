@@ -179,6 +179,10 @@ impl StateGraph {
     }
 }
 
+/// How often (in states found) `on_layer` is also called within a layer: large layers take
+/// seconds, and a progress line should move meanwhile.
+const PROGRESS_EVERY: usize = 1 << 16;
+
 /// Bytes a hash-map entry costs beyond its key and value (control byte and load-factor slack).
 const HASH_OVERHEAD: usize = 8;
 /// Bytes the rendered text takes per node and per edge beyond the board and label themselves
@@ -212,8 +216,8 @@ pub fn estimate_bytes<P: StateSpace>(
 ///   (see [`Invertible`](crate::space::Invertible)): the edge `t -> s` is taken as given by `s -> t`.
 /// - `limits`: depth and state count; the memory budget is checked against an estimate first.
 /// - `format_state`: a state's board text.
-/// - `on_layer`: called after each BFS layer with the depth reached and the states found so far
-///   (for a progress line; the library prints nothing).
+/// - `on_layer`: called with the depth being reached and the states found so far, after each BFS
+///   layer and every 65,536 states within one (for a progress line; the library prints nothing).
 ///
 /// Errors: the estimate passes the memory budget (the message gives both figures).
 ///
@@ -335,6 +339,9 @@ fn build_typed<P: StateSpace, Ty: EdgeType>(
                 }
                 ids.insert(next, graph.add_node(node(next, depth + 1)));
                 states.push(next);
+                if states.len().is_multiple_of(PROGRESS_EVERY) {
+                    on_layer(depth + 1, states.len() as u64);
+                }
             });
         }
         layer_start = layer_end;
