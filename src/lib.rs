@@ -7,6 +7,9 @@
 //! - [`search`]: the engines, one module each ([`search::bfs`], [`search::iddfs`]), and what they
 //!   share: limits, outcomes, paths, stats, visited stores.
 //! - [`config`]: the TOML schema and validation helpers whose errors name file, line and key.
+//! - [`graph`]: state-graph export: the states around a start as a petgraph graph, rendered as
+//!   DOT, GraphML or node-link JSON.
+//! - [`plot`]: a small SVG bar-chart writer (depth histograms).
 //! - [`registry`]: puzzle kind name -> plugin; the object-safe face the CLI drives.
 //! - [`puzzles`]: the plugins (compiled from the top-level `puzzles/` folder). They use only the
 //!   public API of this crate, as a third-party plugin would.
@@ -16,6 +19,8 @@
 
 pub mod config;
 pub mod error;
+pub mod graph;
+pub mod plot;
 pub mod registry;
 pub mod search;
 pub mod space;

@@ -9,7 +9,8 @@
 //! `puzzles/mod.rs`.
 
 use crate::config::{BoardText, Config, Mode};
-use crate::error::Result;
+use crate::error::{Error, Location, Result};
+use crate::graph::{ExportLimits, StateGraph};
 use crate::search::{Limit, Limits, Outcome, Report, Stats};
 use std::fmt::Display;
 
@@ -46,6 +47,25 @@ pub trait Instance {
     fn check_mode(&self, mode: Mode) -> std::result::Result<(), String>;
     /// Parses `board` and solves it with `mode` within `limits`.
     fn solve(&self, board: &BoardText, mode: Mode, limits: &Limits) -> Result<Solution>;
+
+    /// Parses `board` and returns the state graph around it within `limits` (see
+    /// [`graph::build`](crate::graph::build), which an implementation calls with its concrete
+    /// space). `on_layer(depth, states)` is called as the BFS advances, for a progress line.
+    ///
+    /// The default refuses: a plugin opts in with a one-line call to `graph::build`, choosing
+    /// `undirected` when its moves are invertible.
+    fn export(
+        &self,
+        board: &BoardText,
+        limits: &ExportLimits,
+        on_layer: &mut dyn FnMut(u32, u64),
+    ) -> Result<StateGraph> {
+        let _ = (board, limits, on_layer);
+        Err(Error::input(
+            Location::file("export"),
+            "this puzzle does not support graph export yet",
+        ))
+    }
 }
 
 /// The answer to one board, with states as text and moves as labels.

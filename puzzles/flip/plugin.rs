@@ -4,6 +4,7 @@ use super::board::{Geometry, MAX_CELLS};
 use super::space::{Flip, FlipGoal};
 use crate::config::{self, BoardText, Config, Mode};
 use crate::error::{Error, Location, Result};
+use crate::graph::{self, ExportLimits, StateGraph};
 use crate::registry::{Instance, Plugin, PluginInfo, Solution};
 use crate::search::{Limits, bfs, iddfs};
 
@@ -130,6 +131,25 @@ impl Instance for FlipInstance {
         Ok(Solution::from_report(mode, start, report, |s| {
             geometry.format(s)
         }))
+    }
+
+    /// Undirected: a press is its own inverse, so `s -- t` is one edge.
+    fn export(
+        &self,
+        board: &BoardText,
+        limits: &ExportLimits,
+        on_layer: &mut dyn FnMut(u32, u64),
+    ) -> Result<StateGraph> {
+        let geometry = self.flip.geometry();
+        let start = geometry.parse(board)?;
+        graph::build(
+            &self.flip,
+            start,
+            true,
+            limits,
+            |s| geometry.format(s),
+            on_layer,
+        )
     }
 }
 

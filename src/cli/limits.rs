@@ -10,7 +10,7 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Installs the Ctrl-C handler: the first press asks the running engine to stop (it prints what
 /// it has and exits 130); a second press exits at once.
-pub fn install_interrupt_handler() {
+fn install_interrupt_handler() {
     let _ = ctrlc::set_handler(|| {
         if INTERRUPTED.swap(true, Ordering::SeqCst) {
             std::process::exit(130);
@@ -36,7 +36,9 @@ pub struct LimitArgs {
 
 impl LimitArgs {
     /// The limits of a run: defaults, then the config's `[search]` keys, then these flags.
+    /// Also installs the Ctrl-C handler: only commands whose engines poll the flag take limits.
     pub fn resolve(&self, config: Option<&Config>) -> Result<Limits, Error> {
+        install_interrupt_handler();
         let mut limits = Limits {
             interrupt: Some(&INTERRUPTED),
             ..Limits::default()

@@ -4,14 +4,17 @@
 //! line on stderr and turns both into the documented exit codes. Results go to stdout, everything
 //! else to stderr.
 
+mod export;
 mod judge;
 mod limits;
 mod output;
+mod progress;
 mod puzzles;
 mod solve;
 
 use clap::{Parser, Subcommand};
-use statespace::error::Error;
+use statespace::config::{BoardText, Config};
+use statespace::error::{Error, Location};
 use std::process::ExitCode;
 
 /// Exit codes, as documented in the README.
@@ -46,16 +49,18 @@ enum Command {
     Judge(judge::JudgeArgs),
     /// List the registered puzzles, their parameters, goals and modes.
     Puzzles(puzzles::PuzzlesArgs),
+    /// Write the state graph around the start board as DOT, GraphML or JSON.
+    Export(export::ExportArgs),
 }
 
 /// Parses the command line, runs it and maps the result to an exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    limits::install_interrupt_handler();
     let result = std::panic::catch_unwind(|| match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Judge(args) => judge::run(args),
         Command::Puzzles(args) => puzzles::run(args),
+        Command::Export(args) => export::run(args),
     });
     let exit = match result {
         Ok(Ok(exit)) => exit,
@@ -92,5 +97,22 @@ pub fn read_input(path: &str) -> Result<String, Error> {
         Ok(text)
     } else {
         std::fs::read_to_string(path).map_err(io_error)
+    }
+}
+
+/// The board a command starts from: the file named by `--board` (`-`: stdin), else the config's
+/// `[start] board`.
+pub fn board_arg(config: &Config, board: Option<&str>) -> Result<BoardText, Error> {
+    match board {
+        Some(path) => {
+            let name = if path == "-" { "<stdin>" } else { path };
+            Ok(BoardText::from_file(name, read_input(path)?))
+        }
+        None => config.start_board().ok_or_else(|| {
+            Error::input(
+                Location::file(&config.name).with_key("start.board"),
+                "missing: give a [start] board or --board FILE",
+            )
+        }),
     }
 }

@@ -5,9 +5,11 @@
 //! - `cli`: the binary: solve, judge, puzzles, exit codes and every class of bad input.
 //! - `limits`: time limit, Ctrl-C, memory budget.
 //! - `fuzz`: arbitrary and mutated inputs to every parser; the corpus in tests/fuzz-corpus.
+//! - `export`: `statespace export` in every format, and the sample histogram in docs/.
 
 mod cases;
 mod cli;
+mod export;
 mod flip;
 mod fuzz;
 mod limits;

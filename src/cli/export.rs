@@ -1,0 +1,204 @@
+//! `statespace export CONFIG [--format dot|graphml|json] [--depth D] [--max-states N]
+//! [--board FILE|-] [-o FILE]`: the state graph around the config's start board.
+//!
+//! Without `--format`, the format follows the `-o` file's extension (`.dot`/`.gv`, `.graphml`,
+//! `.json`), and is DOT otherwise.
+//!
+//! The graph is the BFS neighbourhood of the start (see [`statespace::graph`]): up to
+//! `--max-states` states (default 10,000, at most 1,000,000) and, with `--depth`, no further than
+//! that many moves; the whole reachable component when it fits. A cut is said in one line on
+//! stderr, and the exit code stays 0: the file is what was asked for, only smaller.
+//!
+//! With `-o FILE` the text goes to a temporary file beside FILE which is renamed onto FILE once
+//! complete, so an error never leaves a half-written file (nor an old one clobbered). The
+//! temporary file is created before the graph is built, so an output path that cannot be written
+//! fails before any work.
+
+use super::progress::Progress;
+use super::{Exit, board_arg};
+use indicatif::HumanCount;
+use statespace::config::Config;
+use statespace::error::Error;
+use statespace::graph::{self, DEFAULT_MAX_STATES, ExportLimits, MAX_STATES_CAP};
+use statespace::registry;
+use statespace::search::Limits;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Args)]
+pub struct ExportArgs {
+    /// The TOML config: puzzle, goal and start board.
+    config: String,
+    /// The output format (default: from the -o file's extension, .dot/.gv, .graphml, .json;
+    /// else dot).
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// Keep states at most this many moves from the start (default: no depth limit).
+    #[arg(long, value_name = "D")]
+    depth: Option<u32>,
+    /// Keep at most this many states (1 to 1000000).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STATES,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_STATES_CAP))]
+    max_states: u64,
+    /// Start from this board instead of the config's `[start] board` (`-` reads stdin).
+    #[arg(long, value_name = "FILE|-")]
+    board: Option<String>,
+    /// Memory budget, e.g. 4GiB (overrides `[search] memory`; default: half the physical memory).
+    #[arg(long, value_name = "SIZE", value_parser = statespace::config::parse_bytes)]
+    memory: Option<u64>,
+    /// Write to FILE (atomically) instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Format {
+    /// Graphviz DOT (render with `dot -Tsvg`).
+    Dot,
+    /// GraphML (Gephi, yEd, Cytoscape, networkx).
+    Graphml,
+    /// Node-link JSON (d3, networkx, Cytoscape).
+    Json,
+}
+
+pub fn run(args: ExportArgs) -> Result<Exit, Error> {
+    let config = Config::load(&args.config)?;
+    let instance = registry::build(&config)?;
+    let board = board_arg(&config, args.board.as_deref())?;
+    let output = args
+        .output
+        .as_deref()
+        .map(AtomicOutput::create)
+        .transpose()?;
+
+    let budget = match args.memory {
+        Some(bytes) => bytes,
+        None => config.limits(Limits::default())?.memory_budget,
+    };
+    let limits = ExportLimits {
+        max_depth: args.depth,
+        max_states: args.max_states,
+        memory_budget: budget,
+    };
+    let mut progress = Progress::new("export");
+    let state_graph = instance.export(&board, &limits, &mut |depth, states| {
+        progress.update(depth, states)
+    })?;
+
+    let format = args
+        .format
+        .or_else(|| args.output.as_deref().and_then(Format::from_extension))
+        .unwrap_or(Format::Dot);
+    progress.note(&format!(
+        "{} states, {} edges; writing {}",
+        HumanCount(state_graph.node_count() as u64),
+        HumanCount(state_graph.edge_count() as u64),
+        format.name()
+    ));
+    let text = match format {
+        Format::Dot => graph::to_dot(&state_graph),
+        Format::Graphml => graph::to_graphml(&state_graph),
+        Format::Json => graph::to_json(&state_graph),
+    };
+    match output {
+        Some(file) => file.commit(text.as_bytes())?,
+        None => {
+            let mut stdout = std::io::stdout().lock();
+            stdout
+                .write_all(text.as_bytes())
+                .and_then(|()| stdout.flush())
+                .map_err(|source| Error::Io {
+                    path: "<stdout>".into(),
+                    source,
+                })?;
+        }
+    }
+    progress.finish();
+    if let Some(cut) = state_graph.cut {
+        eprintln!(
+            "statespace: export: graph cut ({cut}) at {} states and {} edges; \
+             goal distances left out (raise --max-states or --depth for the whole component)",
+            state_graph.node_count(),
+            state_graph.edge_count()
+        );
+    }
+    Ok(Exit::Ok)
+}
+
+impl Format {
+    fn name(self) -> &'static str {
+        match self {
+            Format::Dot => "dot",
+            Format::Graphml => "graphml",
+            Format::Json => "json",
+        }
+    }
+
+    fn from_extension(path: &Path) -> Option<Format> {
+        match path.extension()?.to_str()? {
+            "dot" | "gv" => Some(Format::Dot),
+            "graphml" => Some(Format::Graphml),
+            "json" => Some(Format::Json),
+            _ => None,
+        }
+    }
+}
+
+/// A file written whole or not at all: a temporary file in the target's directory (same file
+/// system, so the rename is atomic), renamed onto the target by [`commit`](Self::commit) and
+/// removed if dropped before.
+struct AtomicOutput {
+    target: PathBuf,
+    temporary: tempfile::NamedTempFile,
+}
+
+impl AtomicOutput {
+    fn create(target: &Path) -> Result<Self, Error> {
+        let directory = match target.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        // tempfile's own message names the random temporary file; say what the user can act on.
+        let cannot_create = |reason: String| {
+            let message = format!("cannot create it in {}: {reason}", directory.display());
+            io_error(target, std::io::Error::other(message))
+        };
+        if !directory.is_dir() {
+            return Err(cannot_create("no such directory".into()));
+        }
+        let temporary = tempfile::Builder::new()
+            .prefix(".statespace-export-")
+            .tempfile_in(directory)
+            .map_err(|source| cannot_create(source.kind().to_string()))?;
+        Ok(AtomicOutput {
+            target: target.to_path_buf(),
+            temporary,
+        })
+    }
+
+    fn commit(mut self, bytes: &[u8]) -> Result<(), Error> {
+        let target = self.target;
+        let file = self.temporary.as_file_mut();
+        file.write_all(bytes)
+            .and_then(|()| file.sync_all())
+            .map_err(|source| io_error(&target, source))?;
+        // tempfile creates files readable by the owner only; an export is a document to share.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            file.set_permissions(std::fs::Permissions::from_mode(0o644))
+                .map_err(|source| io_error(&target, source))?;
+        }
+        self.temporary
+            .persist(&target)
+            .map_err(|e| io_error(&target, e.error))?;
+        Ok(())
+    }
+}
+
+fn io_error(path: &Path, source: std::io::Error) -> Error {
+    Error::Io {
+        path: path.display().to_string(),
+        source,
+    }
+}
