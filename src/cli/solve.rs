@@ -1,8 +1,8 @@
 //! `statespace solve CONFIG [--board FILE|-] [--mode M] [--json]`.
 
 use super::limits::LimitArgs;
-use super::{Exit, output, read_input};
-use statespace::config::{BoardText, Config, Mode};
+use super::{Exit, board_arg, output};
+use statespace::config::{Config, Mode};
 use statespace::error::{Error, Location};
 use statespace::registry::{self, Answer};
 use statespace::search::Limit;
@@ -32,22 +32,7 @@ pub fn run(args: SolveArgs) -> Result<Exit, Error> {
         .check_mode(mode)
         .map_err(|m| Error::input(Location::file("--mode"), m))?;
     let limits = args.limits.resolve(Some(&config))?;
-    let board = match &args.board {
-        Some(path) => {
-            let name = if path == "-" {
-                "<stdin>"
-            } else {
-                path.as_str()
-            };
-            BoardText::from_file(name, read_input(path)?)
-        }
-        None => config.start_board().ok_or_else(|| {
-            Error::input(
-                Location::file(&config.name).with_key("start.board"),
-                "missing: give a [start] board or --board FILE",
-            )
-        })?,
-    };
+    let board = board_arg(&config, args.board.as_deref())?;
     let solution = instance.solve(&board, mode, &limits)?;
     if args.json {
         println!("{}", output::json(&solution));
