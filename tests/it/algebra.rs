@@ -296,3 +296,75 @@ fn impossible_on_a_big_board() {
     let black = BitBoard::full(11, 11);
     assert_eq!(solve_checked(g, &start, &[white, black]), None);
 }
+
+#[test]
+fn cli_draws_the_press_set_and_json_says_minimal_and_nullity() {
+    use assert_cmd::Command;
+    use predicates::prelude::*;
+    let config = crate::config_path("flip-10x10.toml");
+    let config = config.to_str().unwrap();
+    Command::cargo_bin("statespace")
+        .unwrap()
+        .args(["solve", config])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("start       presses     final\n"))
+        .stdout(predicate::str::contains(
+            "all tried, the fewest presses is proven",
+        ))
+        .stdout(predicate::str::contains("stats: mode algebraic"));
+    let out = Command::cargo_bin("statespace")
+        .unwrap()
+        .args(["solve", config, "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["mode"], "algebraic");
+    assert_eq!(json["auto"], true);
+    assert_eq!(json["minimal"], true);
+    assert_eq!(json["nullity"], 0);
+    let moves = json["moves"].as_u64().unwrap() as usize;
+    assert_eq!(json["path"].as_array().unwrap().len(), moves);
+    assert_eq!(json["boards"].as_array().unwrap().len(), moves);
+    let pressed = json["presses"].as_str().unwrap().matches('x').count();
+    assert_eq!(pressed, moves);
+    // The search engines cannot take 100 cells: a one-line error and exit 2.
+    Command::cargo_bin("statespace")
+        .unwrap()
+        .args(["solve", config, "--mode", "bfs"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "search mode `bfs` is not available for a 10 x 10 board",
+        ));
+}
+
+#[test]
+fn huge_boards_omit_the_per_press_boards() {
+    // 200 x 200: ~20000 presses x 40000 cells is far over the per-step text bound.
+    let g = Geometry {
+        rows: 200,
+        cols: 200,
+        wrap: false,
+    };
+    let start = scrambled(g, &BitBoard::new(200, 200), 5000, &mut XorShift(3));
+    let config = config(200, 200, "all-white", Some("algebraic"), &start);
+    let instance = registry::build(&config).unwrap();
+    let solution = instance
+        .solve(
+            &config.start_board().unwrap(),
+            Mode::Algebraic,
+            &Limits::default(),
+        )
+        .unwrap();
+    let Answer::Solved { moves, boards } = &solution.answer else {
+        panic!("{:?}", solution.answer)
+    };
+    assert!(!moves.is_empty() && boards.is_empty());
+    assert_eq!(solution.extra["boards_omitted"], true);
+    assert_eq!(
+        solution.extra["final"],
+        BitBoard::new(200, 200).format().as_str()
+    );
+}
