@@ -66,13 +66,16 @@ fn extra_str<'a>(solution: &'a Solution, key: &str) -> Option<&'a str> {
 /// What the algebra says about the answer: the null space, and whether the minimum is proven.
 fn nullity_line(solution: &Solution) -> Option<String> {
     let nullity = solution.extra.get("nullity")?.as_u64()?;
-    let sets = format!("nullity {nullity}: 2^{nullity} press sets reach each reachable goal board");
+    let sets = match nullity {
+        0 => "nullity 0: one press set per reachable goal board".to_string(),
+        k => format!("nullity {k}: 2^{k} press sets per reachable goal board"),
+    };
     Some(match (&solution.answer, solution.extra.get("minimal")) {
         (Answer::Solved { .. }, Some(serde_json::Value::Bool(true))) => {
-            format!("{sets}; all tried, the fewest presses is proven")
+            format!("{sets}, all tried: the fewest presses is proven")
         }
         (Answer::Solved { .. }, _) => {
-            format!("{sets}; too many to try: a greedy answer, not proven minimal")
+            format!("{sets}, too many to try: a greedy answer, not proven minimal")
         }
         _ => sets,
     })

@@ -310,7 +310,7 @@ fn cli_draws_the_press_set_and_json_says_minimal_and_nullity() {
         .code(0)
         .stdout(predicate::str::contains("start       presses     final\n"))
         .stdout(predicate::str::contains(
-            "all tried, the fewest presses is proven",
+            "all tried: the fewest presses is proven",
         ))
         .stdout(predicate::str::contains("stats: mode algebraic"));
     let out = Command::cargo_bin("statespace")
