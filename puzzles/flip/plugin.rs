@@ -27,8 +27,9 @@ pub struct FlipPlugin;
 
 const MODES: &[Mode] = &[Mode::Bfs, Mode::Iddfs, Mode::Algebraic, Mode::Auto];
 
-/// The largest board `auto` gives to BFS (2^25 boards: a 4 MiB bitset, well under a second).
-pub const AUTO_BFS_MAX_CELLS: u32 = 25;
+/// The largest board `auto` gives to BFS: 2^20 boards, a few milliseconds at worst. A 5 x 5
+/// board (2^25) can take BFS 0.6 s to prove `Impossible`, where the algebra takes microseconds.
+pub const AUTO_BFS_MAX_CELLS: u32 = 20;
 
 /// The most text the per-press boards of an algebraic answer may take (moves x board size).
 pub const PER_STEP_BOARDS_MAX_BYTES: u64 = 1 << 20;
@@ -174,13 +175,15 @@ impl FlipInstance {
     fn with_goal(geometry: Geometry, goal: Goal, mode: Mode) -> Self {
         let (rows, cols) = (geometry.rows, geometry.cols);
         let small = rows as u64 * cols as u64 <= SEARCH_MAX_CELLS as u64;
-        let flip_goal = match &goal {
-            Goal::Uniform => FlipGoal::Uniform,
-            Goal::AllWhite => FlipGoal::AllWhite,
-            Goal::AllBlack => FlipGoal::AllBlack,
-            Goal::Pattern(target) if small => FlipGoal::Pattern(target.to_u64()),
-            Goal::Pattern(_) => FlipGoal::Pattern(0), // unused: no search space on a big board
-        };
+        let flip = small.then(|| {
+            let goal = match &goal {
+                Goal::Uniform => FlipGoal::Uniform,
+                Goal::AllWhite => FlipGoal::AllWhite,
+                Goal::AllBlack => FlipGoal::AllBlack,
+                Goal::Pattern(target) => FlipGoal::Pattern(target.to_u64()),
+            };
+            Flip::new(geometry, goal)
+        });
         let targets = match goal {
             Goal::Uniform => vec![BitBoard::new(rows, cols), BitBoard::full(rows, cols)],
             Goal::AllWhite => vec![BitBoard::new(rows, cols)],
@@ -190,7 +193,7 @@ impl FlipInstance {
         FlipInstance {
             geometry,
             targets,
-            flip: small.then(|| Flip::new(geometry, flip_goal)),
+            flip,
             mode,
         }
     }

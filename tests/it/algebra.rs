@@ -216,7 +216,7 @@ fn config(rows: u32, cols: u32, goal: &str, mode: Option<&str>, board: &BitBoard
 #[test]
 fn auto_uses_bfs_on_small_boards_and_algebra_beyond() {
     let mut rng = XorShift(99);
-    for (n, engine) in [(4, Mode::Bfs), (5, Mode::Bfs), (6, Mode::Algebraic)] {
+    for (n, engine) in [(3, Mode::Bfs), (4, Mode::Bfs), (5, Mode::Algebraic)] {
         let g = Geometry {
             rows: n,
             cols: n,
