@@ -15,7 +15,7 @@
 //! [goal]
 //! kind = "uniform"   # the plugin's goals
 //! [search]
-//! mode = "bfs"       # bfs | iddfs | table | algebraic | auto (what the plugin supports)
+//! mode = "auto"      # bfs | iddfs | table | algebraic | auto (what the plugin supports)
 //! max_depth = 20     # optional limits
 //! max_states = 1000000
 //! time_limit = "30s"  # humantime syntax

@@ -1,4 +1,5 @@
-//! Flip board geometry, bit layout and text form.
+//! Flip board geometry, bit layout and text form for the search engines (at most 64 cells; larger
+//! boards are [`BitBoard`]s, for the algebraic solver).
 //!
 //! Bit layout: the cell at row `r`, column `c` (0-based) is bit `r * cols + c` of a `u64`; a set
 //! bit is a black piece. Text form: one line per row, `b` for black and `w` for white (either
@@ -9,6 +10,7 @@
 //! bbwb
 //! ```
 
+use super::bitboard::BitBoard;
 use crate::config::BoardText;
 use crate::error::Result;
 
@@ -70,45 +72,14 @@ impl Geometry {
             .collect()
     }
 
-    /// Parses board text; errors name the line and column.
+    /// Parses board text of at most 64 cells; errors name the line and column. The one parser
+    /// for every size is [`BitBoard::parse`]; this narrows its result to the `u64` encoding.
     pub fn parse(&self, board: &BoardText) -> Result<u64> {
-        let rows = board.rows();
-        if rows.is_empty() {
-            return Err(board.error_whole("empty board: expected rows of b/w"));
-        }
-        let mut bits = 0u64;
-        for (r, &(line, text)) in rows.iter().enumerate() {
-            if r as u32 >= self.rows {
-                return Err(board.error(line, format!("too many rows: expected {}", self.rows)));
-            }
-            let len = text.chars().count();
-            if len != self.cols as usize {
-                return Err(board.error(
-                    line,
-                    format!("row {} has {len} cells, expected {}", r + 1, self.cols),
-                ));
-            }
-            for (c, ch) in text.chars().enumerate() {
-                match ch {
-                    'b' | 'B' => bits |= 1u64 << self.bit(r as u32, c as u32),
-                    'w' | 'W' => {}
-                    other => {
-                        return Err(board.error(
-                            line,
-                            format!("row {}, column {}: {other:?} is not b or w", r + 1, c + 1),
-                        ));
-                    }
-                }
-            }
-        }
-        if (rows.len() as u32) < self.rows {
-            let last = rows.last().map_or(1, |&(line, _)| line);
-            return Err(board.error(
-                last,
-                format!("too few rows: {} of {}", rows.len(), self.rows),
-            ));
-        }
-        Ok(bits)
+        assert!(
+            self.cells() <= MAX_CELLS,
+            "a u64 board holds at most 64 cells"
+        );
+        Ok(BitBoard::parse(*self, board)?.to_u64())
     }
 
     /// The text form of `bits`: one line per row, no trailing newline.

@@ -1,17 +1,39 @@
-//! The Flip plugin: `[puzzle] kind = "flip"` -> a [`Flip`] space, solved by the engine a mode names.
+//! The Flip plugin: `[puzzle] kind = "flip"` -> a [`FlipInstance`], solved by the engine a mode
+//! names.
+//!
+//! Sizes and modes: the search engines (`bfs`, `iddfs`) hold a board in a `u64`, so they take at
+//! most 64 cells; `algebraic` takes up to [`algebra::MAX_SIDE`] a side and [`algebra::MAX_CELLS`]
+//! cells. `auto` (the default) runs BFS up to [`AUTO_BFS_MAX_CELLS`] cells, where it is instant
+//! and its stats show a search, and the algebraic solver beyond; [`Solution::mode`] names the
+//! engine that ran and `extra["auto"]` is `true` when `auto` chose it.
+//!
+//! Algebraic answers carry in [`Solution::extra`]: `minimal` (proven fewest presses), `nullity`,
+//! `presses` (the pressed cells drawn `x`/`.`) and `final` (the board reached). The board after
+//! each press is listed only while all of them take at most [`PER_STEP_BOARDS_MAX_BYTES`] of
+//! text; beyond that `boards` is empty and `extra["boards_omitted"]` is `true`.
 
-use super::board::{Geometry, MAX_CELLS};
-use super::space::{Flip, FlipGoal};
+use super::algebra::{self, AlgebraOutcome};
+use super::bitboard::BitBoard;
+use super::board::{Geometry, MAX_CELLS as SEARCH_MAX_CELLS};
+use super::space::{CellLabel, Flip, FlipGoal};
 use crate::config::{self, BoardText, Config, Mode};
 use crate::error::{Error, Location, Result};
 use crate::graph::{self, ExportLimits, StateGraph};
-use crate::registry::{Instance, Plugin, PluginInfo, Solution};
+use crate::registry::{Answer, Instance, Plugin, PluginInfo, Solution};
 use crate::search::{Limits, bfs, iddfs};
+use serde_json::Value;
 
 /// Registered as `flip`.
 pub struct FlipPlugin;
 
-const MODES: &[Mode] = &[Mode::Bfs, Mode::Iddfs];
+const MODES: &[Mode] = &[Mode::Bfs, Mode::Iddfs, Mode::Algebraic, Mode::Auto];
+
+/// The largest board `auto` gives to BFS: 2^20 boards, a few milliseconds at worst. A 5 x 5
+/// board (2^25) can take BFS 0.6 s to prove `Impossible`, where the algebra takes microseconds.
+pub const AUTO_BFS_MAX_CELLS: u32 = 20;
+
+/// The most text the per-press boards of an algebraic answer may take (moves x board size).
+pub const PER_STEP_BOARDS_MAX_BYTES: u64 = 1 << 20;
 
 impl Plugin for FlipPlugin {
     fn info(&self) -> PluginInfo {
@@ -19,8 +41,14 @@ impl Plugin for FlipPlugin {
             kind: "flip",
             summary: "Flip Game (POJ 1753): a press flips a cell and its orthogonal neighbours",
             parameters: vec![
-                ("rows", "board rows, 1 or more (rows * cols <= 64)"),
-                ("cols", "board columns, 1 or more (rows * cols <= 64)"),
+                (
+                    "rows",
+                    "board rows, 1 to 4096 (bfs/iddfs: rows * cols <= 64; algebraic: <= 4194304)",
+                ),
+                (
+                    "cols",
+                    "board columns, 1 to 4096 (bfs/iddfs: rows * cols <= 64; algebraic: <= 4194304)",
+                ),
                 ("wrap", "true: the board is a torus (default false)"),
             ],
             goals: vec![
@@ -30,22 +58,24 @@ impl Plugin for FlipPlugin {
                 ("pattern", "the board in [goal] target"),
             ],
             modes: MODES.to_vec(),
-            default_mode: Mode::Bfs,
+            default_mode: Mode::Auto,
         }
     }
 
     fn build(&self, config: &Config) -> Result<Box<dyn Instance>> {
         let p = &config.puzzle;
-        let rows = config.int_in(&p.rows, "puzzle.rows", 1..=MAX_CELLS as i64)? as u32;
-        let cols = config.int_in(&p.cols, "puzzle.cols", 1..=MAX_CELLS as i64)? as u32;
-        if rows * cols > MAX_CELLS {
+        let side = 1..=algebra::MAX_SIDE as i64;
+        let rows = config.int_in(&p.rows, "puzzle.rows", side.clone())? as u32;
+        let cols = config.int_in(&p.cols, "puzzle.cols", side)? as u32;
+        let cells = rows as u64 * cols as u64;
+        if cells > algebra::MAX_CELLS {
             let span = p.cols.as_ref().expect("checked above").span();
             return Err(config.error_at(
                 span,
                 "puzzle.cols",
                 format!(
-                    "a {rows} x {cols} board has {} cells; flip boards hold at most {MAX_CELLS}",
-                    rows * cols
+                    "a {rows} x {cols} board has {cells} cells; flip boards hold at most {}",
+                    algebra::MAX_CELLS
                 ),
             ));
         }
@@ -53,17 +83,25 @@ impl Plugin for FlipPlugin {
         let wrap = p.wrap.as_ref().is_some_and(|w| *w.get_ref());
         let geometry = Geometry { rows, cols, wrap };
         let goal = parse_goal(config, geometry)?;
-        let mode = config.mode(Mode::Bfs, MODES)?;
-        Ok(Box::new(FlipInstance {
-            flip: Flip::new(geometry, goal),
-            mode,
-        }))
+        let mode = config.mode(Mode::Auto, MODES)?;
+        if let (Err(message), Some(raw)) = (fits(mode, geometry), &config.search.mode) {
+            return Err(config.error_at(raw.span(), "search.mode", message));
+        }
+        Ok(Box::new(FlipInstance::with_goal(geometry, goal, mode)))
     }
 }
 
-fn parse_goal(config: &Config, geometry: Geometry) -> Result<FlipGoal> {
+/// A goal of any board size: the kind, with the target board of a pattern.
+enum Goal {
+    Uniform,
+    AllWhite,
+    AllBlack,
+    Pattern(BitBoard),
+}
+
+fn parse_goal(config: &Config, geometry: Geometry) -> Result<Goal> {
     let Some(goal) = &config.goal else {
-        return Ok(FlipGoal::Uniform);
+        return Ok(Goal::Uniform);
     };
     config.refuse(&goal.region, "goal.region", "flip goals have no region")?;
     config.refuse(&goal.colour, "goal.colour", "use all-white or all-black")?;
@@ -76,16 +114,16 @@ fn parse_goal(config: &Config, geometry: Geometry) -> Result<FlipGoal> {
         )?;
     }
     match kind {
-        "uniform" => Ok(FlipGoal::Uniform),
-        "all-white" => Ok(FlipGoal::AllWhite),
-        "all-black" => Ok(FlipGoal::AllBlack),
+        "uniform" => Ok(Goal::Uniform),
+        "all-white" => Ok(Goal::AllWhite),
+        "all-black" => Ok(Goal::AllBlack),
         "pattern" => {
             let target = goal
                 .target
                 .as_ref()
                 .ok_or_else(|| config.missing("goal.target"))?;
             let text = config.board_text(target, "goal.target");
-            Ok(FlipGoal::Pattern(geometry.parse(&text)?))
+            Ok(Goal::Pattern(BitBoard::parse(geometry, &text)?))
         }
         other => Err(config.error_at(
             goal.kind.span(),
@@ -95,19 +133,146 @@ fn parse_goal(config: &Config, geometry: Geometry) -> Result<FlipGoal> {
     }
 }
 
-/// A configured Flip space.
+/// `Ok` when `mode` can run on boards of `geometry`'s size.
+fn fits(mode: Mode, geometry: Geometry) -> std::result::Result<(), String> {
+    let cells = geometry.rows as u64 * geometry.cols as u64;
+    match mode {
+        Mode::Bfs | Mode::Iddfs if cells > SEARCH_MAX_CELLS as u64 => Err(format!(
+            "search mode `{mode}` is not available for a {} x {} board ({cells} cells): the \
+             search engines take at most {SEARCH_MAX_CELLS} cells (use algebraic or auto)",
+            geometry.rows, geometry.cols
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// A configured Flip puzzle: a size, the goal boards, and the search space when it is small
+/// enough for the search engines.
 pub struct FlipInstance {
-    pub flip: Flip,
+    geometry: Geometry,
+    /// The goal boards: white then black for `uniform`.
+    targets: Vec<BitBoard>,
+    /// The search engines' space: boards of at most 64 cells only.
+    flip: Option<Flip>,
     mode: Mode,
 }
 
 impl FlipInstance {
-    /// An instance with the default mode, for callers that build a [`Flip`] directly (the judge).
+    /// An instance with BFS as its mode, for callers that build a [`Flip`] directly (the judge).
     pub fn new(flip: Flip) -> Self {
+        let geometry = flip.geometry();
         FlipInstance {
-            flip,
+            geometry,
+            targets: flip
+                .goal_boards()
+                .into_iter()
+                .map(|b| BitBoard::from_u64(geometry, b))
+                .collect(),
+            flip: Some(flip),
             mode: Mode::Bfs,
         }
+    }
+
+    fn with_goal(geometry: Geometry, goal: Goal, mode: Mode) -> Self {
+        let (rows, cols) = (geometry.rows, geometry.cols);
+        let small = rows as u64 * cols as u64 <= SEARCH_MAX_CELLS as u64;
+        let flip = small.then(|| {
+            let goal = match &goal {
+                Goal::Uniform => FlipGoal::Uniform,
+                Goal::AllWhite => FlipGoal::AllWhite,
+                Goal::AllBlack => FlipGoal::AllBlack,
+                Goal::Pattern(target) => FlipGoal::Pattern(target.to_u64()),
+            };
+            Flip::new(geometry, goal)
+        });
+        let targets = match goal {
+            Goal::Uniform => vec![BitBoard::new(rows, cols), BitBoard::full(rows, cols)],
+            Goal::AllWhite => vec![BitBoard::new(rows, cols)],
+            Goal::AllBlack => vec![BitBoard::full(rows, cols)],
+            Goal::Pattern(target) => vec![target],
+        };
+        FlipInstance {
+            geometry,
+            targets,
+            flip,
+            mode,
+        }
+    }
+
+    /// The search engines' space, when the board has at most 64 cells.
+    pub fn flip(&self) -> Option<&Flip> {
+        self.flip.as_ref()
+    }
+
+    /// The engine `auto` runs on this board.
+    pub fn auto_mode(&self) -> Mode {
+        if self.geometry.cells() <= AUTO_BFS_MAX_CELLS {
+            Mode::Bfs
+        } else {
+            Mode::Algebraic
+        }
+    }
+
+    fn solve_algebraic(&self, start: &BitBoard, limits: &Limits) -> Solution {
+        let report = algebra::solve(self.geometry, start, &self.targets, limits);
+        let mut extra = serde_json::Map::new();
+        if let Some(nullity) = report.nullity {
+            extra.insert("nullity".into(), Value::from(nullity));
+        }
+        let answer = match report.outcome {
+            AlgebraOutcome::Solved(set) => {
+                let count = set.presses.count_ones();
+                // A label and its String: about 40 bytes a press, checked before listing them.
+                match limits.check_memory(count as u128 * 40) {
+                    Err(limit) => Answer::LimitReached(limit),
+                    Ok(()) => {
+                        extra.insert("minimal".into(), Value::Bool(set.minimal));
+                        extra.insert("presses".into(), set.presses.format_with('x', '.').into());
+                        extra.insert("final".into(), self.targets[set.target].format().into());
+                        self.press_list(start, &set.presses, count, &mut extra)
+                    }
+                }
+            }
+            AlgebraOutcome::Unsolvable => Answer::Unsolvable,
+            AlgebraOutcome::LimitReached(limit) => Answer::LimitReached(limit),
+        };
+        Solution {
+            mode: Mode::Algebraic,
+            start: start.format(),
+            answer,
+            stats: report.stats,
+            extra,
+        }
+    }
+
+    /// The presses in row-major order, with the board after each while they fit in
+    /// [`PER_STEP_BOARDS_MAX_BYTES`].
+    fn press_list(
+        &self,
+        start: &BitBoard,
+        presses: &BitBoard,
+        count: u64,
+        extra: &mut serde_json::Map<String, Value>,
+    ) -> Answer {
+        let moves = presses
+            .ones()
+            .map(|(r, c)| CellLabel(r, c).to_string())
+            .collect();
+        let board_bytes = self.geometry.cells() as u64 + self.geometry.rows as u64;
+        let boards = if count.saturating_mul(board_bytes) <= PER_STEP_BOARDS_MAX_BYTES {
+            let mut board = start.clone();
+            presses
+                .ones()
+                .map(|(r, c)| {
+                    board.press(r, c, self.geometry.wrap);
+                    board.format()
+                })
+                .collect()
+        } else {
+            extra.insert("boards_omitted".into(), Value::Bool(true));
+            Vec::new()
+        };
+        Answer::Solved { moves, boards }
     }
 }
 
@@ -117,20 +282,34 @@ impl Instance for FlipInstance {
     }
 
     fn check_mode(&self, mode: Mode) -> std::result::Result<(), String> {
-        config::check_mode(mode, MODES)
+        config::check_mode(mode, MODES)?;
+        fits(mode, self.geometry)
     }
 
     fn solve(&self, board: &BoardText, mode: Mode, limits: &Limits) -> Result<Solution> {
-        let geometry = self.flip.geometry();
-        let start = geometry.parse(board)?;
-        let report = match mode {
-            Mode::Bfs => bfs::solve_indexed(&self.flip, start, limits),
-            Mode::Iddfs => iddfs::solve(&self.flip, start, limits),
-            other => return Err(unsupported(other)),
+        let start = BitBoard::parse(self.geometry, board)?;
+        let engine = match mode {
+            Mode::Auto => self.auto_mode(),
+            other => other,
         };
-        Ok(Solution::from_report(mode, start, report, |s| {
-            geometry.format(s)
-        }))
+        let mut solution = match (engine, &self.flip) {
+            (Mode::Algebraic, _) => self.solve_algebraic(&start, limits),
+            (Mode::Bfs | Mode::Iddfs, Some(flip)) => {
+                let start = start.to_u64();
+                let report = if engine == Mode::Bfs {
+                    bfs::solve_indexed(flip, start, limits)
+                } else {
+                    iddfs::solve(flip, start, limits)
+                };
+                let geometry = self.geometry;
+                Solution::from_report(engine, start, report, |s| geometry.format(s))
+            }
+            (other, _) => return Err(unsupported(other, self.geometry)),
+        };
+        if mode == Mode::Auto {
+            solution.extra.insert("auto".into(), Value::Bool(true));
+        }
+        Ok(solution)
     }
 
     /// Undirected: a press is its own inverse, so `s -- t` is one edge.
@@ -140,20 +319,26 @@ impl Instance for FlipInstance {
         limits: &ExportLimits,
         on_layer: &mut dyn FnMut(u32, u64),
     ) -> Result<StateGraph> {
-        let geometry = self.flip.geometry();
+        let geometry = self.geometry;
+        let Some(flip) = &self.flip else {
+            return Err(Error::input(
+                Location::file(&board.file).with_key("export"),
+                format!(
+                    "a {} x {} board has {} cells; export walks boards held in 64 bits",
+                    geometry.rows,
+                    geometry.cols,
+                    geometry.cells()
+                ),
+            ));
+        };
         let start = geometry.parse(board)?;
-        graph::build(
-            &self.flip,
-            start,
-            true,
-            limits,
-            |s| geometry.format(s),
-            on_layer,
-        )
+        graph::build(flip, start, true, limits, |s| geometry.format(s), on_layer)
     }
 }
 
-fn unsupported(mode: Mode) -> Error {
-    let message = config::check_mode(mode, MODES).expect_err("called for unsupported modes");
+fn unsupported(mode: Mode, geometry: Geometry) -> Error {
+    let message = config::check_mode(mode, MODES)
+        .and_then(|()| fits(mode, geometry))
+        .expect_err("called for unsupported modes");
     Error::input(Location::file("flip").with_key("mode"), message)
 }

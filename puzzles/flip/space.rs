@@ -28,7 +28,18 @@ pub struct Press {
 
 impl fmt::Display for Press {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "r{}c{}", self.row + 1, self.col + 1)
+        CellLabel(self.row.into(), self.col.into()).fmt(f)
+    }
+}
+
+/// The label of the cell at 0-based (`row`, `col`) on a board of any size: `r{row+1}c{col+1}`,
+/// the same text as a [`Press`] (whose `u8` fields suit the search engines' small boards).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CellLabel(pub u32, pub u32);
+
+impl fmt::Display for CellLabel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "r{}c{}", self.0 + 1, self.1 + 1)
     }
 }
 

@@ -22,11 +22,23 @@ pub fn text(solution: &Solution) -> String {
             if n > 0 {
                 writeln!(out, "path: {}", moves.join(" ")).unwrap();
             }
-            let mut labels = vec!["start".to_string()];
-            labels.extend(moves.iter().cloned());
-            let mut all = vec![solution.start.clone()];
-            all.extend(boards.iter().cloned());
-            out.push_str(&draw_boards(&labels, &all));
+            let summary = (extra_str(solution, "presses"), extra_str(solution, "final"));
+            if let (Some(presses), Some(end)) = summary {
+                // A press set (the algebraic solver): the order does not matter and a big
+                // board's strip of per-press boards is unreadable, so show what is pressed.
+                let labels = ["start".into(), "presses".into(), "final".into()];
+                let all = [solution.start.clone(), presses.into(), end.into()];
+                out.push_str(&draw_boards(&labels, &all));
+            } else {
+                let mut labels = vec!["start".to_string()];
+                labels.extend(moves.iter().cloned());
+                let mut all = vec![solution.start.clone()];
+                all.extend(boards.iter().cloned());
+                out.push_str(&draw_boards(&labels, &all));
+            }
+            if let Some(line) = nullity_line(solution) {
+                writeln!(out, "{line}").unwrap();
+            }
         }
         Answer::Unsolvable => {
             writeln!(out, "Impossible").unwrap();
@@ -34,6 +46,9 @@ pub fn text(solution: &Solution) -> String {
                 &["start".into()],
                 std::slice::from_ref(&solution.start),
             ));
+            if let Some(line) = nullity_line(solution) {
+                writeln!(out, "{line}").unwrap();
+            }
         }
         Answer::LimitReached(limit) => {
             writeln!(out, "undecided: {limit}").unwrap();
@@ -41,6 +56,29 @@ pub fn text(solution: &Solution) -> String {
     }
     writeln!(out, "{}", stats_line(&solution.stats, solution.mode.name())).unwrap();
     out
+}
+
+/// A string field of the plugin's extras.
+fn extra_str<'a>(solution: &'a Solution, key: &str) -> Option<&'a str> {
+    solution.extra.get(key).and_then(serde_json::Value::as_str)
+}
+
+/// What the algebra says about the answer: the null space, and whether the minimum is proven.
+fn nullity_line(solution: &Solution) -> Option<String> {
+    let nullity = solution.extra.get("nullity")?.as_u64()?;
+    let sets = match nullity {
+        0 => "nullity 0: one press set per reachable goal board".to_string(),
+        k => format!("nullity {k}: 2^{k} press sets per reachable goal board"),
+    };
+    Some(match (&solution.answer, solution.extra.get("minimal")) {
+        (Answer::Solved { .. }, Some(serde_json::Value::Bool(true))) => {
+            format!("{sets}, all tried: the fewest presses is proven")
+        }
+        (Answer::Solved { .. }, _) => {
+            format!("{sets}, too many to try: a greedy answer, not proven minimal")
+        }
+        _ => sets,
+    })
 }
 
 /// One line of statistics.

@@ -205,8 +205,16 @@ const BAD_CONFIGS: &[(&str, &str)] = &[
         "{file}:3: puzzle.rows: -3 is out of range",
     ),
     (
-        "[puzzle]\nkind = \"flip\"\nrows = 9\ncols = 8\n",
-        "{file}:4: puzzle.cols: a 9 x 8 board has 72 cells",
+        "[puzzle]\nkind = \"flip\"\nrows = 3000\ncols = 2000\n",
+        "{file}:4: puzzle.cols: a 3000 x 2000 board has 6000000 cells",
+    ),
+    (
+        "[puzzle]\nkind = \"flip\"\nrows = 9\ncols = 8\n[search]\nmode = \"iddfs\"\n",
+        "{file}:6: search.mode: search mode `iddfs` is not available for a 9 x 8 board (72 cells)",
+    ),
+    (
+        "[puzzle]\nkind = \"flip\"\nrows = 4097\ncols = 1\n",
+        "{file}:3: puzzle.rows: 4097 is out of range (allowed: 1 to 4096)",
     ),
     (
         "[puzzle]\nkind = \"flop\"\nrows = 4\ncols = 4\n",

@@ -1,5 +1,6 @@
 //! The integration tests: one binary, one module per concern.
 //!
+//! - `algebra`: the algebraic Flip solver against brute force, BFS, replay and OEIS A159257.
 //! - `cases`: the data-driven suite (tests/cases/*.toml), run by every engine a plugin lists.
 //! - `flip`: Flip engines against brute force over press subsets, paths replayed.
 //! - `cli`: the binary: solve, judge, puzzles, exit codes and every class of bad input.
@@ -7,6 +8,7 @@
 //! - `fuzz`: arbitrary and mutated inputs to every parser; the corpus in tests/fuzz-corpus.
 //! - `export`: `statespace export` in every format, and the sample histogram in docs/.
 
+mod algebra;
 mod cases;
 mod cli;
 mod export;
