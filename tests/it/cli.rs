@@ -15,15 +15,21 @@ fn config_file(text: &str) -> tempfile::NamedTempFile {
     file
 }
 
+/// `statespace solve configs/flip-4x4.toml EXTRA...`.
+fn solve_sample(extra: &[&str]) -> Command {
+    let mut command = statespace();
+    command
+        .arg("solve")
+        .arg(crate::config_path("flip-4x4.toml"))
+        .args(extra);
+    command
+}
+
 const FLIP_HEAD: &str = "[puzzle]\nkind = \"flip\"\nrows = 4\ncols = 4\n";
 
 #[test]
 fn solve_prints_the_fewest_moves_and_the_path() {
-    statespace()
-        .args([
-            "solve",
-            crate::config_path("flip-4x4.toml").to_str().unwrap(),
-        ])
+    solve_sample(&[])
         .assert()
         .code(0)
         .stdout(predicate::str::starts_with("4 moves\npath: "))
@@ -32,14 +38,7 @@ fn solve_prints_the_fewest_moves_and_the_path() {
 
 #[test]
 fn solve_json_has_the_documented_fields_and_its_path_replays() {
-    let out = statespace()
-        .args([
-            "solve",
-            crate::config_path("flip-4x4.toml").to_str().unwrap(),
-            "--json",
-            "--mode",
-            "iddfs",
-        ])
+    let out = solve_sample(&["--json", "--mode", "iddfs"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
@@ -90,13 +89,7 @@ fn an_unsolvable_board_says_impossible_with_its_own_exit_code() {
 
 #[test]
 fn a_limit_has_its_own_exit_code() {
-    statespace()
-        .args([
-            "solve",
-            crate::config_path("flip-4x4.toml").to_str().unwrap(),
-            "--max-depth",
-            "2",
-        ])
+    solve_sample(&["--max-depth", "2"])
         .assert()
         .code(4)
         .stdout(predicate::str::contains("depth limit 2 reached"));
@@ -104,13 +97,7 @@ fn a_limit_has_its_own_exit_code() {
 
 #[test]
 fn board_from_stdin_replaces_the_config_board() {
-    statespace()
-        .args([
-            "solve",
-            crate::config_path("flip-4x4.toml").to_str().unwrap(),
-            "--board",
-            "-",
-        ])
+    solve_sample(&["--board", "-"])
         .write_stdin("bbbb\nbbbb\nbbbb\nbbbb\n")
         .assert()
         .code(0)
@@ -273,24 +260,12 @@ fn a_missing_file_and_an_empty_stdin_board_are_bad_input() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("no/such/config.toml"));
-    statespace()
-        .args([
-            "solve",
-            crate::config_path("flip-4x4.toml").to_str().unwrap(),
-            "--board",
-            "-",
-        ])
+    solve_sample(&["--board", "-"])
         .write_stdin("")
         .assert()
         .code(2)
         .stderr(predicate::str::contains("<stdin>:1: empty board"));
-    statespace()
-        .args([
-            "solve",
-            crate::config_path("flip-4x4.toml").to_str().unwrap(),
-            "--mode",
-            "table",
-        ])
+    solve_sample(&["--mode", "table"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("not supported"));
