@@ -73,7 +73,7 @@
 //! ```
 
 use super::{Limit, Limits, Outcome, Path, Report, Stats, Step};
-use crate::space::{GoalSet, Indexed, Invertible, StateSpace};
+use crate::space::{GoalSet, Indexed, Invertible};
 use std::time::Instant;
 
 /// The width a build starts with.
@@ -447,6 +447,7 @@ impl Packed {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::space::StateSpace;
 
     #[test]
     fn lanes_equal_finds_exactly_the_matching_entries() {
