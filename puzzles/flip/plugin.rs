@@ -5,12 +5,14 @@ use super::space::{Flip, FlipGoal};
 use crate::config::{self, BoardText, Config, Mode};
 use crate::error::{Error, Location, Result};
 use crate::registry::{Instance, Plugin, PluginInfo, Solution};
-use crate::search::{Limits, bfs, iddfs};
+use crate::search::table::{self, DistanceTable};
+use crate::search::{Limits, Outcome, Report, bfs, iddfs};
+use std::sync::OnceLock;
 
 /// Registered as `flip`.
 pub struct FlipPlugin;
 
-const MODES: &[Mode] = &[Mode::Bfs, Mode::Iddfs];
+const MODES: &[Mode] = &[Mode::Bfs, Mode::Iddfs, Mode::Table];
 
 impl Plugin for FlipPlugin {
     fn info(&self) -> PluginInfo {
@@ -56,6 +58,7 @@ impl Plugin for FlipPlugin {
         Ok(Box::new(FlipInstance {
             flip: Flip::new(geometry, goal),
             mode,
+            table: OnceLock::new(),
         }))
     }
 }
@@ -98,6 +101,8 @@ fn parse_goal(config: &Config, geometry: Geometry) -> Result<FlipGoal> {
 pub struct FlipInstance {
     pub flip: Flip,
     mode: Mode,
+    /// The distance table (2^cells entries), built by the first `table` solve and kept.
+    table: OnceLock<DistanceTable>,
 }
 
 impl FlipInstance {
@@ -106,6 +111,7 @@ impl FlipInstance {
         FlipInstance {
             flip,
             mode: Mode::Bfs,
+            table: OnceLock::new(),
         }
     }
 }
@@ -125,11 +131,36 @@ impl Instance for FlipInstance {
         let report = match mode {
             Mode::Bfs => bfs::solve_indexed(&self.flip, start, limits),
             Mode::Iddfs => iddfs::solve(&self.flip, start, limits),
+            Mode::Table => self.by_table(start, limits),
             other => return Err(unsupported(other)),
         };
         Ok(Solution::from_report(mode, start, report, |s| {
             geometry.format(s)
         }))
+    }
+}
+
+impl FlipInstance {
+    /// Looks `start` up in the table, building it first if this instance has none yet (a 4 x 4
+    /// table is 32 KiB; one over 64 cells is refused by the memory budget, exit 4). The stats are
+    /// the build's.
+    fn by_table(&self, start: u64, limits: &Limits) -> Report<u64, super::Press> {
+        let table = match self.table.get() {
+            Some(table) => table,
+            None => match table::build(&self.flip, limits) {
+                Ok(built) => self.table.get_or_init(|| built),
+                Err(limit) => {
+                    return Report {
+                        outcome: Outcome::LimitReached(limit),
+                        stats: Default::default(),
+                    };
+                }
+            },
+        };
+        Report {
+            outcome: table.outcome(&self.flip, start),
+            stats: table.stats().clone(),
+        }
     }
 }
 

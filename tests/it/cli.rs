@@ -279,9 +279,9 @@ fn a_missing_file_and_an_empty_stdin_board_are_bad_input() {
     statespace()
         .args([
             "solve",
-            crate::config_path("flip-4x4.toml").to_str().unwrap(),
+            crate::config_path("shift-4x6.toml").to_str().unwrap(),
             "--mode",
-            "table",
+            "algebraic",
         ])
         .assert()
         .code(2)
