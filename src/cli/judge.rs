@@ -65,9 +65,9 @@ fn hdu3278(input: &str) -> Result<Exit, Error> {
     let last_line = input.lines().count().max(1);
     let at = |line: usize, key: String| Location::file("<stdin>").at_line(line).with_key(key);
 
-    let (line, count) = tokens.next().ok_or_else(|| {
-        Error::input(at(1, "T".into()), "missing: expected the number of cases")
-    })?;
+    let (line, count) = tokens
+        .next()
+        .ok_or_else(|| Error::input(at(1, "T".into()), "missing: expected the number of cases"))?;
     let count: usize = count.parse().map_err(|_| {
         Error::input(
             at(line, "T".into()),

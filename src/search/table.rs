@@ -344,7 +344,9 @@ impl<P: Indexed> Scan<'_, P> {
     }
 
     fn check_clock(&self, word: usize) -> Result<(), Limit> {
-        if word % CHECK_EVERY_WORDS == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if word.is_multiple_of(CHECK_EVERY_WORDS)
+            && self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
             Err(Limit::Time(self.started.elapsed()))
         } else {
             Ok(())
@@ -454,7 +456,7 @@ mod tests {
         for bits in [4, 8, 16, 32] {
             let mut p = Packed::new(37, bits);
             for i in (0..37).step_by(3) {
-                p.set(i, (i % 5) as u64);
+                p.set(i, i % 5);
             }
             for value in [0, 1, 4, p.unreached()] {
                 let mut seen = Vec::new();

@@ -3,10 +3,14 @@
 //! - `cases`: the data-driven suite (tests/cases/*.toml), run by every engine a plugin lists.
 //! - `flip`: Flip engines against brute force over press subsets, paths replayed.
 //! - `cli`: the binary: solve, judge, puzzles, exit codes and every class of bad input.
+//! - `shift`: the Shift plugin: HDU samples, table against BFS, encodings, bad input.
+//! - `table`: the distance-table engine: whole-space histograms, paths, memory refusal.
 
 mod cases;
 mod cli;
 mod flip;
+mod shift;
+mod table;
 
 use std::path::PathBuf;
 
