@@ -10,7 +10,24 @@
 //!   number of set bits in lower bytes. That is `ceil(n / 8)` look-ups and popcounts instead of `k`
 //!   dependent steps; the tables take `ceil(n / 8) * 256 * (k + 1)` words (4 x 6, k = 8: 54 KiB).
 //! - [`Colex::unrank`] walks down from the top cell: the largest `p` with `C(p, i) <= r` is the
-//!   `i`-th bit. At most `n + k` steps; it runs once per expanded state, not per successor.
+//!   `i`-th bit. Once the walk is below cell 16, the rest of the rank indexes a table of all 16-bit
+//!   masks sorted by popcount, then value (128 KiB): the walk is `n - 16` steps instead of
+//!   `n + k`, and its branches, which mispredict, are most of an unrank's cost.
+
+/// The low cells [`Colex::unrank`] places by one table look-up (a 128 KiB table of `u16`).
+const LOW_BITS: u32 = 16;
+
+/// Set bits per byte value: a lookup, because the portable x86-64 target has no popcount
+/// instruction and its emulation costs more than the rest of a rank step.
+const BYTE_POPCOUNT: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        table[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    table
+};
 
 /// Binomial coefficients `C(n, k)` for `n, k <= 64` (all fit a `u64`: the largest is
 /// `C(64, 32) < 2^61`).
@@ -52,6 +69,11 @@ pub struct Colex {
     binomial: Binomial,
     /// `chunks[(byte_index * 256 + byte) * (k + 1) + below]`; see the module docs.
     chunks: Vec<u64>,
+    /// Every `low_bits`-bit mask, grouped by popcount and in numeric order within a group:
+    /// `low[low_start[i] + r]` is the `i`-bit mask of colex rank `r` among the low cells.
+    low: Vec<u16>,
+    low_start: Vec<usize>,
+    low_bits: u32,
 }
 
 impl Colex {
@@ -80,11 +102,29 @@ impl Colex {
                 }
             }
         }
+        let low_bits = n.min(LOW_BITS);
+        let mut low_start = vec![0usize; low_bits as usize + 2];
+        for value in 0..1u32 << low_bits {
+            low_start[value.count_ones() as usize + 1] += 1;
+        }
+        for i in 1..low_start.len() {
+            low_start[i] += low_start[i - 1];
+        }
+        let mut low = vec![0u16; 1 << low_bits];
+        let mut fill = low_start.clone();
+        for value in 0..1u32 << low_bits {
+            let group = value.count_ones() as usize;
+            low[fill[group]] = value as u16;
+            fill[group] += 1;
+        }
         Colex {
             n,
             k,
             binomial,
             chunks,
+            low,
+            low_start,
+            low_bits,
         }
     }
 
@@ -99,14 +139,12 @@ impl Colex {
         let stride = self.k as usize + 1;
         let mut rank = 0u64;
         let mut below = 0usize;
-        let mut rest = mask;
-        let mut base = 0usize;
-        while rest != 0 {
-            let byte = (rest & 0xff) as usize;
-            rank = rank.wrapping_add(self.chunks[(base + byte) * stride + below]);
-            below += byte.count_ones() as usize;
-            rest >>= 8;
-            base += 256;
+        // A fixed number of bytes (not "until the rest is zero") keeps the loop's branch
+        // predictable.
+        for j in 0..self.n.div_ceil(8) as usize {
+            let byte = (mask >> (8 * j) & 0xff) as usize;
+            rank = rank.wrapping_add(self.chunks[(j * 256 + byte) * stride + below]);
+            below += BYTE_POPCOUNT[byte] as usize;
         }
         rank
     }
@@ -115,16 +153,20 @@ impl Colex {
     pub fn unrank(&self, mut rank: u64) -> u64 {
         let mut mask = 0u64;
         let mut p = self.n;
-        for i in (1..=self.k).rev() {
-            // The i-th bit is the largest p with C(p, i) <= rank; C(i - 1, i) = 0, so p >= i - 1.
-            loop {
-                p -= 1;
-                let c = self.binomial.get(p, i);
-                if c <= rank {
-                    rank -= c;
-                    mask |= 1u64 << p;
-                    break;
-                }
+        let mut i = self.k;
+        while i > 0 {
+            if p <= self.low_bits {
+                // The remaining bits all lie in the low cells: one look-up places them.
+                mask |= self.low[self.low_start[i as usize] + rank as usize] as u64;
+                break;
+            }
+            // The i-th bit is the largest p with C(p, i) <= rank.
+            p -= 1;
+            let c = self.binomial.get(p, i);
+            if c <= rank {
+                rank -= c;
+                mask |= 1u64 << p;
+                i -= 1;
             }
         }
         mask

@@ -360,6 +360,12 @@ impl<P: Indexed> Scan<'_, P> {
 #[derive(Clone, Debug)]
 struct Packed {
     bits: u32,
+    /// log2 of the entries per word, and the all-ones code: kept rather than derived from
+    /// `bits` on every access, which would divide by a run-time value in the hottest loop.
+    per_word_log2: u32,
+    unreached: u64,
+    /// A 1 at the bottom of every lane.
+    ones: u64,
     len: u64,
     words: Vec<u64>,
 }
@@ -375,17 +381,22 @@ impl Packed {
         let words = usize::try_from(len.div_ceil(per)).expect("checked against the budget");
         Packed {
             bits,
+            per_word_log2: (64 / bits).trailing_zeros(),
+            unreached: (1u64 << bits) - 1,
+            ones: u64::MAX / ((1u64 << bits) - 1),
             len,
             words: vec![u64::MAX; words],
         }
     }
 
+    #[inline]
     fn unreached(&self) -> u64 {
-        (1u64 << self.bits) - 1
+        self.unreached
     }
 
+    #[inline]
     fn per_word_log2(&self) -> u32 {
-        (64 / self.bits).trailing_zeros()
+        self.per_word_log2
     }
 
     #[inline]
@@ -408,7 +419,7 @@ impl Packed {
     /// past `len` never match.
     #[inline]
     fn lanes_equal(&self, word: usize, value: u64) -> u64 {
-        let ones = u64::MAX / self.unreached(); // 1 at the bottom of every lane
+        let ones = self.ones;
         let high = ones << (self.bits - 1);
         let low = !high;
         // A lane of `x` is zero exactly where the entry equals `value`. Adding `low` to a lane's low
@@ -416,7 +427,7 @@ impl Packed {
         let x = self.words[word] ^ (value * ones);
         let nonzero = (((x & low) + low) | x) & high;
         let mut hits = !nonzero & high;
-        let per = 64 / self.bits as u64;
+        let per = 1u64 << self.per_word_log2;
         let first = word as u64 * per;
         if first + per > self.len {
             let valid = self.len - first; // lanes in use in the last word
