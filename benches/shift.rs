@@ -10,6 +10,7 @@ use std::hint::black_box;
 
 fn build_and_answer(c: &mut Criterion) {
     let boards = common::random_boards(1000);
+    let limits = statespace::search::Limits::default();
     let mut group = c.benchmark_group("hdu3278: build + 1000 boards");
     group.sample_size(10);
     group.bench_function("statespace table", |b| {
@@ -17,7 +18,7 @@ fn build_and_answer(c: &mut Criterion) {
             let solver = common::solver();
             let sum: u32 = boards
                 .iter()
-                .map(|x| common::table_answer(&solver, x))
+                .map(|x| common::table_answer(&solver, x, &limits))
                 .sum();
             black_box(sum)
         })
@@ -35,12 +36,12 @@ fn build_and_answer(c: &mut Criterion) {
     group.finish();
 
     let solver = common::solver();
-    common::table_answer(&solver, &boards[0]);
+    common::table_answer(&solver, &boards[0], &limits);
     c.bench_function("hdu3278: one board by lookup", |b| {
         let mut i = 0;
         b.iter(|| {
             i = (i + 1) % boards.len();
-            black_box(common::table_answer(&solver, &boards[i]))
+            black_box(common::table_answer(&solver, &boards[i], &limits))
         })
     });
 }

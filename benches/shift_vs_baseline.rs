@@ -27,12 +27,13 @@ fn child(which: &str) {
     let boards = common::random_boards(BOARDS);
     let started = Instant::now();
     let (sum, bytes) = if which == "--child-table" {
+        let limits = statespace::search::Limits::default();
         let solver = common::solver();
         let sum: u32 = boards
             .iter()
-            .map(|b| common::table_answer(&solver, b))
+            .map(|b| common::table_answer(&solver, b, &limits))
             .sum();
-        let (t, _) = solver.table(8, &Default::default()).unwrap();
+        let (t, _) = solver.table(8, &limits).unwrap();
         (sum, t.table.bytes())
     } else {
         let table = common::baseline_table();

@@ -103,10 +103,11 @@ pub fn solver() -> RegionSolver {
     RegionSolver::new(g, g.interior(), None)
 }
 
-/// The statespace answer (builds the table on first use).
-pub fn table_answer(solver: &RegionSolver, board: &Board) -> u32 {
+/// The statespace answer (builds the table on first use). `limits` is made once by the caller:
+/// `Limits::default()` reads /proc/meminfo for the memory budget.
+pub fn table_answer(solver: &RegionSolver, board: &Board, limits: &Limits) -> u32 {
     solver
-        .distance(board, &Limits::default())
+        .distance(board, limits)
         .expect("fits the budget")
         .expect("some colour has 8 cells")
 }

@@ -157,8 +157,15 @@ impl FlipInstance {
                 }
             },
         };
+        let mut outcome = table.outcome(&self.flip, start);
+        // The table holds every distance; a depth limit still means "no deeper answer".
+        if let (Outcome::Solved(path), Some(max)) = (&outcome, limits.max_depth)
+            && path.len() as u64 > max as u64
+        {
+            outcome = Outcome::LimitReached(crate::search::Limit::Depth(max));
+        }
         Report {
-            outcome: table.outcome(&self.flip, start),
+            outcome,
             stats: table.stats().clone(),
         }
     }
