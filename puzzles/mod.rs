@@ -4,8 +4,9 @@
 //! implementation and a [`Plugin`](crate::registry::Plugin), then list it in [`PLUGINS`].
 
 pub mod flip;
+pub mod shift;
 
 use crate::registry::Plugin;
 
 /// Every plugin the CLI knows, by `[puzzle] kind`.
-pub static PLUGINS: &[&dyn Plugin] = &[&flip::FlipPlugin];
+pub static PLUGINS: &[&dyn Plugin] = &[&flip::FlipPlugin, &shift::ShiftPlugin];

@@ -20,13 +20,21 @@ use crate::config::{self, BoardText, Config, Mode};
 use crate::error::{Error, Location, Result};
 use crate::graph::{self, ExportLimits, StateGraph};
 use crate::registry::{Answer, Instance, Plugin, PluginInfo, Solution};
-use crate::search::{Limits, bfs, iddfs};
+use crate::search::table::{self, DistanceTable};
+use crate::search::{Limit, Limits, Outcome, Report, bfs, iddfs};
 use serde_json::Value;
+use std::sync::OnceLock;
 
 /// Registered as `flip`.
 pub struct FlipPlugin;
 
-const MODES: &[Mode] = &[Mode::Bfs, Mode::Iddfs, Mode::Algebraic, Mode::Auto];
+const MODES: &[Mode] = &[
+    Mode::Bfs,
+    Mode::Iddfs,
+    Mode::Table,
+    Mode::Algebraic,
+    Mode::Auto,
+];
 
 /// The largest board `auto` gives to BFS: 2^20 boards, a few milliseconds at worst. A 5 x 5
 /// board (2^25) can take BFS 0.6 s to prove `Impossible`, where the algebra takes microseconds.
@@ -137,7 +145,7 @@ fn parse_goal(config: &Config, geometry: Geometry) -> Result<Goal> {
 fn fits(mode: Mode, geometry: Geometry) -> std::result::Result<(), String> {
     let cells = geometry.rows as u64 * geometry.cols as u64;
     match mode {
-        Mode::Bfs | Mode::Iddfs if cells > SEARCH_MAX_CELLS as u64 => Err(format!(
+        Mode::Bfs | Mode::Iddfs | Mode::Table if cells > SEARCH_MAX_CELLS as u64 => Err(format!(
             "search mode `{mode}` is not available for a {} x {} board ({cells} cells): the \
              search engines take at most {SEARCH_MAX_CELLS} cells (use algebraic or auto)",
             geometry.rows, geometry.cols
@@ -155,6 +163,8 @@ pub struct FlipInstance {
     /// The search engines' space: boards of at most 64 cells only.
     flip: Option<Flip>,
     mode: Mode,
+    /// The distance table (2^cells entries), built by the first `table` solve and kept.
+    table: OnceLock<DistanceTable>,
 }
 
 impl FlipInstance {
@@ -170,6 +180,7 @@ impl FlipInstance {
                 .collect(),
             flip: Some(flip),
             mode: Mode::Bfs,
+            table: OnceLock::new(),
         }
     }
 
@@ -196,6 +207,7 @@ impl FlipInstance {
             targets,
             flip,
             mode,
+            table: OnceLock::new(),
         }
     }
 
@@ -294,6 +306,12 @@ impl Instance for FlipInstance {
         };
         let mut solution = match (engine, &self.flip) {
             (Mode::Algebraic, _) => self.solve_algebraic(&start, limits),
+            (Mode::Table, Some(flip)) => {
+                let start = start.to_u64();
+                let report = self.by_table(flip, start, limits);
+                let geometry = self.geometry;
+                Solution::from_report(engine, start, report, |s| geometry.format(s))
+            }
             (Mode::Bfs | Mode::Iddfs, Some(flip)) => {
                 let start = start.to_u64();
                 let report = if engine == Mode::Bfs {
@@ -333,6 +351,37 @@ impl Instance for FlipInstance {
         };
         let start = geometry.parse(board)?;
         graph::build(flip, start, true, limits, |s| geometry.format(s), on_layer)
+    }
+}
+
+impl FlipInstance {
+    /// Looks `start` up in the table, building it first if this instance has none yet (a 4 x 4
+    /// table is 32 KiB; one over 64 cells is refused by the memory budget, exit 4). The stats are
+    /// the build's.
+    fn by_table(&self, flip: &Flip, start: u64, limits: &Limits) -> Report<u64, super::Press> {
+        let table = match self.table.get() {
+            Some(table) => table,
+            None => match table::build(flip, limits) {
+                Ok(built) => self.table.get_or_init(|| built),
+                Err(limit) => {
+                    return Report {
+                        outcome: Outcome::LimitReached(limit),
+                        stats: Default::default(),
+                    };
+                }
+            },
+        };
+        let mut outcome = table.outcome(flip, start);
+        // The table holds every distance; a depth limit still means "no deeper answer".
+        if let (Outcome::Solved(path), Some(max)) = (&outcome, limits.max_depth)
+            && path.len() as u64 > max as u64
+        {
+            outcome = Outcome::LimitReached(Limit::Depth(max));
+        }
+        Report {
+            outcome,
+            stats: table.stats().clone(),
+        }
     }
 }
 

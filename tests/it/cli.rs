@@ -265,7 +265,13 @@ fn a_missing_file_and_an_empty_stdin_board_are_bad_input() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("<stdin>:1: empty board"));
-    solve_sample(&["--mode", "table"])
+    statespace()
+        .args([
+            "solve",
+            crate::config_path("shift-4x6.toml").to_str().unwrap(),
+            "--mode",
+            "algebraic",
+        ])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("not supported"));

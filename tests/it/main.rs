@@ -7,6 +7,8 @@
 //! - `limits`: time limit, Ctrl-C, memory budget.
 //! - `fuzz`: arbitrary and mutated inputs to every parser; the corpus in tests/fuzz-corpus.
 //! - `export`: `statespace export` in every format, and the sample histogram in docs/.
+//! - `shift`: the Shift plugin: HDU samples, table against BFS, encodings, bad input.
+//! - `table`: the distance-table engine: whole-space histograms, paths, memory refusal.
 
 mod algebra;
 mod cases;
@@ -15,6 +17,8 @@ mod export;
 mod flip;
 mod fuzz;
 mod limits;
+mod shift;
+mod table;
 
 use std::path::PathBuf;
 

@@ -1,0 +1,281 @@
+//! Region goals: the fewest moves over every colour that could fill the region.
+//!
+//! A board reaches "the region is one colour" as soon as one colour fills it, so the answer is the
+//! minimum, over the colours with at least as many cells as the region (or the one colour the goal
+//! names), of that colour's distance in its [`ColourMasks`] space. The path is the best colour's.
+//!
+//! Engines:
+//!
+//! - `table` (the default): one [`DistanceTable`] per cell count `k`, built on first use and kept
+//!   for the life of the [`RegionSolver`]; every later board costs a lookup per colour plus the
+//!   path descent. On the HDU board every colour has 8 cells, so one 360 KiB table answers all.
+//! - `bfs`: a forward BFS per colour; colours after the first searched are capped one move below
+//!   the best found so far, so they stop early.
+//! - `iddfs`: all colours deepen together (bound 0 for each, then 1, ...), so the first colour to
+//!   reach the goal at a bound is optimal and the others never go deeper than it.
+
+use super::board::{Board, Geometry, Shift};
+use super::space::ColourMasks;
+use crate::config::Mode;
+use crate::search::table::{self, DistanceTable};
+use crate::search::{Limit, Limits, Outcome, Path, Stats, bfs, iddfs};
+use crate::space::Indexed;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// A colour's space and its distance table.
+#[derive(Debug)]
+pub struct MaskTable {
+    pub space: ColourMasks,
+    pub table: DistanceTable,
+}
+
+/// How one board was solved.
+#[derive(Clone, Debug)]
+pub struct RegionAnswer {
+    /// The best colour's path over its masks, or why there is none.
+    pub outcome: Outcome<u64, Shift>,
+    /// The colour that fills the region at the end of the path.
+    pub colour: Option<u8>,
+    /// The work done for this board (for `table`: the build's, when this board built it).
+    pub stats: Stats,
+    /// For `table`: whether the table already existed.
+    pub table_reused: Option<bool>,
+    /// For `table`: bytes and bits per entry of the table used.
+    pub table_bytes: Option<(u64, u32)>,
+}
+
+/// Solves region goals on one geometry; keeps the distance tables it builds.
+#[derive(Debug)]
+pub struct RegionSolver {
+    geometry: Geometry,
+    region: u64,
+    /// The only colour allowed to fill the region, when the goal names one.
+    colour: Option<u8>,
+    /// Tables by cell count, shared across boards.
+    tables: Mutex<HashMap<u32, Arc<MaskTable>>>,
+}
+
+impl RegionSolver {
+    /// A solver for "`region` all one colour" (that `colour`, when given) on `geometry`.
+    pub fn new(geometry: Geometry, region: u64, colour: Option<u8>) -> Self {
+        RegionSolver {
+            geometry,
+            region,
+            colour,
+            tables: Mutex::new(HashMap::new()),
+        }
+    }
+
+    pub fn geometry(&self) -> Geometry {
+        self.geometry
+    }
+
+    pub fn region(&self) -> u64 {
+        self.region
+    }
+
+    /// The colours that could fill the region, with their masks: those with enough cells
+    /// (restricted to the goal's colour when it names one).
+    pub fn candidates(&self, board: &Board) -> Vec<(u8, u64)> {
+        let colours = board
+            .cells
+            .iter()
+            .copied()
+            .max()
+            .map_or(0, |m| m as usize + 1);
+        (0..colours as u8)
+            .filter(|&c| self.colour.is_none_or(|only| only == c))
+            .map(|c| (c, board.mask(c)))
+            .filter(|&(_, mask)| mask.count_ones() >= self.region.count_ones())
+            .collect()
+    }
+
+    /// The distance table for masks of `k` cells, built on first use within `limits`.
+    /// Returns whether it already existed.
+    pub fn table(&self, k: u32, limits: &Limits) -> Result<(Arc<MaskTable>, bool), Limit> {
+        let mut tables = self.tables.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(t) = tables.get(&k) {
+            return Ok((Arc::clone(t), true));
+        }
+        let space = ColourMasks::new(self.geometry, self.region, k);
+        let table = table::build(&space, limits)?;
+        let built = Arc::new(MaskTable { space, table });
+        tables.insert(k, Arc::clone(&built));
+        Ok((built, false))
+    }
+
+    /// The fewest moves only, by table: `Ok(None)` when no colour can fill the region. What the
+    /// judge asks, for many boards.
+    pub fn distance(&self, board: &Board, limits: &Limits) -> Result<Option<u32>, Limit> {
+        let mut best = None;
+        for (_, mask) in self.candidates(board) {
+            let (t, _) = self.table(mask.count_ones(), limits)?;
+            if let Some(d) = t.table.distance(t.space.index(mask)) {
+                best = Some(best.map_or(d, |b: u32| b.min(d)));
+            }
+        }
+        Ok(best)
+    }
+
+    /// Solves `board` with `mode` (`table`, `bfs` or `iddfs`).
+    pub fn solve(&self, board: &Board, mode: Mode, limits: &Limits) -> RegionAnswer {
+        let started = Instant::now();
+        let candidates = self.candidates(board);
+        let mut answer = match mode {
+            Mode::Table => self.by_table(&candidates, limits),
+            Mode::Bfs => self.by_bfs(&candidates, limits),
+            Mode::Iddfs => self.by_iddfs(&candidates, limits),
+            other => unreachable!("the plugin checks modes first: {other}"),
+        };
+        if mode != Mode::Table {
+            answer.stats.elapsed = started.elapsed();
+        }
+        answer
+    }
+
+    fn by_table(&self, candidates: &[(u8, u64)], limits: &Limits) -> RegionAnswer {
+        let mut answer = RegionAnswer::unsolvable();
+        let mut best: Option<(u32, u8, u64, Arc<MaskTable>)> = None;
+        for &(colour, mask) in candidates {
+            let (t, reused) = match self.table(mask.count_ones(), limits) {
+                Ok(found) => found,
+                Err(limit) => return RegionAnswer::limit(limit, answer.stats),
+            };
+            if !reused {
+                add_stats(&mut answer.stats, t.table.stats());
+            }
+            answer.table_reused = Some(answer.table_reused.unwrap_or(true) && reused);
+            answer.table_bytes = Some((t.table.bytes(), t.table.bits_per_entry()));
+            if let Some(d) = t.table.distance(t.space.index(mask))
+                && best.as_ref().is_none_or(|b| d < b.0)
+            {
+                best = Some((d, colour, mask, t));
+            }
+        }
+        if let Some((d, colour, mask, t)) = best {
+            if let Some(max) = limits.max_depth
+                && d > max
+            {
+                return RegionAnswer::limit(Limit::Depth(max), answer.stats);
+            }
+            let path = t
+                .table
+                .path(&t.space, mask)
+                .expect("a finite distance has a path");
+            answer.stats.depth = d;
+            answer.outcome = Outcome::Solved(path);
+            answer.colour = Some(colour);
+        }
+        answer
+    }
+
+    fn by_bfs(&self, candidates: &[(u8, u64)], limits: &Limits) -> RegionAnswer {
+        let mut answer = RegionAnswer::unsolvable();
+        let mut best: Option<(Path<u64, Shift>, u8)> = None;
+        for &(colour, mask) in candidates {
+            let space = ColourMasks::new(self.geometry, self.region, mask.count_ones());
+            // Only a strictly shorter path helps: cap this colour one move below the best.
+            let cap = best.as_ref().map(|(p, _)| p.len() as u32);
+            if cap == Some(0) {
+                break;
+            }
+            let mut capped = limits.clone();
+            if let Some(c) = cap {
+                capped.max_depth = Some(limits.max_depth.map_or(c - 1, |m| m.min(c - 1)));
+            }
+            let report = bfs::solve_indexed(&space, mask, &capped);
+            add_stats(&mut answer.stats, &report.stats);
+            match report.outcome {
+                Outcome::Solved(path) => best = Some((path, colour)),
+                Outcome::Unsolvable => {}
+                Outcome::LimitReached(Limit::Depth(_)) if cap.is_some() => {}
+                Outcome::LimitReached(limit) => return RegionAnswer::limit(limit, answer.stats),
+            }
+        }
+        if let Some((path, colour)) = best {
+            answer.stats.depth = path.len() as u32;
+            answer.outcome = Outcome::Solved(path);
+            answer.colour = Some(colour);
+        }
+        answer
+    }
+
+    fn by_iddfs(&self, candidates: &[(u8, u64)], limits: &Limits) -> RegionAnswer {
+        let mut answer = RegionAnswer::unsolvable();
+        let mut open: Vec<(u8, u64, ColourMasks)> = candidates
+            .iter()
+            .map(|&(c, mask)| {
+                let space = ColourMasks::new(self.geometry, self.region, mask.count_ones());
+                (c, mask, space)
+            })
+            .collect();
+        let mut bound = 0u32;
+        while !open.is_empty() {
+            if limits.max_depth.is_some_and(|max| bound > max) {
+                let max = limits.max_depth.expect("checked");
+                return RegionAnswer::limit(Limit::Depth(max), answer.stats);
+            }
+            let mut round = limits.clone();
+            round.max_depth = Some(bound);
+            if let Some(max) = limits.max_states {
+                round.max_states = Some(max.saturating_sub(answer.stats.expanded).max(1));
+            }
+            let mut still_open = Vec::with_capacity(open.len());
+            for (colour, mask, space) in open {
+                let report = iddfs::solve(&space, mask, &round);
+                add_stats(&mut answer.stats, &report.stats);
+                match report.outcome {
+                    Outcome::Solved(path) => {
+                        answer.stats.depth = path.len() as u32;
+                        answer.outcome = Outcome::Solved(path);
+                        answer.colour = Some(colour);
+                        return answer;
+                    }
+                    Outcome::Unsolvable => {}
+                    Outcome::LimitReached(Limit::Depth(_)) => {
+                        still_open.push((colour, mask, space))
+                    }
+                    Outcome::LimitReached(limit) => {
+                        return RegionAnswer::limit(limit, answer.stats);
+                    }
+                }
+            }
+            open = still_open;
+            answer.stats.depth = bound;
+            bound += 1;
+        }
+        answer
+    }
+}
+
+impl RegionAnswer {
+    fn unsolvable() -> Self {
+        RegionAnswer {
+            outcome: Outcome::Unsolvable,
+            colour: None,
+            stats: Stats::default(),
+            table_reused: None,
+            table_bytes: None,
+        }
+    }
+
+    fn limit(limit: Limit, stats: Stats) -> Self {
+        RegionAnswer {
+            outcome: Outcome::LimitReached(limit),
+            stats,
+            ..RegionAnswer::unsolvable()
+        }
+    }
+}
+
+/// Adds the counts of `more` to `total` (peak frontier: the larger; time: the sum).
+fn add_stats(total: &mut Stats, more: &Stats) {
+    total.expanded += more.expanded;
+    total.generated += more.generated;
+    total.visited += more.visited;
+    total.peak_frontier = total.peak_frontier.max(more.peak_frontier);
+    total.depth = total.depth.max(more.depth);
+    total.elapsed += more.elapsed;
+}

@@ -1,0 +1,238 @@
+//! The two state spaces of the Shift Puzzle.
+//!
+//! | space | state | size | goal | capabilities |
+//! |---|---|---|---|---|
+//! | [`ColourMasks`] | one colour's cell mask (`u64`) | `C(cells, k)` for `k` cells of the colour | the region is all that colour | indexed (colex), invertible, goal set |
+//! | [`Patterns`] | the whole board packed (`u128`) | up to `colours^cells` | exactly the target board | invertible |
+//!
+//! A region goal ("these cells one colour") only asks where one colour is, and a move moves every
+//! colour the same way, so the rest of the board can be forgotten: per colour the space is the
+//! masks with that colour's cell count, small enough for a distance table. The pattern goal asks
+//! where every colour is, so it searches whole boards, forward from the start.
+
+use super::board::{Geometry, Shift, Shifter, Word};
+use super::colex::Colex;
+use crate::space::{GoalSet, Indexed, Invertible, StateSpace};
+
+/// Whether `next` may follow `previous` on a shortest path that depth-first engines explore.
+///
+/// Never the inverse of `previous` (it undoes it). And since shifts of two different rows commute
+/// (as do shifts of two different columns), a run of row moves is explored only in increasing
+/// row order (same for columns): any path can be rewritten into that order, with inverse pairs
+/// cancelled, without getting longer, so every reachable board stays reachable at no greater depth.
+pub fn may_follow(previous: Shift, next: Shift) -> bool {
+    use Shift::*;
+    match (previous, next) {
+        (RowLeft(a) | RowRight(a), RowLeft(b) | RowRight(b))
+        | (ColUp(a) | ColDown(a), ColUp(b) | ColDown(b)) => {
+            b > a || (b == a && next != previous.inverse())
+        }
+        _ => true,
+    }
+}
+
+/// The moves of `geometry` as bit operations on words of `bits` bits per cell.
+fn shifters<W: Word>(geometry: &Geometry, bits: u32) -> Vec<(Shift, Shifter<W>)> {
+    geometry
+        .moves()
+        .into_iter()
+        .map(|m| (m, geometry.shifter(m, bits)))
+        .collect()
+}
+
+/// One colour's cells, for a region goal: the state is the mask of the cells holding the colour,
+/// all masks have `k` bits, and the goal is every region cell set.
+#[derive(Clone, Debug)]
+pub struct ColourMasks {
+    geometry: Geometry,
+    region: u64,
+    k: u32,
+    moves: Vec<(Shift, Shifter<u64>)>,
+    colex: Colex,
+}
+
+impl ColourMasks {
+    /// The masks of `k` cells on `geometry` with the goal "`region` all set".
+    /// `1 <= region.count_ones() <= k <= cells <= 64`.
+    pub fn new(geometry: Geometry, region: u64, k: u32) -> Self {
+        let cells = geometry.cells();
+        assert!(cells <= 64 && k <= cells && region != 0 && region.count_ones() <= k);
+        ColourMasks {
+            geometry,
+            region,
+            k,
+            moves: shifters(&geometry, 1),
+            colex: Colex::new(cells, k),
+        }
+    }
+
+    pub fn geometry(&self) -> Geometry {
+        self.geometry
+    }
+
+    /// The goal's cells.
+    pub fn region(&self) -> u64 {
+        self.region
+    }
+
+    /// The number of cells every mask has.
+    pub fn k(&self) -> u32 {
+        self.k
+    }
+
+    /// `mask` after `shift`.
+    pub fn apply(&self, mask: u64, shift: Shift) -> u64 {
+        self.geometry.shifter::<u64>(shift, 1).apply(mask)
+    }
+}
+
+impl StateSpace for ColourMasks {
+    type State = u64;
+    type Move = Shift;
+
+    #[inline]
+    fn successors(&self, mask: u64, visit: &mut dyn FnMut(Shift, u64)) {
+        for (m, shifter) in &self.moves {
+            visit(*m, shifter.apply(mask));
+        }
+    }
+
+    fn is_goal(&self, mask: u64) -> bool {
+        mask & self.region == self.region
+    }
+
+    fn may_follow(&self, previous: Shift, next: Shift) -> bool {
+        may_follow(previous, next)
+    }
+}
+
+impl Indexed for ColourMasks {
+    fn size(&self) -> u128 {
+        self.colex.count() as u128
+    }
+
+    #[inline]
+    fn index(&self, mask: u64) -> u64 {
+        self.colex.rank(mask)
+    }
+
+    fn state(&self, index: u64) -> u64 {
+        self.colex.unrank(index)
+    }
+}
+
+impl Invertible for ColourMasks {
+    fn inverse(&self, m: Shift) -> Shift {
+        m.inverse()
+    }
+}
+
+impl GoalSet for ColourMasks {
+    /// The region plus every choice of its remaining `k - |region|` cells outside it.
+    fn goals(&self, visit: &mut dyn FnMut(u64)) {
+        let outside: Vec<u32> = (0..self.geometry.cells())
+            .filter(|&i| self.region >> i & 1 == 0)
+            .collect();
+        let extra = self.k - self.region.count_ones();
+        // Choose `extra` of the outside cells: each `extra`-bit number below 2^|outside| in turn,
+        // its bits placed on the outside cells.
+        let spread = |choice: u64| {
+            outside
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| choice >> j & 1 == 1)
+                .fold(self.region, |mask, (_, &cell)| mask | 1u64 << cell)
+        };
+        if extra == 0 {
+            visit(self.region);
+            return;
+        }
+        let n = outside.len() as u32;
+        let last = ((1u128 << extra) - 1) << (n - extra);
+        let mut choice = (1u64 << extra) - 1;
+        loop {
+            visit(spread(choice));
+            if choice as u128 == last {
+                break;
+            }
+            choice = super::colex::next_same_popcount(choice);
+        }
+    }
+}
+
+/// Whole boards, for the pattern goal: the state is the board packed `bits` bits per cell (see
+/// [`board`](super::board)), the goal one target board.
+#[derive(Clone, Debug)]
+pub struct Patterns {
+    target: u128,
+    moves: Vec<(Shift, Shifter<u128>)>,
+}
+
+impl Patterns {
+    /// Boards of `geometry` packed `bits` per cell (`cells * bits <= 128`), to reach `target`.
+    pub fn new(geometry: Geometry, bits: u32, target: u128) -> Self {
+        assert!(geometry.cells() * bits <= 128);
+        Patterns {
+            target,
+            moves: shifters(&geometry, bits),
+        }
+    }
+}
+
+impl StateSpace for Patterns {
+    type State = u128;
+    type Move = Shift;
+
+    #[inline]
+    fn successors(&self, board: u128, visit: &mut dyn FnMut(Shift, u128)) {
+        for (m, shifter) in &self.moves {
+            visit(*m, shifter.apply(board));
+        }
+    }
+
+    fn is_goal(&self, board: u128) -> bool {
+        board == self.target
+    }
+
+    fn may_follow(&self, previous: Shift, next: Shift) -> bool {
+        may_follow(previous, next)
+    }
+}
+
+impl Invertible for Patterns {
+    fn inverse(&self, m: Shift) -> Shift {
+        m.inverse()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn goals_are_the_region_plus_every_choice_outside() {
+        let g = Geometry { rows: 3, cols: 4 };
+        let region = g.interior(); // 2 cells
+        for k in 2..=6 {
+            let space = ColourMasks::new(g, region, k);
+            let mut goals = Vec::new();
+            space.goals(&mut |m| goals.push(m));
+            let expected: Vec<u64> = (0..1u64 << 12)
+                .filter(|m| m.count_ones() == k && m & region == region)
+                .collect();
+            goals.sort();
+            assert_eq!(goals, expected, "k {k}");
+        }
+    }
+
+    #[test]
+    fn may_follow_refuses_undo_and_unordered_commuting_runs() {
+        use Shift::*;
+        assert!(!may_follow(RowLeft(1), RowRight(1)));
+        assert!(may_follow(RowLeft(1), RowLeft(1)));
+        assert!(!may_follow(RowLeft(2), RowLeft(1)));
+        assert!(may_follow(RowLeft(1), RowRight(2)));
+        assert!(may_follow(RowLeft(3), ColUp(0)));
+        assert!(!may_follow(ColDown(4), ColUp(4)));
+    }
+}
