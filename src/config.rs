@@ -380,9 +380,14 @@ pub fn parse_duration(text: &str) -> std::result::Result<std::time::Duration, St
     }
 }
 
-/// A positive byte count: `4GiB`, `512 MB`, `1000000`.
+/// A positive byte count no larger than the physical memory: `4GiB`, `512 MB`, `1000000`.
 pub fn parse_bytes(text: &str) -> std::result::Result<u64, String> {
+    let physical = crate::search::physical_memory();
     match text.trim().parse::<bytesize::ByteSize>() {
+        Ok(size) if physical.is_some_and(|p| size.as_u64() > p) => Err(format!(
+            "`{text}` is more than this machine's {} of memory",
+            crate::search::human_bytes(physical.unwrap_or(0) as u128)
+        )),
         Ok(size) if size.as_u64() > 0 => Ok(size.as_u64()),
         Ok(_) => Err(format!("`{text}` is zero: give a positive size")),
         Err(_) => Err(format!("`{text}` is not a size like 4GiB or 512MB")),

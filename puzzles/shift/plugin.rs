@@ -325,7 +325,8 @@ impl Instance for ShiftInstance {
                     b.cells.iter().for_each(|&c| n[c as usize] += 1);
                     n
                 };
-                if counts(&start) != counts(target) {
+                if counts(&start) != counts(target) || parity_forbids(self.geometry, &start, target)
+                {
                     let report = crate::search::Report {
                         outcome: Outcome::<(), super::Shift>::Unsolvable,
                         stats: Default::default(),
@@ -348,4 +349,40 @@ impl Instance for ShiftInstance {
             (ShiftGoal::Region { .. }, None) => unreachable!("region goals have a solver"),
         }
     }
+}
+
+/// Whether a parity invariant proves `target` out of reach of `start`. With both sides odd, every
+/// move is a cycle of odd length, an even permutation of the cells; when every colour is on one
+/// cell the board determines the permutation, so an odd one cannot be reached. (Where a colour
+/// repeats, swapping two equal cells fixes the parity: nothing is proven.)
+fn parity_forbids(geometry: Geometry, start: &Board, target: &Board) -> bool {
+    if geometry.rows.is_multiple_of(2) || geometry.cols.is_multiple_of(2) {
+        return false;
+    }
+    let mut where_in_target = [usize::MAX; Palette::MAX];
+    for (i, &c) in target.cells.iter().enumerate() {
+        if where_in_target[c as usize] != usize::MAX {
+            return false; // a repeated colour
+        }
+        where_in_target[c as usize] = i;
+    }
+    let permutation: Vec<usize> = start
+        .cells
+        .iter()
+        .map(|&c| where_in_target[c as usize])
+        .collect();
+    // Parity = (cells - cycles) mod 2.
+    let mut seen = vec![false; permutation.len()];
+    let mut cycles = 0;
+    for i in 0..permutation.len() {
+        if !seen[i] {
+            cycles += 1;
+            let mut j = i;
+            while !seen[j] {
+                seen[j] = true;
+                j = permutation[j];
+            }
+        }
+    }
+    (permutation.len() - cycles) % 2 == 1
 }

@@ -174,6 +174,9 @@ impl RegionSolver {
     fn by_bfs(&self, candidates: &[(u8, u64)], limits: &Limits) -> RegionAnswer {
         let mut answer = RegionAnswer::unsolvable();
         let mut best: Option<(Path<u64, Shift>, u8)> = None;
+        // A colour that hits the user's depth limit may still be beaten by another colour within
+        // it: remember the limit and decide after every colour.
+        let mut depth_limit = None;
         for &(colour, mask) in candidates {
             let space = ColourMasks::new(self.geometry, self.region, mask.count_ones());
             // Only a strictly shorter path helps: cap this colour one move below the best.
@@ -191,13 +194,18 @@ impl RegionSolver {
                 Outcome::Solved(path) => best = Some((path, colour)),
                 Outcome::Unsolvable => {}
                 Outcome::LimitReached(Limit::Depth(_)) if cap.is_some() => {}
+                Outcome::LimitReached(Limit::Depth(d)) => depth_limit = Some(Limit::Depth(d)),
                 Outcome::LimitReached(limit) => return RegionAnswer::limit(limit, answer.stats),
             }
         }
-        if let Some((path, colour)) = best {
-            answer.stats.depth = path.len() as u32;
-            answer.outcome = Outcome::Solved(path);
-            answer.colour = Some(colour);
+        match (best, depth_limit) {
+            (Some((path, colour)), _) => {
+                answer.stats.depth = path.len() as u32;
+                answer.outcome = Outcome::Solved(path);
+                answer.colour = Some(colour);
+            }
+            (None, Some(limit)) => answer.outcome = Outcome::LimitReached(limit),
+            (None, None) => {}
         }
         answer
     }
@@ -236,6 +244,11 @@ impl RegionSolver {
                     Outcome::Unsolvable => {}
                     Outcome::LimitReached(Limit::Depth(_)) => {
                         still_open.push((colour, mask, space))
+                    }
+                    // The round's state limit is what is left of the user's: report the user's.
+                    Outcome::LimitReached(Limit::States(_)) => {
+                        let max = limits.max_states.expect("a state limit was set");
+                        return RegionAnswer::limit(Limit::States(max), answer.stats);
                     }
                     Outcome::LimitReached(limit) => {
                         return RegionAnswer::limit(limit, answer.stats);

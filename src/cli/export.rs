@@ -15,10 +15,10 @@
 //! fails before any work.
 
 use super::progress::Progress;
-use super::{Exit, board_arg};
+use super::{Exit, board_arg, write_stdout};
 use indicatif::HumanCount;
 use statespace::config::Config;
-use statespace::error::Error;
+use statespace::error::{Error, Location};
 use statespace::graph::{self, DEFAULT_MAX_STATES, ExportLimits, MAX_STATES_CAP};
 use statespace::registry;
 use statespace::search::Limits;
@@ -62,6 +62,17 @@ enum Format {
 }
 
 pub fn run(args: ExportArgs) -> Result<Exit, Error> {
+    let format = match (args.format, args.output.as_deref()) {
+        (Some(format), _) => format,
+        (None, None) => Format::Dot,
+        (None, Some(path)) => Format::from_extension(path).ok_or_else(|| {
+            Error::input(
+                Location::file(path.display().to_string()).with_key("--format"),
+                "cannot tell the format from this file name (.dot, .gv, .graphml, .json): \
+                 give --format dot|graphml|json",
+            )
+        })?,
+    };
     let config = Config::load(&args.config)?;
     let instance = registry::build(&config)?;
     let board = board_arg(&config, args.board.as_deref())?;
@@ -85,10 +96,6 @@ pub fn run(args: ExportArgs) -> Result<Exit, Error> {
         progress.update(depth, states)
     })?;
 
-    let format = args
-        .format
-        .or_else(|| args.output.as_deref().and_then(Format::from_extension))
-        .unwrap_or(Format::Dot);
     progress.note(&format!(
         "{} states, {} edges; writing {}",
         HumanCount(state_graph.node_count() as u64),
@@ -102,16 +109,7 @@ pub fn run(args: ExportArgs) -> Result<Exit, Error> {
     };
     match output {
         Some(file) => file.commit(text.as_bytes())?,
-        None => {
-            let mut stdout = std::io::stdout().lock();
-            stdout
-                .write_all(text.as_bytes())
-                .and_then(|()| stdout.flush())
-                .map_err(|source| Error::Io {
-                    path: "<stdout>".into(),
-                    source,
-                })?;
-        }
+        None => write_stdout(&text)?,
     }
     progress.finish();
     if let Some(cut) = state_graph.cut {

@@ -3,7 +3,7 @@
 //! Nothing but the answer goes to stdout; a malformed stream is an error on stderr with a
 //! non-zero exit, and an answer (`Impossible` included) exits 0.
 
-use super::{Exit, read_input};
+use super::{Exit, read_input, write_stdout};
 use statespace::config::BoardText;
 use statespace::error::{Error, Location};
 use statespace::puzzles::flip::{Flip, FlipGoal, Geometry};
@@ -43,8 +43,8 @@ fn poj1753(input: &str) -> Result<Exit, Error> {
     let board = geometry.parse(&BoardText::from_file("<stdin>", input.to_string()))?;
     let flip = Flip::new(geometry, FlipGoal::Uniform);
     match bfs::solve_indexed(&flip, board, &Limits::default()).outcome {
-        Outcome::Solved(path) => println!("{}", path.len()),
-        Outcome::Unsolvable => println!("Impossible"),
+        Outcome::Solved(path) => write_stdout(&format!("{}\n", path.len()))?,
+        Outcome::Unsolvable => write_stdout("Impossible\n")?,
         Outcome::LimitReached(limit) => unreachable!("2^16 states fit any budget: {limit}"),
     }
     Ok(Exit::Ok)
@@ -68,7 +68,8 @@ fn hdu3278(input: &str) -> Result<Exit, Error> {
     let (line, count) = tokens
         .next()
         .ok_or_else(|| Error::input(at(1, "T".into()), "missing: expected the number of cases"))?;
-    let count: usize = count.parse().map_err(|_| {
+    let digits = !count.is_empty() && count.bytes().all(|b| b.is_ascii_digit());
+    let count: usize = count.parse().ok().filter(|_| digits).ok_or_else(|| {
         Error::input(
             at(line, "T".into()),
             format!("`{count}` is not a number of cases (0 or more)"),
@@ -91,6 +92,12 @@ fn hdu3278(input: &str) -> Result<Exit, Error> {
         }
         boards.push(Board { cells });
     }
+    if let Some((line, token)) = tokens.next() {
+        return Err(Error::input(
+            at(line, "end".into()),
+            format!("unexpected `{token}` after the {count} cases"),
+        ));
+    }
 
     let solver = instance.region_solver().expect("the HDU goal is a region");
     let limits = Limits::default();
@@ -103,6 +110,6 @@ fn hdu3278(input: &str) -> Result<Exit, Error> {
         };
         out.push_str(&format!("Case {}: {answer}\n", i + 1));
     }
-    print!("{out}");
+    write_stdout(&out)?;
     Ok(Exit::Ok)
 }

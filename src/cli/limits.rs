@@ -61,6 +61,8 @@ impl LimitArgs {
         if self.time_limit.is_some() {
             limits.time_limit = self.time_limit;
         }
+        // One clock for the whole command, however many engine runs it takes.
+        limits.clock_start = Some(std::time::Instant::now());
         if let Some(bytes) = self.memory {
             limits.memory_budget = bytes;
         }

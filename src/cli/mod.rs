@@ -79,25 +79,42 @@ pub fn main() -> ExitCode {
     ExitCode::from(exit as u8)
 }
 
-/// Reads a whole file, or stdin for `-`.
+/// Writes a result to stdout. A reader that went away (`| head`) is not an error: the rest of the
+/// output is simply not wanted, so a closed pipe ends the write quietly.
+pub fn write_stdout(text: &str) -> Result<(), Error> {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Error::Io {
+            path: "<stdout>".into(),
+            source: e,
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Reads a whole file, or stdin for `-`, without a leading byte-order mark.
 pub fn read_input(path: &str) -> Result<String, Error> {
     use std::io::Read;
-    let io_error = |source| Error::Io {
-        path: path.to_string(),
-        source,
-    };
-    if path == "-" {
+    let (name, read) = if path == "-" {
         let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .map_err(|source| Error::Io {
-                path: "<stdin>".into(),
-                source,
-            })?;
-        Ok(text)
+        let read = std::io::stdin().read_to_string(&mut text).map(|_| text);
+        ("<stdin>", read)
     } else {
-        std::fs::read_to_string(path).map_err(io_error)
-    }
+        (path, std::fs::read_to_string(path))
+    };
+    let text = read.map_err(|source| Error::Io {
+        path: name.to_string(),
+        source,
+    })?;
+    // Editors on some systems start a UTF-8 file with a byte-order mark; it is not part of a row.
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
 }
 
 /// The board a command starts from: the file named by `--board` (`-`: stdin), else the config's

@@ -107,17 +107,15 @@ fn draw_boards(labels: &[String], boards: &[String]) -> String {
     let per_line = (MAX_WIDTH / width).max(1);
     let mut out = String::new();
     for (chunk_labels, chunk_boards) in labels.chunks(per_line).zip(boards.chunks(per_line)) {
+        // Split each board once: looking rows up by `nth` would be quadratic in the height.
+        let split: Vec<Vec<&str>> = chunk_boards.iter().map(|b| b.lines().collect()).collect();
+        let height = split.iter().map(Vec::len).max().unwrap_or(0);
         let mut lines = vec![chunk_labels.iter().map(String::as_str).collect::<Vec<_>>()];
-        let height = chunk_boards
-            .iter()
-            .map(|b| b.lines().count())
-            .max()
-            .unwrap_or(0);
         for row in 0..height {
             lines.push(
-                chunk_boards
+                split
                     .iter()
-                    .map(|b| b.lines().nth(row).unwrap_or(""))
+                    .map(|rows| rows.get(row).copied().unwrap_or(""))
                     .collect(),
             );
         }

@@ -1,7 +1,7 @@
 //! `statespace solve CONFIG [--board FILE|-] [--mode M] [--json]`.
 
 use super::limits::LimitArgs;
-use super::{Exit, board_arg, output};
+use super::{Exit, board_arg, output, write_stdout};
 use statespace::config::{Config, Mode};
 use statespace::error::{Error, Location};
 use statespace::registry::{self, Answer};
@@ -35,9 +35,9 @@ pub fn run(args: SolveArgs) -> Result<Exit, Error> {
     let board = board_arg(&config, args.board.as_deref())?;
     let solution = instance.solve(&board, mode, &limits)?;
     if args.json {
-        println!("{}", output::json(&solution));
+        write_stdout(&format!("{}\n", output::json(&solution)))?;
     } else {
-        print!("{}", output::text(&solution));
+        write_stdout(&output::text(&solution))?;
     }
     Ok(match solution.answer {
         Answer::Solved { .. } => Exit::Ok,

@@ -31,6 +31,10 @@ pub struct Limits {
     pub max_states: Option<u64>,
     /// Wall-clock time after which the run stops with [`Limit::Time`].
     pub time_limit: Option<Duration>,
+    /// When the time limit started counting. `None`: when each engine run starts. A caller that
+    /// runs several engines for one answer (a plugin trying each colour, the CLI) sets it once so
+    /// that they share one budget of time.
+    pub clock_start: Option<Instant>,
     /// Bytes an engine may allocate for its tables and sets; checked before allocating.
     pub memory_budget: u64,
     /// Set from outside (the CLI's Ctrl-C handler) to stop the run with [`Limit::Interrupted`].
@@ -43,6 +47,7 @@ impl Default for Limits {
             max_depth: None,
             max_states: None,
             time_limit: None,
+            clock_start: None,
             memory_budget: default_memory_budget(),
             interrupt: None,
         }
@@ -50,7 +55,8 @@ impl Default for Limits {
 }
 
 impl Limits {
-    /// Whether the run that began at `started` must stop now: interrupted or out of time.
+    /// Whether the run that began at `started` must stop now: interrupted or out of time
+    /// (counted from [`clock_start`](Self::clock_start) when set).
     /// Cheap (an atomic load and, with a time limit, a clock read); engines call it every few
     /// thousand states so that they stop within a fraction of a second.
     pub fn stop_reason(&self, started: Instant) -> Option<Limit> {
@@ -60,15 +66,17 @@ impl Limits {
         {
             return Some(Limit::Interrupted);
         }
+        let since = self.clock_start.unwrap_or(started);
         match self.time_limit {
-            Some(limit) if started.elapsed() >= limit => Some(Limit::Time(limit)),
+            Some(limit) if since.elapsed() >= limit => Some(Limit::Time(limit)),
             _ => None,
         }
     }
 
-    /// Refuses an allocation of `needed` bytes that the budget does not cover.
+    /// Refuses an allocation of `needed` bytes that the budget does not cover, or that this
+    /// machine could not address.
     pub fn check_memory(&self, needed: u128) -> Result<(), Limit> {
-        if needed > self.memory_budget as u128 {
+        if needed > self.memory_budget as u128 || needed > isize::MAX as u128 {
             Err(Limit::Memory {
                 needed,
                 budget: self.memory_budget,
@@ -82,13 +90,16 @@ impl Limits {
 /// Half the physical memory (from `/proc/meminfo`), or 4 GiB where that cannot be read.
 pub fn default_memory_budget() -> u64 {
     const FALLBACK: u64 = 4 << 30;
-    let total_kib = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|text| {
-            let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
-            line.split_whitespace().nth(1)?.parse::<u64>().ok()
-        });
-    total_kib.map_or(FALLBACK, |kib| kib * 1024 / 2)
+    physical_memory().map_or(FALLBACK, |bytes| bytes / 2)
+}
+
+/// The machine's physical memory in bytes (`MemTotal` in `/proc/meminfo`), where it can be read.
+/// A budget above it would let an engine allocate what the OS cannot give.
+pub fn physical_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib = line.split_whitespace().nth(1)?.parse::<u64>().ok()?;
+    Some(kib * 1024)
 }
 
 /// Which limit stopped a run.

@@ -205,7 +205,10 @@ pub fn build<P: Indexed + Invertible + GoalSet>(
     let started = Instant::now();
     let size = space.size();
     limits.check_memory(Packed::bytes_for(size, START_BITS))?;
-    let len = u64::try_from(size).expect("a table that fits the budget has a u64 size");
+    let len = u64::try_from(size).map_err(|_| Limit::Memory {
+        needed: Packed::bytes_for(size, START_BITS),
+        budget: limits.memory_budget,
+    })?;
     let mut entries = Packed::new(len, START_BITS);
     let mut stats = Stats::default();
 
