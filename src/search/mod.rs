@@ -6,12 +6,14 @@
 //! |---|---|---|---|
 //! | [`bfs`] | [`StateSpace`](crate::space::StateSpace) (+ [`Indexed`](crate::space::Indexed) for a bitset) | every visited state | optimal path; unsolvability proof when the reachable space is exhausted |
 //! | [`iddfs`] | [`StateSpace`](crate::space::StateSpace) | linear in depth | optimal path; unsolvability proof when the pruned tree is exhausted |
+//! | [`layers`] | [`Indexed`](crate::space::Indexed) (word-at-a-time with [`XorMoves`](crate::space::XorMoves)) | three bits per state of the whole space | every reachable state counted by distance (histogram), one farthest state; multi-threaded |
 //!
-//! Every run returns a [`Report`]: an [`Outcome`] (solved with a path, proven unsolvable, or a
+//! Every path search returns a [`Report`]: an [`Outcome`] (solved with a path, proven unsolvable, or a
 //! named limit reached) and [`Stats`]. Engines never print; the CLI does.
 
 pub mod bfs;
 pub mod iddfs;
+pub mod layers;
 pub mod visited;
 
 use std::fmt;
