@@ -5,8 +5,11 @@ use super::space::{Flip, FlipGoal};
 use crate::config::{self, BoardText, Config, Mode};
 use crate::error::{Error, Location, Result};
 use crate::graph::{self, ExportLimits, StateGraph};
-use crate::registry::{Instance, Plugin, PluginInfo, Solution};
-use crate::search::{Limits, bfs, iddfs};
+use crate::registry::{
+    Direction, Exploration, ExploreOptions, Instance, Plugin, PluginInfo, Solution,
+};
+use crate::search::{Limits, bfs, iddfs, layers};
+use crate::space::Indexed;
 
 /// Registered as `flip`.
 pub struct FlipPlugin;
@@ -151,6 +154,43 @@ impl Instance for FlipInstance {
             on_layer,
         )
     }
+
+    /// Backward from the goal boards, a word of boards per press: a press is an XOR, so it
+    /// undoes itself and the start board plays no part.
+    fn explore(
+        &self,
+        _start: Option<&BoardText>,
+        options: &ExploreOptions,
+        on_layer: &mut dyn FnMut(u32, u64),
+    ) -> Result<Exploration> {
+        let engine_options = layers::Options {
+            limits: &options.limits,
+            threads: options.threads,
+        };
+        let sweep = layers::xor_backward(&self.flip, engine_options, on_layer);
+        let geometry = self.flip.geometry();
+        Ok(Exploration::from_layers(
+            describe(&self.flip),
+            Direction::Backward,
+            "word-at-a-time",
+            self.flip.size(),
+            sweep,
+            |s| geometry.format(s),
+        ))
+    }
+}
+
+/// `Flip 4 x 4 torus, goal uniform`.
+fn describe(flip: &Flip) -> String {
+    let g = flip.geometry();
+    let torus = if g.wrap { " torus" } else { "" };
+    let goal = match flip.goal() {
+        FlipGoal::Uniform => "uniform",
+        FlipGoal::AllWhite => "all-white",
+        FlipGoal::AllBlack => "all-black",
+        FlipGoal::Pattern(_) => "pattern",
+    };
+    format!("Flip {} x {}{torus}, goal {goal}", g.rows, g.cols)
 }
 
 fn unsupported(mode: Mode) -> Error {

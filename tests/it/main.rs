@@ -6,9 +6,12 @@
 //! - `limits`: time limit, Ctrl-C, memory budget.
 //! - `fuzz`: arbitrary and mutated inputs to every parser; the corpus in tests/fuzz-corpus.
 //! - `export`: `statespace export` in every format, and the sample histogram in docs/.
+//! - `explore`: `statespace explore` and the whole-space engine: histograms against brute force,
+//!   every strategy and thread count agreeing, JSON, plot, limits.
 
 mod cases;
 mod cli;
+mod explore;
 mod export;
 mod flip;
 mod fuzz;
