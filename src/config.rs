@@ -20,6 +20,7 @@
 //! max_states = 1000000
 //! time_limit = "30s"  # humantime syntax
 //! memory = "4GiB"     # the budget engines check before allocating
+//! threads = 2         # explore: worker threads (default: all for large spaces)
 //! [start]
 //! board = """
 //! bwwb
@@ -35,6 +36,9 @@ use std::fmt;
 use std::ops::{Range, RangeInclusive};
 use std::str::FromStr;
 pub use toml::Spanned;
+
+/// The most worker threads `[search] threads` and `--threads` accept.
+pub const MAX_THREADS: usize = 1024;
 
 /// A parsed config file: the raw sections plus the source text, for error locations.
 #[derive(Debug)]
@@ -97,6 +101,8 @@ pub struct SearchSection {
     pub time_limit: Option<Spanned<String>>,
     /// Memory budget, e.g. `"4GiB"`, `"512MB"`.
     pub memory: Option<Spanned<String>>,
+    /// Worker threads for engines that use several (`explore`); default: chosen by size.
+    pub threads: Option<Spanned<i64>>,
 }
 
 /// `[start]`: the position to solve.
@@ -224,6 +230,21 @@ impl Config {
                 .map_err(|e| self.error_at(raw.span(), "search.memory", e))?;
         }
         Ok(base)
+    }
+
+    /// `[search] threads`: 1 to [`MAX_THREADS`], or `None` when absent (the engine chooses).
+    pub fn threads(&self) -> Result<Option<usize>> {
+        match &self.search.threads {
+            None => Ok(None),
+            Some(_) => {
+                let n = self.int_in(
+                    &self.search.threads,
+                    "search.threads",
+                    1..=MAX_THREADS as i64,
+                )?;
+                Ok(Some(n as usize))
+            }
+        }
     }
 
     /// The `[start] board` text with where its first row stands in the file.
@@ -451,6 +472,21 @@ mod tests {
             err.starts_with("x.toml:3: puzzle.colour: unknown field"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn threads_must_be_positive_and_name_their_line() {
+        let config = |n: &str| {
+            let text = format!("[puzzle]\nkind = \"flip\"\n[search]\nthreads = {n}\n");
+            Config::parse("x.toml", &text).and_then(|c| c.threads())
+        };
+        assert_eq!(config("2").unwrap(), Some(2));
+        let err = config("0").unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "x.toml:4: search.threads: 0 is out of range (allowed: 1 to 1024)"
+        );
+        assert!(config("\"two\"").is_err());
     }
 
     #[test]

@@ -11,6 +11,7 @@
 use crate::config::{BoardText, Config, Mode};
 use crate::error::{Error, Location, Result};
 use crate::graph::{ExportLimits, StateGraph};
+use crate::search::layers::Layers;
 use crate::search::{Limit, Limits, Outcome, Report, Stats};
 use std::fmt::Display;
 
@@ -65,6 +66,96 @@ pub trait Instance {
             Location::file("export"),
             "this puzzle does not support graph export yet",
         ))
+    }
+
+    /// Sweeps the whole space that can reach the goal and counts it by distance (see
+    /// [`search::layers`](crate::search::layers)): backward from the goal set when moves are
+    /// invertible, else forward from `start` (the config's start board; `None` when it has
+    /// none). `on_layer(depth, states so far)` is called after each layer, for a progress line.
+    ///
+    /// The default refuses: a plugin opts in by calling the `layers` entry point its capabilities
+    /// allow and wrapping the result with [`Exploration::from_layers`].
+    fn explore(
+        &self,
+        start: Option<&BoardText>,
+        options: &ExploreOptions,
+        on_layer: &mut dyn FnMut(u32, u64),
+    ) -> Result<Exploration> {
+        let _ = (start, options, on_layer);
+        Err(Error::input(
+            Location::file("explore"),
+            "this puzzle does not support explore yet",
+        ))
+    }
+}
+
+/// How `explore` runs: its limits and threads (`None`: the engine chooses by size).
+#[derive(Clone, Debug, Default)]
+pub struct ExploreOptions {
+    pub limits: Limits,
+    pub threads: Option<usize>,
+}
+
+/// Which way an exploration went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    /// From every goal over inverse moves: distances are to the goal set.
+    Backward,
+    /// From the start board: distances are from the start.
+    Forward,
+}
+
+/// A whole-space sweep, with states as text: what `statespace explore` prints.
+#[derive(Clone, Debug)]
+pub struct Exploration {
+    /// One line naming the puzzle, for titles: `Flip 5 x 5, goal uniform`.
+    pub description: String,
+    pub direction: Direction,
+    /// The expansion used: `word-at-a-time` or `per-state`.
+    pub strategy: &'static str,
+    /// Every state of the space (reachable or not).
+    pub space_size: u128,
+    /// `histogram[d]`: states at distance `d` (completed layers only when stopped).
+    pub histogram: Vec<u64>,
+    /// A state at the largest distance, as board text.
+    pub farthest: Option<String>,
+    /// `None` when the whole reachable space was swept; else the limit that stopped it.
+    pub stopped: Option<Limit>,
+    pub stats: Stats,
+    /// Threads the run used.
+    pub threads: usize,
+    /// Bytes the engine allocated (its bitsets).
+    pub engine_bytes: u64,
+}
+
+impl Exploration {
+    /// Erases an engine's [`Layers`]: the farthest state becomes board text.
+    pub fn from_layers<S: Copy>(
+        description: String,
+        direction: Direction,
+        strategy: &'static str,
+        space_size: u128,
+        layers: Layers<S>,
+        board: impl Fn(S) -> String,
+    ) -> Exploration {
+        Exploration {
+            description,
+            direction,
+            strategy,
+            space_size,
+            histogram: layers.histogram,
+            farthest: layers.farthest.map(board),
+            stopped: layers.stopped,
+            stats: layers.stats,
+            threads: layers.threads,
+            engine_bytes: layers.memory_bytes,
+        }
+    }
+
+    /// States found: the sum of the histogram.
+    pub fn reachable(&self) -> u64 {
+        self.histogram.iter().sum()
     }
 }
 

@@ -9,6 +9,7 @@
 //! | [`Indexed`] | a bijection between states and `0..size` | bitset visited sets, flat tables |
 //! | [`Invertible`] | the inverse of every move | backward search from the goal set |
 //! | [`GoalSet`] | every goal state, enumerated | multi-source backward search |
+//! | [`XorMoves`] | every move is an XOR of the dense index with a fixed mask | word-at-a-time whole-space BFS ([`layers`](crate::search::layers)) |
 //!
 //! States are small `Copy` values (an integer or a fixed array of words) so that frontiers are flat
 //! vectors and nothing is allocated per state. Successors are handed to a caller-supplied closure
@@ -114,6 +115,26 @@ pub trait Invertible: StateSpace {
 pub trait GoalSet: StateSpace {
     /// Calls `visit` once for every goal state.
     fn goals(&self, visit: &mut dyn FnMut(Self::State));
+}
+
+/// Every move flips a fixed set of bits of the dense index: the successors of `s` are exactly
+/// `state(index(s) ^ m)` for the masks `m` of [`xor_masks`](Self::xor_masks), in the order
+/// [`successors`](StateSpace::successors) lists them.
+///
+/// Why it exists: a bitset engine can then move a whole 64-bit word of states per move at once
+/// (the word at `w` lands on the word at `w ^ (m >> 6)`, its bits permuted by `i -> i ^ (m & 63)`)
+/// instead of one state at a time. See [`layers`](crate::search::layers).
+///
+/// Invariants an implementation keeps:
+/// - [`size`](Indexed::size) is a power of two and every mask is below it, so `index ^ m` is
+///   always an index.
+/// - XOR undoes itself, so every move is its own inverse: a search backward from the goal set is
+///   the same as a search forward from it.
+///
+/// Implemented by Flip (the board is its index; a press XORs a mask).
+pub trait XorMoves: Indexed {
+    /// One mask per move.
+    fn xor_masks(&self) -> &[u64];
 }
 
 /// Replays `moves` from `start`, following each move by its label; `None` if a move is not

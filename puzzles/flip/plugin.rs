@@ -19,9 +19,12 @@ use super::space::{CellLabel, Flip, FlipGoal};
 use crate::config::{self, BoardText, Config, Mode};
 use crate::error::{Error, Location, Result};
 use crate::graph::{self, ExportLimits, StateGraph};
-use crate::registry::{Answer, Instance, Plugin, PluginInfo, Solution};
+use crate::registry::{
+    Answer, Direction, Exploration, ExploreOptions, Instance, Plugin, PluginInfo, Solution,
+};
 use crate::search::table::{self, DistanceTable};
-use crate::search::{Limit, Limits, Outcome, Report, bfs, iddfs};
+use crate::search::{Limit, Limits, Outcome, Report, bfs, iddfs, layers};
+use crate::space::Indexed;
 use serde_json::Value;
 use std::sync::OnceLock;
 
@@ -338,23 +341,68 @@ impl Instance for FlipInstance {
         on_layer: &mut dyn FnMut(u32, u64),
     ) -> Result<StateGraph> {
         let geometry = self.geometry;
-        let Some(flip) = &self.flip else {
-            return Err(Error::input(
-                Location::file(&board.file).with_key("export"),
-                format!(
-                    "a {} x {} board has {} cells; export walks boards held in 64 bits",
-                    geometry.rows,
-                    geometry.cols,
-                    geometry.cells()
-                ),
-            ));
-        };
+        let flip = self.search_space("export", &board.file)?;
         let start = geometry.parse(board)?;
         graph::build(flip, start, true, limits, |s| geometry.format(s), on_layer)
     }
+
+    /// Backward from the goal boards, a word of boards per press: a press is an XOR, so it
+    /// undoes itself and the start board plays no part.
+    fn explore(
+        &self,
+        _start: Option<&BoardText>,
+        options: &ExploreOptions,
+        on_layer: &mut dyn FnMut(u32, u64),
+    ) -> Result<Exploration> {
+        let engine_options = layers::Options {
+            limits: &options.limits,
+            threads: options.threads,
+        };
+        let flip = self.search_space("explore", "flip")?;
+        let sweep = layers::xor_backward(flip, engine_options, on_layer);
+        let geometry = self.geometry;
+        Ok(Exploration::from_layers(
+            describe(flip),
+            Direction::Backward,
+            "word-at-a-time",
+            flip.size(),
+            sweep,
+            |s| geometry.format(s),
+        ))
+    }
+}
+
+/// `Flip 4 x 4 torus, goal uniform`.
+fn describe(flip: &Flip) -> String {
+    let g = flip.geometry();
+    let torus = if g.wrap { " torus" } else { "" };
+    let goal = match flip.goal() {
+        FlipGoal::Uniform => "uniform",
+        FlipGoal::AllWhite => "all-white",
+        FlipGoal::AllBlack => "all-black",
+        FlipGoal::Pattern(_) => "pattern",
+    };
+    format!("Flip {} x {}{torus}, goal {goal}", g.rows, g.cols)
 }
 
 impl FlipInstance {
+    /// The search engines' space, or an error naming `what` needed it when the board is over 64
+    /// cells (only the algebraic solver takes those).
+    fn search_space(&self, what: &str, file: &str) -> Result<&Flip> {
+        self.flip.as_ref().ok_or_else(|| {
+            let g = self.geometry;
+            Error::input(
+                Location::file(file).with_key(what),
+                format!(
+                    "a {} x {} board has {} cells; {what} walks boards held in 64 bits",
+                    g.rows,
+                    g.cols,
+                    g.cells()
+                ),
+            )
+        })
+    }
+
     /// Looks `start` up in the table, building it first if this instance has none yet (a 4 x 4
     /// table is 32 KiB; one over 64 cells is refused by the memory budget, exit 4). The stats are
     /// the build's.

@@ -2,7 +2,7 @@
 //! enumerable goal set.
 
 use super::board::Geometry;
-use crate::space::{GoalSet, Indexed, Invertible, StateSpace};
+use crate::space::{GoalSet, Indexed, Invertible, StateSpace, XorMoves};
 use std::fmt;
 
 /// What counts as solved.
@@ -51,6 +51,8 @@ pub struct Flip {
     goal: FlipGoal,
     /// `(press, mask)` per cell, in row-major order.
     presses: Vec<(Press, u64)>,
+    /// The masks alone, in the same order, for [`XorMoves`].
+    masks: Vec<u64>,
 }
 
 impl Flip {
@@ -66,11 +68,13 @@ impl Flip {
                 };
                 (press, geometry.press_mask(r, c))
             })
-            .collect();
+            .collect::<Vec<_>>();
+        let masks = presses.iter().map(|&(_, mask)| mask).collect();
         Flip {
             geometry,
             goal,
             presses,
+            masks,
         }
     }
 
@@ -143,6 +147,14 @@ impl Invertible for Flip {
     /// A press undoes itself.
     fn inverse(&self, m: Press) -> Press {
         m
+    }
+}
+
+/// The board is its own index and a press XORs its mask; 2^cells is a power of two and every
+/// mask is a board.
+impl XorMoves for Flip {
+    fn xor_masks(&self) -> &[u64] {
+        &self.masks
     }
 }
 

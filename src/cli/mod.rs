@@ -4,6 +4,8 @@
 //! line on stderr and turns both into the documented exit codes. Results go to stdout, everything
 //! else to stderr.
 
+mod atomic_output;
+mod explore;
 mod export;
 mod judge;
 mod limits;
@@ -51,6 +53,8 @@ enum Command {
     Puzzles(puzzles::PuzzlesArgs),
     /// Write the state graph around the start board as DOT, GraphML or JSON.
     Export(export::ExportArgs),
+    /// Sweep every state that can reach the goal: counts by distance, the farthest board.
+    Explore(explore::ExploreArgs),
 }
 
 /// Parses the command line, runs it and maps the result to an exit code.
@@ -61,6 +65,7 @@ pub fn main() -> ExitCode {
         Command::Judge(args) => judge::run(args),
         Command::Puzzles(args) => puzzles::run(args),
         Command::Export(args) => export::run(args),
+        Command::Explore(args) => explore::run(args),
     });
     let exit = match result {
         Ok(Ok(exit)) => exit,

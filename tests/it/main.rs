@@ -9,10 +9,13 @@
 //! - `export`: `statespace export` in every format, and the sample histogram in docs/.
 //! - `shift`: the Shift plugin: HDU samples, table against BFS, encodings, bad input.
 //! - `table`: the distance-table engine: whole-space histograms, paths, memory refusal.
+//! - `explore`: `statespace explore` and the whole-space engine: histograms against brute force,
+//!   every strategy and thread count agreeing, JSON, plot, limits.
 
 mod algebra;
 mod cases;
 mod cli;
+mod explore;
 mod export;
 mod flip;
 mod fuzz;

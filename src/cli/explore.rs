@@ -1,0 +1,209 @@
+//! `statespace explore CONFIG [--json] [--plot FILE.svg] [--threads N] [LIMITS]`: every state
+//! that can reach the goal, counted by distance (see [`statespace::search::layers`]).
+//!
+//! Prints the reachable count, the histogram, the largest distance with one board at it, the
+//! rate and the peak memory: text by default, one JSON object with `--json`. `--plot` writes the
+//! histogram as SVG, atomically; the file is created before the run, so an unwritable path fails
+//! before any work. A limit (time, Ctrl-C, memory) prints what was found so far and exits 4, or
+//! 130 for Ctrl-C, like `solve`.
+//!
+//! Peak memory is the process's high-water mark of resident memory (`VmHWM` in
+//! `/proc/self/status`): what the operating system saw, engine and everything else. Where that
+//! file does not exist, the engine's own accounting (its bitsets) stands in, and the output says
+//! which.
+
+use super::Exit;
+use super::atomic_output::AtomicOutput;
+use super::limits::LimitArgs;
+use super::progress::Progress;
+use indicatif::HumanCount;
+use statespace::config::{Config, MAX_THREADS};
+use statespace::error::Error;
+use statespace::registry::{self, Direction, Exploration, ExploreOptions};
+use statespace::search::{Limit, human_bytes};
+use std::fmt::Write;
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct ExploreArgs {
+    /// The TOML config: puzzle and goal (and the start board, for puzzles explored forward).
+    config: String,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Also write the histogram as an SVG bar chart to FILE (atomically).
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
+    /// Worker threads, 1 to 1024 (overrides `[search] threads`; default: all available for
+    /// spaces of a million states or more, else 1).
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
+    threads: Option<u16>,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+pub fn run(args: ExploreArgs) -> Result<Exit, Error> {
+    let config = Config::load(&args.config)?;
+    let instance = registry::build(&config)?;
+    let limits = args.limits.resolve(Some(&config))?;
+    let threads = match args.threads {
+        Some(n) => Some(n as usize),
+        None => config.threads()?,
+    };
+    let plot = args.plot.as_deref().map(AtomicOutput::create).transpose()?;
+
+    let options = ExploreOptions { limits, threads };
+    let mut progress = Progress::new("explore");
+    let exploration = instance.explore(config.start_board().as_ref(), &options, &mut |d, n| {
+        progress.update(d, n)
+    })?;
+    progress.finish();
+
+    let memory = PeakMemory::measure(&exploration);
+    if args.json {
+        println!("{}", json(&exploration, &memory));
+    } else {
+        print!("{}", text(&exploration, &memory));
+    }
+    if let Some(file) = plot
+        && !exploration.histogram.is_empty()
+    {
+        let x_label = match exploration.direction {
+            Direction::Backward => "fewest moves to the goal",
+            Direction::Forward => "fewest moves from the start",
+        };
+        let title = format!("{}: states by distance", exploration.description);
+        let svg =
+            statespace::plot::histogram_svg(&title, x_label, "states", &exploration.histogram);
+        file.commit(svg.as_bytes())?;
+    }
+    Ok(match exploration.stopped {
+        None => Exit::Ok,
+        Some(Limit::Interrupted) => Exit::Interrupted,
+        Some(_) => Exit::LimitReached,
+    })
+}
+
+/// The peak memory figure and where it came from.
+struct PeakMemory {
+    bytes: u64,
+    source: &'static str,
+}
+
+impl PeakMemory {
+    fn measure(exploration: &Exploration) -> PeakMemory {
+        match vm_hwm() {
+            Some(bytes) => PeakMemory {
+                bytes,
+                source: "VmHWM",
+            },
+            None => PeakMemory {
+                bytes: exploration.engine_bytes,
+                source: "engine",
+            },
+        }
+    }
+}
+
+/// The process's peak resident memory, from `/proc/self/status` (Linux).
+fn vm_hwm() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+fn states_per_second(exploration: &Exploration) -> f64 {
+    let seconds = exploration.stats.elapsed.as_secs_f64();
+    if seconds > 0.0 {
+        exploration.reachable() as f64 / seconds
+    } else {
+        0.0
+    }
+}
+
+/// `65,536`, or `2^64` for a power of two too long to read as digits.
+fn space_size(size: u128) -> String {
+    if size.is_power_of_two() && size > 1 << 40 {
+        format!("2^{}", size.trailing_zeros())
+    } else {
+        HumanCount(size.min(u64::MAX as u128) as u64).to_string()
+    }
+}
+
+fn text(e: &Exploration, memory: &PeakMemory) -> String {
+    let mut out = String::new();
+    let from = match e.direction {
+        Direction::Backward => "backward from the goal set",
+        Direction::Forward => "forward from the start",
+    };
+    let threads = if e.threads == 1 { "thread" } else { "threads" };
+    writeln!(
+        out,
+        "explore: {}, {from}, {}, {} {threads}",
+        e.description, e.strategy, e.threads
+    )
+    .unwrap();
+    if let Some(limit) = &e.stopped {
+        writeln!(out, "stopped: {limit}").unwrap();
+    }
+    let so_far = if e.stopped.is_some() { " so far" } else { "" };
+    writeln!(
+        out,
+        "reachable: {} of {} states{so_far}",
+        HumanCount(e.reachable()),
+        space_size(e.space_size)
+    )
+    .unwrap();
+    if !e.histogram.is_empty() {
+        let width = HumanCount(*e.histogram.iter().max().unwrap())
+            .to_string()
+            .len();
+        writeln!(out, "distance  {:>width$}", "states").unwrap();
+        for (d, n) in e.histogram.iter().enumerate() {
+            writeln!(out, "{d:>8}  {:>width$}", HumanCount(*n).to_string()).unwrap();
+        }
+    }
+    if let Some(board) = &e.farthest {
+        writeln!(out, "max distance: {}, e.g.", e.histogram.len() - 1).unwrap();
+        for line in board.lines() {
+            writeln!(out, "  {line}").unwrap();
+        }
+    }
+    writeln!(
+        out,
+        "elapsed {:.3} s, {} states/s, peak memory {} ({}; engine bitsets {})",
+        e.stats.elapsed.as_secs_f64(),
+        HumanCount(states_per_second(e) as u64),
+        human_bytes(memory.bytes as u128),
+        memory.source,
+        human_bytes(e.engine_bytes as u128)
+    )
+    .unwrap();
+    out
+}
+
+fn json(e: &Exploration, memory: &PeakMemory) -> String {
+    serde_json::json!({
+        "puzzle": e.description,
+        "direction": e.direction,
+        "strategy": e.strategy,
+        // A u64 when it fits (2^64 itself does not): JSON readers take larger numbers as floats.
+        "space_size": u64::try_from(e.space_size).map_or_else(|_| serde_json::Value::from(e.space_size as f64), serde_json::Value::from),
+        "complete": e.stopped.is_none(),
+        "limit": e.stopped.as_ref().map(|l| l.to_string()),
+        "reachable": e.reachable(),
+        "histogram": e.histogram,
+        "max_distance": e.histogram.len().checked_sub(1),
+        "example_farthest": e.farthest,
+        "states_per_second": states_per_second(e),
+        "peak_memory_bytes": memory.bytes,
+        "peak_memory_source": memory.source,
+        "engine_memory_bytes": e.engine_bytes,
+        "elapsed": e.stats.elapsed.as_secs_f64(),
+        "threads": e.threads,
+        "stats": e.stats,
+    })
+    .to_string()
+}

@@ -1,0 +1,301 @@
+//! `statespace explore` and the whole-space engine behind it (`search::layers`): the published
+//! 4 x 4 histogram, brute force over every board of small geometries, every strategy and thread
+//! count agreeing on random geometries, and the CLI's JSON, plot, limits and bad input.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use proptest::prelude::*;
+use statespace::puzzles::flip::{Flip, FlipGoal, Geometry};
+use statespace::search::{Limits, Outcome, bfs, layers};
+use std::time::{Duration, Instant};
+
+fn statespace() -> Command {
+    Command::cargo_bin("statespace").unwrap()
+}
+
+fn config(name: &str) -> String {
+    crate::config_path(name).to_str().unwrap().to_string()
+}
+
+/// A temporary config file with `text`.
+fn temp_config(text: &str) -> tempfile::NamedTempFile {
+    let mut file = tempfile::Builder::new().suffix(".toml").tempfile().unwrap();
+    std::io::Write::write_all(&mut file, text.as_bytes()).unwrap();
+    file
+}
+
+fn explore_json(args: &[&str]) -> serde_json::Value {
+    let out = statespace()
+        .arg("explore")
+        .args(args)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The `[[histogram]]` facts of tests/cases/shared-samples.toml by name.
+fn shared_histogram(name: &str) -> (u64, Vec<u64>) {
+    let text = std::fs::read_to_string(crate::case_path("shared-samples.toml")).unwrap();
+    let table: toml::Table = text.parse().unwrap();
+    let fact = table["histogram"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["name"].as_str() == Some(name))
+        .unwrap();
+    let counts = fact["counts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_integer().unwrap() as u64)
+        .collect();
+    (fact["reachable"].as_integer().unwrap() as u64, counts)
+}
+
+#[test]
+fn explore_reproduces_the_published_4x4_histogram() {
+    let (reachable, counts) = shared_histogram("flip-4x4-uniform");
+    let json = explore_json(&[&config("flip-4x4.toml")]);
+    assert_eq!(json["reachable"], reachable);
+    assert_eq!(json["histogram"], serde_json::json!(counts));
+    assert_eq!(json["max_distance"], counts.len() - 1);
+    assert_eq!(json["complete"], true);
+    assert_eq!(json["limit"], serde_json::Value::Null);
+    assert_eq!(json["direction"], "backward");
+    assert_eq!(json["threads"], 1);
+    assert_eq!(json["space_size"], 65536);
+    for key in ["states_per_second", "elapsed"] {
+        assert!(json[key].as_f64().unwrap() >= 0.0, "{key}");
+    }
+    assert!(json["peak_memory_bytes"].as_u64().unwrap() > 0);
+    // The example is a real board at the largest distance: BFS needs exactly that many presses.
+    let board = json["example_farthest"].as_str().unwrap();
+    let flip = Flip::new(
+        Geometry {
+            rows: 4,
+            cols: 4,
+            wrap: false,
+        },
+        FlipGoal::Uniform,
+    );
+    let start = flip
+        .geometry()
+        .parse(&statespace::config::BoardText::from_file("x", board.into()))
+        .unwrap();
+    let Outcome::Solved(path) = bfs::solve_indexed(&flip, start, &Limits::default()).outcome else {
+        panic!("unsolvable farthest board")
+    };
+    assert_eq!(path.len(), counts.len() - 1);
+}
+
+#[test]
+fn the_text_report_has_the_table_and_the_farthest_board() {
+    statespace()
+        .args(["explore", &config("flip-4x4.toml")])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "reachable: 4,096 of 65,536 states\n",
+        ))
+        .stdout(predicate::str::contains("       4  1,562\n"))
+        .stdout(predicate::str::contains("max distance: 6, e.g.\n"))
+        .stdout(predicate::str::contains("peak memory"));
+}
+
+/// The histogram of BFS answers over every board of a geometry (unsolvable boards left out).
+fn histogram_by_solving_every_board(flip: &Flip) -> Vec<u64> {
+    let mut histogram = Vec::new();
+    let limits = Limits::default();
+    for board in 0..1u64 << flip.geometry().cells() {
+        if let Outcome::Solved(path) = bfs::solve_indexed(flip, board, &limits).outcome {
+            if histogram.len() <= path.len() {
+                histogram.resize(path.len() + 1, 0);
+            }
+            histogram[path.len()] += 1;
+        }
+    }
+    histogram
+}
+
+#[test]
+fn explore_agrees_with_solving_every_board() {
+    let limits = Limits::default();
+    let options = layers::Options {
+        limits: &limits,
+        threads: Some(1),
+    };
+    for (rows, cols, wrap, goal) in [
+        (2, 3, false, FlipGoal::Uniform),
+        (3, 3, false, FlipGoal::AllWhite),
+        (2, 4, true, FlipGoal::Uniform),
+        (3, 4, false, FlipGoal::AllBlack),
+    ] {
+        let flip = Flip::new(Geometry { rows, cols, wrap }, goal);
+        let sweep = layers::xor_backward(&flip, options, &mut |_, _| {});
+        assert_eq!(
+            sweep.histogram,
+            histogram_by_solving_every_board(&flip),
+            "{rows} x {cols} wrap {wrap}"
+        );
+    }
+}
+
+fn goal(cells: u32) -> impl Strategy<Value = FlipGoal> {
+    prop_oneof![
+        Just(FlipGoal::Uniform),
+        Just(FlipGoal::AllWhite),
+        (0..1u64 << cells).prop_map(FlipGoal::Pattern),
+    ]
+}
+
+fn geometry() -> impl Strategy<Value = (Geometry, FlipGoal)> {
+    (1..=5u32, 1..=5u32, any::<bool>()).prop_flat_map(|(rows, cols, wrap)| {
+        (Just(Geometry { rows, cols, wrap }), goal(rows * cols))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Word-at-a-time, per-state, one thread and three: the same histogram, the same farthest
+    /// state, the same counts.
+    #[test]
+    fn every_strategy_and_thread_count_agree((geometry, goal) in geometry()) {
+        let flip = Flip::new(geometry, goal);
+        let limits = Limits::default();
+        let run = |threads: usize, words: bool| {
+            let options = layers::Options { limits: &limits, threads: Some(threads) };
+            if words {
+                layers::xor_backward(&flip, options, &mut |_, _| {})
+            } else {
+                layers::backward(&flip, options, &mut |_, _| {})
+            }
+        };
+        let reference = run(1, true);
+        prop_assert_eq!(reference.stopped.clone(), None);
+        for (threads, words) in [(3, true), (1, false), (2, false)] {
+            let other = run(threads, words);
+            prop_assert_eq!(&other.histogram, &reference.histogram);
+            prop_assert_eq!(other.farthest, reference.farthest);
+            prop_assert_eq!(&other.stats.generated, &reference.stats.generated);
+            prop_assert_eq!(&other.stats.peak_frontier, &reference.stats.peak_frontier);
+        }
+        // Forward from a goal over self-inverse moves is the same sweep.
+        let start = flip.goal_boards()[0];
+        if flip.goal_boards().len() == 1 {
+            let options = layers::Options { limits: &limits, threads: Some(2) };
+            let forward = layers::xor_forward(&flip, start, options, &mut |_, _| {});
+            prop_assert_eq!(&forward.histogram, &reference.histogram);
+        }
+    }
+}
+
+#[test]
+fn plot_writes_an_svg_that_parses() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg_path = dir.path().join("h.svg");
+    statespace()
+        .args(["explore", &config("flip-4x4.toml"), "--plot"])
+        .arg(&svg_path)
+        .assert()
+        .code(0);
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
+    let doc = roxmltree::Document::parse(&svg).expect("well-formed SVG");
+    let bars = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("bar"))
+        .count();
+    assert_eq!(bars, 7);
+    assert!(svg.contains("Flip 4 x 4, goal uniform: states by distance"));
+    assert!(svg.contains("fewest moves to the goal"));
+    // Nothing else is left beside it (the temporary file was renamed).
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn a_plot_path_in_a_missing_directory_fails_before_the_run() {
+    statespace()
+        .args([
+            "explore",
+            &config("flip-4x4.toml"),
+            "--plot",
+            "/no/such/dir/h.svg",
+        ])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("no such directory"));
+}
+
+#[test]
+fn a_time_limit_stops_a_big_space_fast_with_the_layers_so_far() {
+    // 5 x 6: 2^30 boards, 384 MiB of bitsets and seconds of work; the limit ends it first.
+    let file = temp_config("[puzzle]\nkind = \"flip\"\nrows = 5\ncols = 6\n");
+    let started = Instant::now();
+    let out = statespace()
+        .args([
+            "explore",
+            file.path().to_str().unwrap(),
+            "--time-limit",
+            "200ms",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(out.status.code(), Some(4));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["complete"], false);
+    assert_eq!(json["limit"], "time limit 200ms reached");
+    assert_eq!(json["histogram"][0], 2);
+}
+
+#[test]
+fn an_8x8_board_is_refused_by_the_memory_check_with_the_figure() {
+    let started = Instant::now();
+    statespace()
+        .args(["explore", &config("flip-8x8.toml")])
+        .assert()
+        .code(4)
+        .stdout(predicate::str::contains(
+            "stopped: needs 6.0 EiB of memory, over the budget",
+        ))
+        .stdout(predicate::str::contains("of 2^64 states"));
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn bad_thread_counts_are_bad_input() {
+    statespace()
+        .args(["explore", &config("flip-4x4.toml"), "--threads", "0"])
+        .assert()
+        .code(2)
+        .stdout("");
+    let file =
+        temp_config("[puzzle]\nkind = \"flip\"\nrows = 2\ncols = 2\n[search]\nthreads = 0\n");
+    let path = file.path().to_str().unwrap().to_string();
+    statespace()
+        .args(["explore", &path])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "{path}:6: search.threads: 0 is out of range (allowed: 1 to 1024)"
+        )));
+    // The config's thread count is used when the flag is absent.
+    let file =
+        temp_config("[puzzle]\nkind = \"flip\"\nrows = 2\ncols = 2\n[search]\nthreads = 3\n");
+    let json = explore_json(&[file.path().to_str().unwrap()]);
+    assert_eq!(json["threads"], 3);
+    assert_eq!(json["histogram"], serde_json::json!([2, 8, 6]));
+}
