@@ -3,11 +3,14 @@
 
 use super::board::{Board, Geometry, MAX_CELLS, MIN_SIDE, Palette};
 use super::solver::{RegionAnswer, RegionSolver};
-use super::space::Patterns;
+use super::space::{ColourMasks, Patterns};
 use crate::config::{self, BoardText, Config, Mode};
 use crate::error::{Error, Location, Result};
-use crate::registry::{Answer, Instance, Plugin, PluginInfo, Solution};
-use crate::search::{Limits, Outcome, bfs, iddfs};
+use crate::registry::{
+    Answer, Direction, Exploration, ExploreOptions, Instance, Plugin, PluginInfo, Solution,
+};
+use crate::search::{Limits, Outcome, bfs, iddfs, layers};
+use crate::space::Indexed;
 
 /// Registered as `shift`.
 pub struct ShiftPlugin;
@@ -348,6 +351,61 @@ impl Instance for ShiftInstance {
             }
             (ShiftGoal::Region { .. }, None) => unreachable!("region goals have a solver"),
         }
+    }
+
+    /// The one-colour mask space behind the table: every mask of as many cells as the region
+    /// holds, backward from the masks that fill the region (735,471 masks on 4 x 6). A colour
+    /// with more cells than the region has its own, larger space; the region's size is the one
+    /// every colour that can win shares on the HDU board.
+    fn explore(
+        &self,
+        _start: Option<&BoardText>,
+        options: &ExploreOptions,
+        on_layer: &mut dyn FnMut(u32, u64),
+    ) -> Result<Exploration> {
+        let ShiftGoal::Region { region, .. } = self.goal else {
+            return Err(Error::input(
+                Location::file("shift").with_key("goal.kind"),
+                "explore covers region goals (one colour's mask space); a pattern goal's whole \
+                 boards have no dense index",
+            ));
+        };
+        let k = region.count_ones();
+        let space = ColourMasks::new(self.geometry, region, k);
+        let engine_options = layers::Options {
+            limits: &options.limits,
+            threads: options.threads,
+        };
+        let sweep = layers::backward(&space, engine_options, on_layer);
+        let g = self.geometry;
+        let description = format!(
+            "Shift {} x {}, one colour's {k}-cell mask, goal: the {k}-cell region filled",
+            g.rows, g.cols
+        );
+        let draw = |mask: u64| {
+            (0..g.rows)
+                .map(|r| {
+                    (0..g.cols)
+                        .map(|c| {
+                            if mask >> (r * g.cols + c) & 1 == 1 {
+                                'X'
+                            } else {
+                                '.'
+                            }
+                        })
+                        .collect::<String>()
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        Ok(Exploration::from_layers(
+            description,
+            Direction::Backward,
+            "per-state",
+            space.size(),
+            sweep,
+            draw,
+        ))
     }
 }
 

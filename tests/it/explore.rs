@@ -96,6 +96,20 @@ fn explore_reproduces_the_published_4x4_histogram() {
 }
 
 #[test]
+fn explore_reproduces_the_published_shift_mask_histogram() {
+    // The one-colour 8-cell mask space behind the HDU 3278 table.
+    let (reachable, counts) = shared_histogram("shift-4x6-one-colour-interior");
+    let json = explore_json(&[&config("shift-4x6.toml"), "--threads", "2"]);
+    assert_eq!(json["reachable"], reachable);
+    assert_eq!(json["space_size"], reachable);
+    assert_eq!(json["histogram"], serde_json::json!(counts));
+    assert_eq!(json["max_distance"], counts.len() - 1);
+    // The farthest example is a mask drawn X/.: 8 cells set.
+    let board = json["example_farthest"].as_str().unwrap();
+    assert_eq!(board.matches('X').count(), 8, "{board}");
+}
+
+#[test]
 fn the_text_report_has_the_table_and_the_farthest_board() {
     statespace()
         .args(["explore", &config("flip-4x4.toml")])
