@@ -61,6 +61,43 @@ fn sigint_stops_the_search_and_prints_the_stats_so_far() {
 }
 
 #[test]
+fn sigint_stops_a_long_explore_with_the_layers_so_far() {
+    // Flip 5 x 6: 2^30 boards, seconds of work; Ctrl-C after a moment.
+    let mut config = tempfile::Builder::new().suffix(".toml").tempfile().unwrap();
+    std::io::Write::write_all(
+        &mut config,
+        b"[puzzle]\nkind = \"flip\"\nrows = 5\ncols = 6\n[search]\nthreads = 1\n",
+    )
+    .unwrap();
+    let binary = assert_cmd::cargo::cargo_bin("statespace");
+    let child = std::process::Command::new(binary)
+        .args(["explore", config.path().to_str().unwrap(), "--json"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    let sent = Instant::now();
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        sent.elapsed() < Duration::from_secs(3),
+        "stopped in {:?}",
+        sent.elapsed()
+    );
+    assert_eq!(out.status.code(), Some(130));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["complete"], false);
+    assert!(
+        json["limit"].as_str().unwrap().contains("interrupted"),
+        "{json}"
+    );
+}
+
+#[test]
 fn a_memory_budget_stops_the_search_before_it_is_exceeded() {
     Command::cargo_bin("statespace")
         .unwrap()
