@@ -54,11 +54,11 @@ impl Plugin for FlipPlugin {
             parameters: vec![
                 (
                     "rows",
-                    "board rows, 1 to 4096 (bfs/iddfs: rows * cols <= 64; algebraic: <= 4194304)",
+                    "board rows, 1 to 4096 (bfs/iddfs/table: rows * cols <= 64; algebraic: <= 4194304)",
                 ),
                 (
                     "cols",
-                    "board columns, 1 to 4096 (bfs/iddfs: rows * cols <= 64; algebraic: <= 4194304)",
+                    "board columns, 1 to 4096 (bfs/iddfs/table: rows * cols <= 64; algebraic: <= 4194304)",
                 ),
                 ("wrap", "true: the board is a torus (default false)"),
             ],
