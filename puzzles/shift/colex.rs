@@ -142,12 +142,12 @@ impl Colex {
         let mut below = 0usize;
         // A fixed number of bytes (not "until the rest is zero") keeps the loop's branch
         // predictable; each byte's terms start `byte_stride` further on.
-        let mut rest = mask;
-        for terms in self.chunks.chunks_exact(byte_stride) {
-            let byte = (rest & 0xff) as usize;
-            rank = rank.wrapping_add(terms[(below << 8) | byte]);
+        let mut terms = 0;
+        for j in 0..self.n.div_ceil(8) {
+            let byte = (mask >> (8 * j) & 0xff) as usize;
+            rank = rank.wrapping_add(self.chunks[terms + ((below << 8) | byte)]);
             below += BYTE_POPCOUNT[byte] as usize;
-            rest >>= 8;
+            terms += byte_stride;
         }
         rank
     }

@@ -429,9 +429,7 @@ impl<'a, P: Indexed + GoalSet, R: Reduction<P>> Build<'a, P, R> {
     }
 
     fn run(mut self) -> Result<DistanceTable, Limit> {
-        let mut level = 0u64;
-        let space = self.space;
-        space.goals(&mut |goal| level += self.reach(goal, space.index(goal), 0));
+        let mut level = self.reach_goals();
         let len = self.entries.len;
         let mut histogram = Vec::new();
         let mut reached = 0u64;
@@ -496,23 +494,14 @@ impl<'a, P: Indexed + GoalSet, R: Reduction<P>> Build<'a, P, R> {
         Ok(())
     }
 
-    /// Gives `depth` to the unreached state `state` (at `index`) and its images; returns how many
-    /// states that reached (0 when `state` was reached already).
-    #[inline]
-    fn reach(&mut self, state: P::State, index: u64, depth: u64) -> u64 {
-        let unreached = self.entries.unreached();
-        if self.entries.get(index) != unreached {
-            return 0;
-        }
-        let code = self.code(depth);
-        self.entries.set(index, code);
-        let mut found = 1;
-        let (space, entries) = (self.space, &mut self.entries);
-        self.reduction.images(space, state, |image| {
-            let j = space.index(image);
-            if entries.get(j) == unreached {
-                entries.set(j, code);
-                found += 1;
+    /// Gives `depth` to the goals and their images; returns how many states that reached.
+    fn reach_goals(&mut self) -> u64 {
+        let (space, reduction, entries) = (self.space, &self.reduction, &mut self.entries);
+        let mut found = 0;
+        space.goals(&mut |goal| {
+            let i = space.index(goal);
+            if entries.get(i) == entries.unreached() {
+                found += reach(space, reduction, entries, goal, i, 0);
             }
         });
         found
@@ -520,80 +509,111 @@ impl<'a, P: Indexed + GoalSet, R: Reduction<P>> Build<'a, P, R> {
 
     /// Expands every state at `depth`; returns how many states got `depth + 1`.
     fn top_down(&mut self, depth: u64) -> Result<u64, Limit> {
-        let at = self.code(depth);
-        let mut found = 0u64;
-        let space = self.space;
-        let unreached = self.entries.unreached();
-        for word in 0..self.entries.words.len() {
-            self.check_clock(word)?;
-            let mut hits = self.entries.lanes_equal(word, at);
+        let (at, next) = (self.code(depth), self.code(depth + 1));
+        let (space, reduction, entries) = (self.space, &self.reduction, &mut self.entries);
+        let (limits, started) = (self.limits, self.started);
+        let unreached = entries.unreached();
+        let (mut found, mut expanded, mut generated) = (0u64, 0u64, 0u64);
+        for word in 0..entries.words.len() {
+            check_clock(limits, started, word)?;
+            let mut hits = entries.lanes_equal(word, at);
             while hits != 0 {
-                let i = self.entries.lane_index(word, hits);
+                let i = entries.lane_index(word, hits);
                 hits &= hits - 1;
                 let state = space.state(i);
-                if !self.reduction.expands(space, state) {
+                if !reduction.expands(space, state) {
                     continue;
                 }
-                self.stats.expanded += 1;
-                let mut generated = 0;
+                expanded += 1;
                 space.successors(state, &mut |_, t| {
                     generated += 1;
                     let j = space.index(t);
-                    if self.entries.get(j) == unreached {
-                        found += self.reach(t, j, depth + 1);
+                    if entries.get(j) == unreached {
+                        found += reach(space, reduction, entries, t, j, next);
                     }
                 });
-                self.stats.generated += generated;
             }
         }
+        self.stats.expanded += expanded;
+        self.stats.generated += generated;
         Ok(found)
     }
 
     /// Gives `depth + 1` to every unreached state with a successor at `depth`; returns how many.
     fn bottom_up(&mut self, depth: u64) -> Result<u64, Limit> {
-        let at = self.code(depth);
-        let mut found = 0u64;
-        let space = self.space;
-        let unreached = self.entries.unreached();
-        for word in 0..self.entries.words.len() {
-            self.check_clock(word)?;
-            let mut hits = self.entries.lanes_equal(word, unreached);
+        let (at, next) = (self.code(depth), self.code(depth + 1));
+        let (space, reduction, entries) = (self.space, &self.reduction, &mut self.entries);
+        let (limits, started) = (self.limits, self.started);
+        let unreached = entries.unreached();
+        let (mut found, mut expanded, mut generated) = (0u64, 0u64, 0u64);
+        for word in 0..entries.words.len() {
+            check_clock(limits, started, word)?;
+            let mut hits = entries.lanes_equal(word, unreached);
             while hits != 0 {
-                let i = self.entries.lane_index(word, hits);
+                let i = entries.lane_index(word, hits);
                 hits &= hits - 1;
-                let state = space.state(i);
-                // Images of a reached representative were reached with it; a state reached
-                // earlier in this scan is no longer unreached and no longer matches `at` either.
-                if self.entries.get(i) != unreached || !self.reduction.expands(space, state) {
+                // Images of a state reached earlier in this word were reached with it.
+                if entries.get(i) != unreached {
                     continue;
                 }
-                self.stats.expanded += 1;
+                let state = space.state(i);
+                if !reduction.expands(space, state) {
+                    continue;
+                }
+                expanded += 1;
                 let mut near = false;
-                let mut generated = 0;
                 // The visitor cannot stop the generation, but once a neighbour at `depth` is
                 // found the index look-ups, which are the cost, are skipped.
-                let entries = &self.entries;
+                let seen: &Packed = entries;
                 space.successors(state, &mut |_, t| {
                     generated += 1;
-                    near = near || entries.get(space.index(t)) == at;
+                    near = near || seen.get(space.index(t)) == at;
                 });
-                self.stats.generated += generated;
                 if near {
-                    found += self.reach(state, i, depth + 1);
+                    found += reach(space, reduction, entries, state, i, next);
                 }
             }
         }
+        self.stats.expanded += expanded;
+        self.stats.generated += generated;
         Ok(found)
     }
+}
 
-    fn check_clock(&self, word: usize) -> Result<(), Limit> {
-        if !word.is_multiple_of(CHECK_EVERY_WORDS) {
-            return Ok(());
+/// Gives `code` to the unreached state `state` (at `index`) and to its unreached images; returns
+/// how many states that reached. A free function over the build's parts, not a method: the
+/// scans keep the table's address in a register only when no `&mut` to the whole build is live.
+#[inline]
+fn reach<P: Indexed, R: Reduction<P>>(
+    space: &P,
+    reduction: &R,
+    entries: &mut Packed,
+    state: P::State,
+    index: u64,
+    code: u64,
+) -> u64 {
+    let unreached = entries.unreached();
+    debug_assert_eq!(entries.get(index), unreached);
+    entries.set(index, code);
+    let mut found = 1;
+    reduction.images(space, state, |image| {
+        let j = space.index(image);
+        if entries.get(j) == unreached {
+            entries.set(j, code);
+            found += 1;
         }
-        match self.limits.stop_reason(self.started) {
-            Some(limit) => Err(limit),
-            None => Ok(()),
-        }
+    });
+    found
+}
+
+/// Whether the build must stop (time or Ctrl-C); the clock is read every few thousand words.
+fn check_clock(limits: &Limits, started: Instant, word: usize) -> Result<(), Limit> {
+    if !word.is_multiple_of(CHECK_EVERY_WORDS) {
+        return Ok(());
+    }
+    match limits.stop_reason(started) {
+        Some(limit) => Err(limit),
+        None => Ok(()),
     }
 }
 
