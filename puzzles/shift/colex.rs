@@ -5,7 +5,7 @@
 //! masks' numeric order: rank `r + 1` is the next larger integer with `k` bits set. So a table over
 //! ranks has `C(n, k)` entries and no holes (4 x 6, k = 8: 735,471 instead of 2^24).
 //!
-//! - [`Colex::rank`] adds one precomputed term per byte of the mask: `chunks[j][below][byte]` is
+//! - [`Colex::rank`] adds one precomputed term per byte of the mask: `chunks[j][byte][below]` is
 //!   the sum of `C(8j + p, below + t)` over the `t`-th set bit `p` of the byte, where `below` is the
 //!   number of set bits in lower bytes. That is `ceil(n / 8)` look-ups and popcounts instead of `k`
 //!   dependent steps; the tables take `ceil(n / 8) * 256 * (k + 1)` words (4 x 6, k = 8: 54 KiB).
@@ -67,8 +67,7 @@ pub struct Colex {
     n: u32,
     k: u32,
     binomial: Binomial,
-    /// `chunks[(byte_index * (k + 1) + below) * 256 + byte]`; see the module docs. The byte
-    /// is the innermost index so that finding a term is a shift and adds, no multiplication.
+    /// `chunks[(byte_index * 256 + byte) * (k + 1) + below]`; see the module docs.
     chunks: Vec<u64>,
     /// Every `low_bits`-bit mask, grouped by popcount and in numeric order within a group:
     /// `low[low_start[i] + r]` is the `i`-bit mask of colex rank `r` among the low cells.
@@ -99,7 +98,7 @@ impl Colex {
                             sum = sum.wrapping_add(binomial.get(cell, (below + t).min(64)));
                         }
                     }
-                    chunks[((j as usize * stride + below as usize) << 8) + byte as usize] = sum;
+                    chunks[((j * 256 + byte) as usize) * stride + below as usize] = sum;
                 }
             }
         }
@@ -137,17 +136,15 @@ impl Colex {
     /// The rank of `mask`, which has exactly `k` of its low `n` bits set.
     #[inline]
     pub fn rank(&self, mask: u64) -> u64 {
-        let byte_stride = (self.k as usize + 1) << 8;
+        let stride = self.k as usize + 1;
         let mut rank = 0u64;
         let mut below = 0usize;
         // A fixed number of bytes (not "until the rest is zero") keeps the loop's branch
-        // predictable; each byte's terms start `byte_stride` further on.
-        let mut terms = 0;
-        for j in 0..self.n.div_ceil(8) {
+        // predictable.
+        for j in 0..self.n.div_ceil(8) as usize {
             let byte = (mask >> (8 * j) & 0xff) as usize;
-            rank = rank.wrapping_add(self.chunks[terms + ((below << 8) | byte)]);
+            rank = rank.wrapping_add(self.chunks[(j * 256 + byte) * stride + below]);
             below += BYTE_POPCOUNT[byte] as usize;
-            terms += byte_stride;
         }
         rank
     }
