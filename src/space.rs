@@ -10,6 +10,7 @@
 //! | [`Invertible`] | the inverse of every move | backward search from the goal set |
 //! | [`GoalSet`] | every goal state, enumerated | multi-source backward search |
 //! | [`XorMoves`] | every move is an XOR of the dense index with a fixed mask | word-at-a-time whole-space BFS ([`layers`](crate::search::layers)) |
+//! | [`Symmetric`] | the images of a state under the space's symmetries | distance tables that expand one state per orbit |
 //!
 //! States are small `Copy` values (an integer or a fixed array of words) so that frontiers are flat
 //! vectors and nothing is allocated per state. Successors are handed to a caller-supplied closure
@@ -135,6 +136,22 @@ pub trait GoalSet: StateSpace {
 pub trait XorMoves: Indexed {
     /// One mask per move.
     fn xor_masks(&self) -> &[u64];
+}
+
+/// Symmetries: permutations of the states that map moves to moves and goals to goals (the
+/// mirrors of a Shift board whose region is mirror-symmetric), so a state and its images are
+/// equally far from the goal set. A table build that knows them expands one state per orbit.
+///
+/// Invariants: the symmetries form a group, so [`images`](Self::images) of any state of an orbit
+/// list the whole orbit (possibly with repeats and the state itself), and exactly one state of
+/// every orbit [`is_representative`](Self::is_representative).
+pub trait Symmetric: StateSpace {
+    /// Calls `visit` with the image of `state` under every symmetry other than the identity.
+    /// Generic rather than `dyn` (unlike successors): a table build calls it for every state it
+    /// reaches, and an indirect call there costs as much as the images.
+    fn images<F: FnMut(Self::State)>(&self, state: Self::State, visit: F);
+    /// Whether `state` stands for its orbit.
+    fn is_representative(&self, state: Self::State) -> bool;
 }
 
 /// Replays `moves` from `start`, following each move by its label; `None` if a move is not

@@ -2,7 +2,7 @@
 //!
 //! | space | state | size | goal | capabilities |
 //! |---|---|---|---|---|
-//! | [`ColourMasks`] | one colour's cell mask (`u64`) | `C(cells, k)` for `k` cells of the colour | the region is all that colour | indexed (colex), invertible, goal set |
+//! | [`ColourMasks`] | one colour's cell mask (`u64`) | `C(cells, k)` for `k` cells of the colour | the region is all that colour | indexed (colex), invertible, goal set, symmetric (the board's mirrors that keep the region) |
 //! | [`Patterns`] | the whole board packed (`u128`) | up to `colours^cells` | exactly the target board | invertible |
 //!
 //! A region goal ("these cells one colour") only asks where one colour is, and a move moves every
@@ -12,7 +12,7 @@
 
 use super::board::{Geometry, Shift, Shifter, Word};
 use super::colex::Colex;
-use crate::space::{GoalSet, Indexed, Invertible, StateSpace};
+use crate::space::{GoalSet, Indexed, Invertible, StateSpace, Symmetric};
 
 /// Whether `next` may follow `previous` on a shortest path that depth-first engines explore.
 ///
@@ -49,6 +49,19 @@ pub struct ColourMasks {
     k: u32,
     moves: Vec<(Shift, Shifter<u64>)>,
     colex: Colex,
+    /// The board's mirrors that keep the region (see [`Mirror`]), in `mirrors[..mirror_count]`.
+    mirrors: [Mirror; 3],
+    mirror_count: usize,
+}
+
+/// A mirror of the board: rows in reverse order, columns in reverse order, or both (a half
+/// turn). A mirror maps every row or column shift to a shift, so when it also keeps the region it
+/// keeps the goal set and every distance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mirror {
+    UpDown,
+    LeftRight,
+    HalfTurn,
 }
 
 impl ColourMasks {
@@ -57,13 +70,56 @@ impl ColourMasks {
     pub fn new(geometry: Geometry, region: u64, k: u32) -> Self {
         let cells = geometry.cells();
         assert!(cells <= 64 && k <= cells && region != 0 && region.count_ones() <= k);
-        ColourMasks {
+        let mut space = ColourMasks {
             geometry,
             region,
             k,
             moves: shifters(&geometry, 1),
             colex: Colex::new(cells, k),
+            mirrors: [Mirror::UpDown; 3],
+            mirror_count: 0,
+        };
+        // The mirrors that keep the region form a group (the region's stabiliser), so they list
+        // every orbit whole.
+        for mirror in [Mirror::UpDown, Mirror::LeftRight, Mirror::HalfTurn] {
+            if space.mirror(mirror, region) == region {
+                space.mirrors[space.mirror_count] = mirror;
+                space.mirror_count += 1;
+            }
         }
+        space
+    }
+
+    /// The mirrors of the board that keep the region: the space's symmetries.
+    #[inline]
+    pub fn mirrors(&self) -> &[Mirror] {
+        &self.mirrors[..self.mirror_count]
+    }
+
+    /// `mask` seen in `mirror`.
+    #[inline]
+    pub fn mirror(&self, mirror: Mirror, mask: u64) -> u64 {
+        match mirror {
+            Mirror::UpDown => self.reverse_rows(mask),
+            Mirror::LeftRight => self.half_turn(self.reverse_rows(mask)),
+            Mirror::HalfTurn => self.half_turn(mask),
+        }
+    }
+
+    /// Rows in reverse order.
+    #[inline]
+    fn reverse_rows(&self, mask: u64) -> u64 {
+        let Geometry { rows, cols } = self.geometry;
+        let row = (1u64 << cols) - 1; // cols <= 21 on a board of at most 64 cells
+        (0..rows).fold(0, |out, r| {
+            out | (mask >> (r * cols) & row) << ((rows - 1 - r) * cols)
+        })
+    }
+
+    /// Cell `i` to cell `cells - 1 - i`: rows and columns both reversed.
+    #[inline]
+    fn half_turn(&self, mask: u64) -> u64 {
+        mask.reverse_bits() >> (64 - self.geometry.cells())
     }
 
     pub fn geometry(&self) -> Geometry {
@@ -160,6 +216,22 @@ impl GoalSet for ColourMasks {
     }
 }
 
+impl Symmetric for ColourMasks {
+    #[inline]
+    fn images<F: FnMut(u64)>(&self, mask: u64, mut visit: F) {
+        for &mirror in self.mirrors() {
+            visit(self.mirror(mirror, mask));
+        }
+    }
+
+    /// The numerically smallest mask of its orbit (which is also the one of smallest index: colex
+    /// ranks follow numeric order).
+    #[inline]
+    fn is_representative(&self, mask: u64) -> bool {
+        self.mirrors().iter().all(|&m| mask <= self.mirror(m, mask))
+    }
+}
+
 /// Whole boards, for the pattern goal: the state is the board packed `bits` bits per cell (see
 /// [`board`](super::board)), the goal one target board.
 #[derive(Clone, Debug)]
@@ -223,6 +295,56 @@ mod tests {
             goals.sort();
             assert_eq!(goals, expected, "k {k}");
         }
+    }
+
+    #[test]
+    fn mirrors_keep_moves_goals_and_come_in_orbits() {
+        let g = Geometry { rows: 4, cols: 6 };
+        let space = ColourMasks::new(g, g.interior(), 8);
+        assert_eq!(
+            space.mirrors().len(),
+            3,
+            "the interior is symmetric both ways"
+        );
+        let mask = 0b100000_010010_000011_101100u64;
+        assert_eq!(
+            space.mirror(Mirror::UpDown, mask),
+            0b101100_000011_010010_100000
+        );
+        assert_eq!(
+            space.mirror(Mirror::LeftRight, mask),
+            0b000001_010010_110000_001101
+        );
+        let mut representatives = 0;
+        for rank in (0..space.size() as u64).step_by(101) {
+            let mask = space.state(rank);
+            for &m in space.mirrors() {
+                let image = space.mirror(m, mask);
+                assert_eq!(space.mirror(m, image), mask, "a mirror undoes itself");
+                assert_eq!(space.is_goal(image), space.is_goal(mask));
+                // A move seen in the mirror is a move: the successor sets correspond.
+                let mut from_image = Vec::new();
+                space.successors(image, &mut |_, t| from_image.push(t));
+                space.successors(mask, &mut |_, t| {
+                    assert!(from_image.contains(&space.mirror(m, t)))
+                });
+            }
+            let mut orbit = vec![mask];
+            space.images(mask, |i| orbit.push(i));
+            orbit.sort();
+            orbit.dedup();
+            let count = orbit
+                .iter()
+                .filter(|&&s| space.is_representative(s))
+                .count();
+            assert_eq!(count, 1, "one representative per orbit");
+            representatives += space.is_representative(mask) as u32;
+        }
+        assert!(representatives > 0);
+        // A region off-centre keeps only the mirrors that map it to itself.
+        let top = g.rectangle(0, 1, 0, 4);
+        let space = ColourMasks::new(g, top, 8);
+        assert_eq!(space.mirrors(), &[Mirror::LeftRight]);
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! |---|---|---|---|
 //! | [`bfs`] | [`StateSpace`](crate::space::StateSpace) (+ [`Indexed`](crate::space::Indexed) for a bitset) | every visited state | optimal path; unsolvability proof when the reachable space is exhausted |
 //! | [`iddfs`] | [`StateSpace`](crate::space::StateSpace) | linear in depth | optimal path; unsolvability proof when the pruned tree is exhausted |
-//! | [`table`] | [`Indexed`](crate::space::Indexed) + [`Invertible`](crate::space::Invertible) + [`GoalSet`](crate::space::GoalSet) | 4 bits per state of the whole space (wider if deep) | the distance of every state to the goal set; then each query is a lookup, its path a descent |
+//! | [`table`] | [`Indexed`](crate::space::Indexed) + [`Invertible`](crate::space::Invertible) + [`GoalSet`](crate::space::GoalSet) | 4 bits per state of the whole space (wider if deep), or 2 bits (distance mod 3) | the distance of every state to the goal set; then each query is a lookup (mod 3: a walk), its path a descent |
 //! | [`layers`] | [`Indexed`](crate::space::Indexed) (word-at-a-time with [`XorMoves`](crate::space::XorMoves)) | three bits per state of the whole space | every reachable state counted by distance (histogram), one farthest state; multi-threaded |
 //!
 //! Every path search returns a [`Report`]: an [`Outcome`] (solved with a path, proven unsolvable, or a

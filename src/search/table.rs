@@ -3,31 +3,42 @@
 //! [`build`] runs a multi-source breadth-first search from every goal state at once over a space
 //! whose moves are [`Invertible`] (so the predecessors of a state are its successors) and whose
 //! states are [`Indexed`] (so the table is a flat array over `0..size`). Afterwards every query is a
-//! lookup: [`DistanceTable::distance`] of one state, [`DistanceTable::path`] by descending the table
-//! (from a state at distance `d`, step to any successor at `d - 1`), and whole-space facts
-//! ([`DistanceTable::histogram`], [`DistanceTable::reachable`], [`DistanceTable::max_distance`]).
-//! Build once, answer many: the Shift plugin answers every board of a geometry from one table.
+//! lookup or a short walk: [`DistanceTable::distance`] of one state, [`DistanceTable::path`] by
+//! descending the table (from a state at distance `d`, step to any successor at `d - 1`), and
+//! whole-space facts ([`DistanceTable::histogram`], [`DistanceTable::reachable`],
+//! [`DistanceTable::max_distance`]). Build once, answer many: the Shift plugin answers every board
+//! of a geometry from one table.
 //!
-//! # Packing
+//! # Entry widths: exact or distance mod 3
 //!
-//! Entries are packed into `u64` words, `bits` per entry, where `bits` is 4, 8, 16 or 32 (a power
-//! of two, so no entry straddles two words). The all-ones code of the width means "unreached";
-//! every other code is a distance. The build starts at 4 bits (distances 0 to 14, two entries per
-//! byte) and widens the table, doubling the width, when the search reaches a depth the width
-//! cannot hold. The trade-off:
+//! Entries are packed into `u64` words, `bits` per entry (a power of two, so no entry straddles
+//! two words); the all-ones code of the width means "unreached". Two codings ([`Width`]):
 //!
-//! - 4 bits is the smallest width that still answers a query by one lookup (a 2-bit "distance
-//!   mod 3" table is half the size, but then a distance costs a walk to the goal set). Puzzles with
-//!   small diameters (Flip 4 x 4: 6, Shift 4 x 6: 12) fit it, and a small table stays in cache,
-//!   which is most of the speed of the build.
-//! - Widening costs a copy and, for that moment, both tables in memory; a deep space pays it once
-//!   per doubling, a shallow one never.
+//! | coding | bits per state | a state's distance | 2^30 states |
+//! |---|---|---|---|
+//! | exact | 4 (distances 0-14), widened to 8, 16, 32 when deeper | one lookup | 512 MiB (4 bits) |
+//! | mod 3 | 2: codes 0, 1, 2 = distance mod 3, 3 = unreached | a walk to the goal set | 256 MiB |
+//!
+//! - *Exact* starts at 4 bits and widens the table, doubling the width, when the search reaches a
+//!   depth the width cannot hold. A small table stays in cache, which is most of the speed of the
+//!   build; widening costs a copy and, for that moment, both tables in memory.
+//! - *Mod 3* is the God's-number trick: moves are invertible, so neighbours' distances differ by
+//!   at most one, and the three values `d - 1`, `d`, `d + 1` have distinct residues mod 3. From a
+//!   state with code `c`, a successor with code `(c - 1) mod 3` is one move closer; descending
+//!   until no successor is closer reaches the goal set, so a distance costs its path, and the path
+//!   falls out of it. Half the memory of 4 bits, and no widening however deep the space.
+//!
+//! [`Width::Auto`] (what [`build`] uses) picks exact 4-bit when three times its size fits the
+//! memory budget (room to widen once, to 8 bits, keeping both tables during the copy), else
+//! mod 3; and when a later widening does not fit, it converts the exact table to mod 3 instead of
+//! giving up. A table that does not fit even at 2 bits per state is refused before anything is
+//! allocated, with [`Limit::Memory`] naming the bytes the 2-bit table would need.
 //!
 //! # The search
 //!
 //! The BFS is level-synchronous over the dense index and keeps no queue: level `d + 1` is found by
-//! scanning the table for entries equal to `d` (a word of 16 entries is tested for a match at once,
-//! so empty stretches cost little). Per level it picks a direction:
+//! scanning the table for entries coded `d` (a word of 16 or 32 entries is tested for a match at
+//! once, so empty stretches cost little). Per level it picks a direction:
 //!
 //! - *top-down*: expand each state at depth `d`; every unreached successor gets `d + 1`;
 //! - *bottom-up*: for each unreached state, look for a successor at depth `d`; the first found
@@ -35,7 +46,21 @@
 //!   unreached, where it looks at far fewer states (the middle and last levels of a big space).
 //!
 //! Both directions are exact because moves are invertible: `t` is a successor of `s` exactly when
-//! `s` is a successor of `t`. Nothing is allocated per state; the only memory is the table.
+//! `s` is a successor of `t`. In a mod-3 table a top-down scan also meets the states of levels
+//! `d - 3`, `d - 6`, ... (same code); their successors are all reached, so they only cost time,
+//! and a growing level dwarfs the old ones. A bottom-up scan is exact as it is: an unreached
+//! state's neighbours are at depth `d` or unreached. Nothing is allocated per state; the only
+//! memory is the table.
+//!
+//! # Symmetry
+//!
+//! [`build_symmetric`] takes a space that also lists its [`Symmetric`] images (permutations of the
+//! states that map moves to moves and goals to goals, so images are equally far from the goal
+//! set). It expands only one representative per orbit and, whenever it reaches a state, gives the
+//! same distance to the state's images; the reached set stays closed under the symmetries, so the
+//! table is the same as [`build`]'s, entry for entry. With the four mirrors of a Shift board it
+//! does about a quarter of the successor look-ups, at the price of an image computation per
+//! scanned state and one index look-up per image of a reached state.
 //!
 //! # Example
 //!
@@ -68,20 +93,39 @@
 //!
 //! let t = table::build(&Ring, &Limits::default()).unwrap();
 //! assert_eq!(t.histogram(), vec![1, 2, 2, 2, 2, 1]);
-//! assert_eq!(t.distance(7), Some(3));
+//! assert_eq!(t.distance(&Ring, 7), Some(3));
 //! assert_eq!(t.path(&Ring, 7).unwrap().moves(), vec![1, 1, 1]);
+//!
+//! // The same answers from 2 bits per state.
+//! let compact = table::build_with(&Ring, &Limits::default(), table::Width::Mod3).unwrap();
+//! assert_eq!(compact.bits_per_entry(), 2);
+//! assert_eq!(compact.distance(&Ring, 7), Some(3));
+//! assert_eq!(compact.histogram(), t.histogram());
 //! ```
 
 use super::{Limit, Limits, Outcome, Path, Report, Stats, Step};
-use crate::space::{GoalSet, Indexed, Invertible};
+use crate::space::{GoalSet, Indexed, Invertible, StateSpace, Symmetric};
 use std::time::Instant;
 
-/// The width a build starts with.
+/// The width an exact build starts with.
 const START_BITS: u32 = 4;
+/// The width of a mod-3 table.
+const MOD3_BITS: u32 = 2;
 /// The widest entry; 2^32 - 2 levels is beyond any space a table fits.
 const MAX_BITS: u32 = 32;
 /// How often (in table words scanned) the clock is checked.
 const CHECK_EVERY_WORDS: usize = 1 << 12;
+
+/// How a table codes distances; see the module docs for the trade-off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Width {
+    /// Exact when it fits the budget comfortably, mod 3 when it does not.
+    Auto,
+    /// Exact distances: 4 bits per state, widened when deeper. A lookup per query.
+    Exact,
+    /// Distance mod 3: 2 bits per state. A walk to the goal set per query.
+    Mod3,
+}
 
 /// The distance of every state of an indexed space to its goal set.
 ///
@@ -89,20 +133,37 @@ const CHECK_EVERY_WORDS: usize = 1 << 12;
 #[derive(Clone, Debug)]
 pub struct DistanceTable {
     entries: Packed,
+    /// Whether entries hold the distance mod 3 rather than the distance.
+    mod3: bool,
     /// `histogram[d]`: how many states are at distance `d`.
     histogram: Vec<u64>,
     stats: Stats,
 }
 
 impl DistanceTable {
-    /// The distance from the state at `index` to the nearest goal, or `None` when no goal can be
-    /// reached from it (or `index` is out of range).
-    pub fn distance(&self, index: u64) -> Option<u32> {
+    /// The distance from `state` to the nearest goal, or `None` when no goal can be reached from
+    /// it. One lookup in an exact table; in a mod-3 table a descent to the goal set (`d + 1`
+    /// successor generations).
+    ///
+    /// `space` must be the space the table was built from.
+    pub fn distance<P: Indexed>(&self, space: &P, state: P::State) -> Option<u32> {
+        if self.mod3 {
+            let mut steps = 0;
+            self.descend(space, state, |_, _| steps += 1)
+                .map(|()| steps)
+        } else {
+            self.code(space.index(state)).map(|code| code as u32)
+        }
+    }
+
+    /// The stored code of the state at `index`: its distance (exact tables) or its distance mod
+    /// 3 (mod-3 tables); `None` when unreached (or `index` is out of range).
+    pub fn code(&self, index: u64) -> Option<u64> {
         if index >= self.entries.len {
             return None;
         }
         let code = self.entries.get(index);
-        (code != self.entries.unreached()).then_some(code as u32)
+        (code != self.entries.unreached()).then_some(code)
     }
 
     /// How many states are at each distance: `histogram()[d]` states need exactly `d` moves.
@@ -131,9 +192,14 @@ impl DistanceTable {
         self.entries.len == 0
     }
 
-    /// Bits per entry in the final table (4, 8, 16 or 32).
+    /// Bits per entry in the final table: 4, 8, 16 or 32 when exact, 2 when mod 3.
     pub fn bits_per_entry(&self) -> u32 {
         self.entries.bits
+    }
+
+    /// Whether entries hold exact distances (else distances mod 3).
+    pub fn is_exact(&self) -> bool {
+        !self.mod3
     }
 
     /// The bytes the table holds.
@@ -149,26 +215,13 @@ impl DistanceTable {
 
     /// An optimal path from `start` to a goal, by descending the table: from a state at distance
     /// `d`, the first successor (in the space's move order) at distance `d - 1`. `None` when no goal
-    /// can be reached from `start`. Costs `d` successor generations and their index look-ups.
+    /// can be reached from `start`. Costs `d` successor generations and their index look-ups (one
+    /// more in a mod-3 table, to see that the end has no closer successor).
     ///
     /// `space` must be the space the table was built from.
     pub fn path<P: Indexed>(&self, space: &P, start: P::State) -> Option<Path<P::State, P::Move>> {
-        let mut distance = self.distance(space.index(start))?;
-        let mut steps = Vec::with_capacity(distance as usize);
-        let mut current = start;
-        while distance > 0 {
-            let mut next = None;
-            space.successors(current, &mut |m, t| {
-                if next.is_none() && self.distance(space.index(t)) == Some(distance - 1) {
-                    next = Some((m, t));
-                }
-            });
-            let (mv, state) =
-                next.expect("a state at distance d > 0 has a successor at distance d - 1");
-            steps.push(Step { mv, state });
-            current = state;
-            distance -= 1;
-        }
+        let mut steps = Vec::new();
+        self.descend(space, start, |mv, state| steps.push(Step { mv, state }))?;
         Some(Path { start, steps })
     }
 
@@ -180,15 +233,57 @@ impl DistanceTable {
             None => Outcome::Unsolvable,
         }
     }
+
+    /// Walks from `start` down to the goal set, calling `step` for every move; `None` when
+    /// `start` is unreached.
+    fn descend<P: Indexed>(
+        &self,
+        space: &P,
+        start: P::State,
+        mut step: impl FnMut(P::Move, P::State),
+    ) -> Option<()> {
+        let mut code = self.code(space.index(start))?;
+        let mut current = start;
+        // An exact table knows it is done at code 0; a mod-3 table when no successor is closer.
+        while let Some(closer) = self.closer(code) {
+            let mut next = None;
+            space.successors(current, &mut |m, t| {
+                if next.is_none() && self.code(space.index(t)) == Some(closer) {
+                    next = Some((m, t));
+                }
+            });
+            let Some((mv, state)) = next else {
+                assert!(
+                    self.mod3,
+                    "a state at distance d > 0 has a successor at d - 1"
+                );
+                break;
+            };
+            step(mv, state);
+            current = state;
+            code = closer;
+        }
+        Some(())
+    }
+
+    /// The code of a state one move closer to the goal set than a state coded `code`.
+    fn closer(&self, code: u64) -> Option<u64> {
+        if self.mod3 {
+            Some((code + 2) % 3)
+        } else {
+            code.checked_sub(1)
+        }
+    }
 }
 
-/// The bytes a table over `space` needs at the starting width: what [`build`] checks against the
-/// memory budget before allocating.
+/// The bytes the smallest table over `space` needs (2 bits per state): what [`build`] checks
+/// against the memory budget before allocating anything.
 pub fn bytes_needed<P: Indexed>(space: &P) -> u128 {
-    Packed::bytes_for(space.size(), START_BITS)
+    Packed::bytes_for(space.size(), MOD3_BITS)
 }
 
-/// Builds the distance table of `space` by one multi-source BFS backward from all its goals.
+/// Builds the distance table of `space` by one multi-source BFS backward from all its goals, with
+/// the width picked by [`Width::Auto`].
 ///
 /// - `space`: an indexed space with invertible moves and an enumerable goal set.
 /// - `limits`: `memory_budget` is checked before allocating ([`Limit::Memory`] with the bytes
@@ -202,64 +297,27 @@ pub fn build<P: Indexed + Invertible + GoalSet>(
     space: &P,
     limits: &Limits,
 ) -> Result<DistanceTable, Limit> {
-    let started = Instant::now();
-    let size = space.size();
-    limits.check_memory(Packed::bytes_for(size, START_BITS))?;
-    let len = u64::try_from(size).map_err(|_| Limit::Memory {
-        needed: Packed::bytes_for(size, START_BITS),
-        budget: limits.memory_budget,
-    })?;
-    let mut entries = Packed::new(len, START_BITS);
-    let mut stats = Stats::default();
+    build_with(space, limits, Width::Auto)
+}
 
-    let mut level = 0u64;
-    space.goals(&mut |goal| {
-        let i = space.index(goal);
-        if entries.get(i) == entries.unreached() {
-            entries.set(i, 0);
-            level += 1;
-        }
-    });
-    let mut histogram = Vec::new();
-    let mut reached = 0u64;
-    let mut depth = 0u64;
-    while level > 0 {
-        histogram.push(level);
-        reached += level;
-        stats.visited = reached;
-        stats.peak_frontier = stats.peak_frontier.max(level);
-        stats.depth = depth as u32;
-        if let Some(max) = limits.max_states
-            && reached > max
-        {
-            return Err(Limit::States(max));
-        }
-        if depth + 1 >= entries.unreached() {
-            let wider = entries.bits * 2;
-            assert!(wider <= MAX_BITS, "a space deeper than 2^32 levels");
-            let both = Packed::bytes_for(size, entries.bits) + Packed::bytes_for(size, wider);
-            limits.check_memory(both)?;
-            entries = entries.widened(wider);
-        }
-        let unreached = len - reached;
-        let scan = Scan {
-            space,
-            limits,
-            started,
-        };
-        level = if level > unreached {
-            scan.bottom_up(&mut entries, depth, &mut stats)?
-        } else {
-            scan.top_down(&mut entries, depth, &mut stats)?
-        };
-        depth += 1;
-    }
-    stats.elapsed = started.elapsed();
-    Ok(DistanceTable {
-        entries,
-        histogram,
-        stats,
-    })
+/// [`build`] with a chosen [`Width`]: `Exact` fails with [`Limit::Memory`] where `Auto` would fall
+/// back to mod 3; `Mod3` always takes 2 bits per state.
+pub fn build_with<P: Indexed + Invertible + GoalSet>(
+    space: &P,
+    limits: &Limits,
+    width: Width,
+) -> Result<DistanceTable, Limit> {
+    Build::new(space, limits, width, Whole)?.run()
+}
+
+/// [`build_with`] over a space with symmetries: expands one state per orbit and gives its images
+/// the same distance (see the module docs). The table is identical to [`build_with`]'s.
+pub fn build_symmetric<P: Indexed + Invertible + GoalSet + Symmetric>(
+    space: &P,
+    limits: &Limits,
+    width: Width,
+) -> Result<DistanceTable, Limit> {
+    Build::new(space, limits, width, Orbits)?.run()
 }
 
 /// Builds the table of `space` and answers for `start`: the [`Report`] carries the build's stats.
@@ -282,77 +340,284 @@ pub fn solve<P: Indexed + Invertible + GoalSet>(
     }
 }
 
-/// One level of the search: the space, the limits and the clock.
-struct Scan<'a, P> {
-    space: &'a P,
-    limits: &'a Limits,
-    started: Instant,
+/// Which states a build expands, and what else a reached state drags along: every state
+/// ([`Whole`]), or one per symmetry orbit ([`Orbits`]). A type parameter, so the plain build pays
+/// nothing for the symmetric one.
+trait Reduction<P: StateSpace> {
+    /// Whether the build expands (or, bottom-up, searches from) `state`.
+    fn expands(&self, space: &P, state: P::State) -> bool;
+    /// Calls `visit` with every state that shares `state`'s distance by symmetry.
+    fn images<F: FnMut(P::State)>(&self, space: &P, state: P::State, visit: F);
 }
 
-impl<P: Indexed> Scan<'_, P> {
+/// No symmetry: every state stands for itself.
+struct Whole;
+
+impl<P: StateSpace> Reduction<P> for Whole {
+    #[inline]
+    fn expands(&self, _: &P, _: P::State) -> bool {
+        true
+    }
+    #[inline]
+    fn images<F: FnMut(P::State)>(&self, _: &P, _: P::State, _: F) {}
+}
+
+/// One representative per orbit of the space's symmetries.
+struct Orbits;
+
+impl<P: Symmetric> Reduction<P> for Orbits {
+    #[inline]
+    fn expands(&self, space: &P, state: P::State) -> bool {
+        space.is_representative(state)
+    }
+    #[inline]
+    fn images<F: FnMut(P::State)>(&self, space: &P, state: P::State, visit: F) {
+        space.images(state, visit)
+    }
+}
+
+/// One build in progress: the space, the limits, the table and its counts.
+struct Build<'a, P, R> {
+    space: &'a P,
+    limits: &'a Limits,
+    reduction: R,
+    started: Instant,
+    entries: Packed,
+    mod3: bool,
+    /// Whether a widening the budget refuses may turn the table into mod 3.
+    may_compact: bool,
+    stats: Stats,
+}
+
+impl<'a, P: Indexed + GoalSet, R: Reduction<P>> Build<'a, P, R> {
+    /// Picks the coding and allocates the table, after checking the budget.
+    fn new(space: &'a P, limits: &'a Limits, width: Width, reduction: R) -> Result<Self, Limit> {
+        let started = Instant::now();
+        let size = space.size();
+        let exact = Packed::bytes_for(size, START_BITS);
+        let compact = Packed::bytes_for(size, MOD3_BITS);
+        let mod3 = match width {
+            Width::Exact => {
+                limits.check_memory(exact)?;
+                false
+            }
+            Width::Mod3 => {
+                limits.check_memory(compact)?;
+                true
+            }
+            Width::Auto => {
+                // Three times the 4-bit table: room to widen once, to 8 bits, during the copy.
+                let roomy = limits.check_memory(exact.saturating_mul(3)).is_ok();
+                if !roomy {
+                    limits.check_memory(compact)?;
+                }
+                !roomy
+            }
+        };
+        // 2^64 states: no index fits a u64, whatever the budget says.
+        let len = u64::try_from(size).map_err(|_| Limit::Memory {
+            needed: compact,
+            budget: limits.memory_budget,
+        })?;
+        let bits = if mod3 { MOD3_BITS } else { START_BITS };
+        Ok(Build {
+            space,
+            limits,
+            reduction,
+            started,
+            entries: Packed::new(len, bits),
+            mod3,
+            may_compact: width == Width::Auto,
+            stats: Stats::default(),
+        })
+    }
+
+    fn run(mut self) -> Result<DistanceTable, Limit> {
+        let mut level = self.reach_goals();
+        let len = self.entries.len;
+        let mut histogram = Vec::new();
+        let mut reached = 0u64;
+        let mut depth = 0u64;
+        while level > 0 {
+            histogram.push(level);
+            reached += level;
+            self.stats.visited = reached;
+            self.stats.peak_frontier = self.stats.peak_frontier.max(level);
+            self.stats.depth = depth as u32;
+            if let Some(max) = self.limits.max_states
+                && reached > max
+            {
+                return Err(Limit::States(max));
+            }
+            if !self.mod3 && depth + 1 >= self.entries.unreached() {
+                self.make_room()?;
+            }
+            level = if level > len - reached {
+                self.bottom_up(depth)?
+            } else {
+                self.top_down(depth)?
+            };
+            depth += 1;
+        }
+        self.stats.elapsed = self.started.elapsed();
+        Ok(DistanceTable {
+            entries: self.entries,
+            mod3: self.mod3,
+            histogram,
+            stats: self.stats,
+        })
+    }
+
+    /// The code stored for `depth`.
+    #[inline]
+    fn code(&self, depth: u64) -> u64 {
+        if self.mod3 { depth % 3 } else { depth }
+    }
+
+    /// Doubles the entry width; or, when the budget refuses that and the width is automatic,
+    /// recodes the table mod 3.
+    fn make_room(&mut self) -> Result<(), Limit> {
+        let size = self.entries.len as u128;
+        let current = Packed::bytes_for(size, self.entries.bits);
+        let wider = self.entries.bits * 2;
+        assert!(wider <= MAX_BITS, "a space deeper than 2^32 levels");
+        let widened = self
+            .limits
+            .check_memory(current + Packed::bytes_for(size, wider));
+        match widened {
+            Ok(()) => self.entries = self.entries.recoded(wider, |code| code),
+            Err(refused) => {
+                let compact = current + Packed::bytes_for(size, MOD3_BITS);
+                if !self.may_compact || self.limits.check_memory(compact).is_err() {
+                    return Err(refused);
+                }
+                self.entries = self.entries.recoded(MOD3_BITS, |code| code % 3);
+                self.mod3 = true;
+            }
+        }
+        Ok(())
+    }
+
+    /// Gives `depth` to the goals and their images; returns how many states that reached.
+    fn reach_goals(&mut self) -> u64 {
+        let (space, reduction, entries) = (self.space, &self.reduction, &mut self.entries);
+        let mut found = 0;
+        space.goals(&mut |goal| {
+            let i = space.index(goal);
+            if entries.get(i) == entries.unreached() {
+                found += reach(space, reduction, entries, goal, i, 0);
+            }
+        });
+        found
+    }
+
     /// Expands every state at `depth`; returns how many states got `depth + 1`.
-    fn top_down(&self, entries: &mut Packed, depth: u64, stats: &mut Stats) -> Result<u64, Limit> {
-        let next = depth + 1;
-        let mut found = 0u64;
+    fn top_down(&mut self, depth: u64) -> Result<u64, Limit> {
+        let (at, next) = (self.code(depth), self.code(depth + 1));
+        let (space, reduction, entries) = (self.space, &self.reduction, &mut self.entries);
+        let (limits, started) = (self.limits, self.started);
         let unreached = entries.unreached();
+        let (mut found, mut expanded, mut generated) = (0u64, 0u64, 0u64);
         for word in 0..entries.words.len() {
-            self.check_clock(word)?;
-            let mut hits = entries.lanes_equal(word, depth);
+            check_clock(limits, started, word)?;
+            let mut hits = entries.lanes_equal(word, at);
             while hits != 0 {
                 let i = entries.lane_index(word, hits);
                 hits &= hits - 1;
-                let state = self.space.state(i);
-                stats.expanded += 1;
-                self.space.successors(state, &mut |_, t| {
-                    stats.generated += 1;
-                    let j = self.space.index(t);
+                let state = space.state(i);
+                if !reduction.expands(space, state) {
+                    continue;
+                }
+                expanded += 1;
+                space.successors(state, &mut |_, t| {
+                    generated += 1;
+                    let j = space.index(t);
                     if entries.get(j) == unreached {
-                        entries.set(j, next);
-                        found += 1;
+                        found += reach(space, reduction, entries, t, j, next);
                     }
                 });
             }
         }
+        self.stats.expanded += expanded;
+        self.stats.generated += generated;
         Ok(found)
     }
 
     /// Gives `depth + 1` to every unreached state with a successor at `depth`; returns how many.
-    fn bottom_up(&self, entries: &mut Packed, depth: u64, stats: &mut Stats) -> Result<u64, Limit> {
-        let next = depth + 1;
-        let mut found = 0u64;
+    fn bottom_up(&mut self, depth: u64) -> Result<u64, Limit> {
+        let (at, next) = (self.code(depth), self.code(depth + 1));
+        let (space, reduction, entries) = (self.space, &self.reduction, &mut self.entries);
+        let (limits, started) = (self.limits, self.started);
         let unreached = entries.unreached();
+        let (mut found, mut expanded, mut generated) = (0u64, 0u64, 0u64);
         for word in 0..entries.words.len() {
-            self.check_clock(word)?;
+            check_clock(limits, started, word)?;
             let mut hits = entries.lanes_equal(word, unreached);
             while hits != 0 {
                 let i = entries.lane_index(word, hits);
                 hits &= hits - 1;
-                let state = self.space.state(i);
-                stats.expanded += 1;
+                // Images of a state reached earlier in this word were reached with it.
+                if entries.get(i) != unreached {
+                    continue;
+                }
+                let state = space.state(i);
+                if !reduction.expands(space, state) {
+                    continue;
+                }
+                expanded += 1;
                 let mut near = false;
                 // The visitor cannot stop the generation, but once a neighbour at `depth` is
                 // found the index look-ups, which are the cost, are skipped.
-                self.space.successors(state, &mut |_, t| {
-                    stats.generated += 1;
-                    near = near || entries.get(self.space.index(t)) == depth;
+                let seen: &Packed = entries;
+                space.successors(state, &mut |_, t| {
+                    generated += 1;
+                    near = near || seen.get(space.index(t)) == at;
                 });
                 if near {
-                    entries.set(i, next);
-                    found += 1;
+                    found += reach(space, reduction, entries, state, i, next);
                 }
             }
         }
+        self.stats.expanded += expanded;
+        self.stats.generated += generated;
         Ok(found)
     }
+}
 
-    fn check_clock(&self, word: usize) -> Result<(), Limit> {
-        if !word.is_multiple_of(CHECK_EVERY_WORDS) {
-            return Ok(());
+/// Gives `code` to the unreached state `state` (at `index`) and to its unreached images; returns
+/// how many states that reached. A free function over the build's parts, not a method: the
+/// scans keep the table's address in a register only when no `&mut` to the whole build is live.
+#[inline]
+fn reach<P: Indexed, R: Reduction<P>>(
+    space: &P,
+    reduction: &R,
+    entries: &mut Packed,
+    state: P::State,
+    index: u64,
+    code: u64,
+) -> u64 {
+    let unreached = entries.unreached();
+    debug_assert_eq!(entries.get(index), unreached);
+    entries.set(index, code);
+    let mut found = 1;
+    reduction.images(space, state, |image| {
+        let j = space.index(image);
+        if entries.get(j) == unreached {
+            entries.set(j, code);
+            found += 1;
         }
-        match self.limits.stop_reason(self.started) {
-            Some(limit) => Err(limit),
-            None => Ok(()),
-        }
+    });
+    found
+}
+
+/// Whether the build must stop (time or Ctrl-C); the clock is read every few thousand words.
+fn check_clock(limits: &Limits, started: Instant, word: usize) -> Result<(), Limit> {
+    if !word.is_multiple_of(CHECK_EVERY_WORDS) {
+        return Ok(());
+    }
+    match limits.stop_reason(started) {
+        Some(limit) => Err(limit),
+        None => Ok(()),
     }
 }
 
@@ -445,17 +710,18 @@ impl Packed {
         ((word as u64) << self.per_word_log2()) + lane as u64
     }
 
-    /// The same entries at `bits` bits each, unreached still unreached.
-    fn widened(&self, bits: u32) -> Packed {
-        let mut wider = Packed::new(self.len, bits);
+    /// The same entries at `bits` bits each, each code passed through `recode`; unreached still
+    /// unreached.
+    fn recoded(&self, bits: u32, recode: impl Fn(u64) -> u64) -> Packed {
+        let mut other = Packed::new(self.len, bits);
         let unreached = self.unreached();
         for i in 0..self.len {
             let code = self.get(i);
             if code != unreached {
-                wider.set(i, code);
+                other.set(i, recode(code));
             }
         }
-        wider
+        other
     }
 }
 
@@ -466,12 +732,15 @@ mod tests {
 
     #[test]
     fn lanes_equal_finds_exactly_the_matching_entries() {
-        for bits in [4, 8, 16, 32] {
+        for bits in [2, 4, 8, 16, 32] {
             let mut p = Packed::new(37, bits);
             for i in (0..37).step_by(3) {
-                p.set(i, i % 5);
+                p.set(i, i % 5 % p.unreached());
             }
-            for value in [0, 1, 4, p.unreached()] {
+            let values = [0, 1, 4, p.unreached()]
+                .into_iter()
+                .filter(|&v| v <= p.unreached());
+            for value in values {
                 let mut seen = Vec::new();
                 for word in 0..p.words.len() {
                     let mut hits = p.lanes_equal(word, value);
@@ -494,7 +763,7 @@ mod tests {
                 p.set(i, i % 15);
             }
         }
-        let w = p.widened(8);
+        let w = p.recoded(8, |code| code);
         for i in 0..21 {
             let expected = if i % 4 == 0 { 255 } else { i % 15 };
             assert_eq!(w.get(i), expected);
@@ -545,7 +814,7 @@ mod tests {
         let t = build(&Line(300), &Limits::default()).unwrap();
         assert_eq!(t.bits_per_entry(), 16);
         assert_eq!(t.max_distance(), Some(299));
-        assert_eq!(t.distance(299), Some(299));
+        assert_eq!(t.distance(&Line(300), 299), Some(299));
         assert_eq!(t.reachable(), 300);
         assert_eq!(t.path(&Line(300), 20).unwrap().len(), 20);
     }
@@ -556,21 +825,49 @@ mod tests {
             memory_budget: 100,
             ..Limits::default()
         };
+        // Even 2 bits per state do not fit: the refusal names the 2-bit table's bytes.
         assert_eq!(
             build(&Line(1 << 40), &limits).unwrap_err(),
             Limit::Memory {
-                needed: 1 << 39,
+                needed: 1 << 38,
                 budget: 100
             }
         );
-        // Widening counts too: 300 entries fit at 4 bits but not at 8 + 16.
+        // An exact table must widen: 300 entries fit at 4 bits but not at 8 + 16.
+        let limits = Limits {
+            memory_budget: 500,
+            ..Limits::default()
+        };
+        assert!(matches!(
+            build_with(&Line(300), &limits, Width::Exact),
+            Err(Limit::Memory { needed: 904, .. })
+        ));
+    }
+
+    #[test]
+    fn auto_width_turns_mod3_when_widening_does_not_fit() {
+        let line = Line(300);
+        let exact = build(&line, &Limits::default()).unwrap();
+        // 4 -> 8 bits fits 500 bytes (152 + 304), 8 -> 16 does not (304 + 600): mod 3 instead.
+        let limits = Limits {
+            memory_budget: 500,
+            ..Limits::default()
+        };
+        let t = build(&line, &limits).unwrap();
+        assert!(!t.is_exact());
+        assert_eq!(t.bits_per_entry(), 2);
+        assert_eq!(t.histogram(), exact.histogram());
+        for s in [0, 1, 2, 3, 14, 15, 254, 255, 256, 299] {
+            assert_eq!(t.distance(&line, s), Some(s as u32));
+            assert_eq!(t.path(&line, s).unwrap().len(), s as usize);
+        }
+        // Too small for 4 bits three times over: mod 3 from the start.
         let limits = Limits {
             memory_budget: 400,
             ..Limits::default()
         };
-        assert!(matches!(
-            build(&Line(300), &limits),
-            Err(Limit::Memory { .. })
-        ));
+        let t = build(&line, &limits).unwrap();
+        assert_eq!((t.bits_per_entry(), t.bytes()), (2, 80));
+        assert_eq!(t.distance(&line, 299), Some(299));
     }
 }
