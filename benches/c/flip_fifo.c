@@ -7,19 +7,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "flip_masks.h"
+
 int main(int argc, char **argv) {
     int rows = argc > 1 ? atoi(argv[1]) : 5, cols = argc > 2 ? atoi(argv[2]) : 5, n = rows * cols;
     if (n < 1 || n > 32) { fprintf(stderr, "1 to 32 cells\n"); return 2; }
     uint32_t masks[32];
-    for (int r = 0; r < rows; r++)
-        for (int c = 0; c < cols; c++) {
-            uint32_t m = 1u << (r * cols + c);
-            if (r > 0) m |= 1u << ((r - 1) * cols + c);
-            if (r + 1 < rows) m |= 1u << ((r + 1) * cols + c);
-            if (c > 0) m |= 1u << (r * cols + c - 1);
-            if (c + 1 < cols) m |= 1u << (r * cols + c + 1);
-            masks[r * cols + c] = m;
-        }
+    flip_masks(rows, cols, masks);
     size_t size = (size_t)1 << n;
     uint8_t *dist = malloc(size);
     uint32_t *queue = malloc(size * 4);

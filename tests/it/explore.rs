@@ -40,28 +40,9 @@ fn explore_json(args: &[&str]) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-/// The `[[histogram]]` facts of tests/cases/shared-samples.toml by name.
-fn shared_histogram(name: &str) -> (u64, Vec<u64>) {
-    let text = std::fs::read_to_string(crate::case_path("shared-samples.toml")).unwrap();
-    let table: toml::Table = text.parse().unwrap();
-    let fact = table["histogram"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|h| h["name"].as_str() == Some(name))
-        .unwrap();
-    let counts = fact["counts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c.as_integer().unwrap() as u64)
-        .collect();
-    (fact["reachable"].as_integer().unwrap() as u64, counts)
-}
-
 #[test]
 fn explore_reproduces_the_published_4x4_histogram() {
-    let (reachable, counts) = shared_histogram("flip-4x4-uniform");
+    let (reachable, counts) = crate::shared_histogram("flip-4x4-uniform");
     let json = explore_json(&[&config("flip-4x4.toml")]);
     assert_eq!(json["reachable"], reachable);
     assert_eq!(json["histogram"], serde_json::json!(counts));
@@ -98,7 +79,7 @@ fn explore_reproduces_the_published_4x4_histogram() {
 #[test]
 fn explore_reproduces_the_published_shift_mask_histogram() {
     // The one-colour 8-cell mask space behind the HDU 3278 table.
-    let (reachable, counts) = shared_histogram("shift-4x6-one-colour-interior");
+    let (reachable, counts) = crate::shared_histogram("shift-4x6-one-colour-interior");
     let json = explore_json(&[&config("shift-4x6.toml"), "--threads", "2"]);
     assert_eq!(json["reachable"], reachable);
     assert_eq!(json["space_size"], reachable);

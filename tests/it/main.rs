@@ -38,3 +38,22 @@ pub fn config_path(name: &str) -> PathBuf {
         .join("configs")
         .join(name)
 }
+
+/// `(reachable, counts)` of the `[[histogram]]` named `name` in tests/cases/shared-samples.toml.
+pub fn shared_histogram(name: &str) -> (u64, Vec<u64>) {
+    let text = std::fs::read_to_string(case_path("shared-samples.toml")).unwrap();
+    let table: toml::Table = text.parse().unwrap();
+    let entry = table["histogram"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["name"].as_str() == Some(name))
+        .unwrap_or_else(|| panic!("no histogram {name}"));
+    let counts = entry["counts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_integer().unwrap() as u64)
+        .collect();
+    (entry["reachable"].as_integer().unwrap() as u64, counts)
+}

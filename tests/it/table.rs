@@ -10,25 +10,6 @@ use statespace::search::{Limit, Limits, Outcome, bfs, table};
 use statespace::space::{Indexed, StateSpace, replay};
 use std::collections::VecDeque;
 
-/// `(reachable, counts)` of the `[[histogram]]` named `name` in shared-samples.toml.
-fn histogram(name: &str) -> (u64, Vec<u64>) {
-    let text = std::fs::read_to_string(crate::case_path("shared-samples.toml")).unwrap();
-    let table: toml::Table = text.parse().unwrap();
-    let entry = table["histogram"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|h| h["name"].as_str() == Some(name))
-        .unwrap_or_else(|| panic!("no histogram {name}"));
-    let counts = entry["counts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c.as_integer().unwrap() as u64)
-        .collect();
-    (entry["reachable"].as_integer().unwrap() as u64, counts)
-}
-
 fn flip_4x4() -> Flip {
     let g = Geometry {
         rows: 4,
@@ -40,7 +21,7 @@ fn flip_4x4() -> Flip {
 
 #[test]
 fn flip_4x4_uniform_histogram() {
-    let (reachable, counts) = histogram("flip-4x4-uniform");
+    let (reachable, counts) = crate::shared_histogram("flip-4x4-uniform");
     let t = table::build(&flip_4x4(), &Limits::default()).unwrap();
     assert_eq!(t.reachable(), reachable);
     assert_eq!(t.histogram(), counts);
@@ -50,7 +31,7 @@ fn flip_4x4_uniform_histogram() {
 
 #[test]
 fn shift_4x6_one_colour_interior_histogram() {
-    let (reachable, counts) = histogram("shift-4x6-one-colour-interior");
+    let (reachable, counts) = crate::shared_histogram("shift-4x6-one-colour-interior");
     let g = shift::Geometry { rows: 4, cols: 6 };
     let space = ColourMasks::new(g, g.interior(), 8);
     assert_eq!(space.size(), 735_471);
@@ -200,7 +181,7 @@ fn bfs_histogram<P: Indexed>(space: &P, goals: &[P::State]) -> Vec<u64> {
 #[test]
 fn mod3_flip_4x4_answers_like_the_exact_table_and_bfs() {
     let flip = flip_4x4();
-    let (_, counts) = histogram("flip-4x4-uniform");
+    let (_, counts) = crate::shared_histogram("flip-4x4-uniform");
     let [exact, mod3] = both_widths(&flip);
     assert_eq!(mod3.histogram(), counts);
     assert_eq!(mod3.bytes(), (1 << 16) / 4, "2 bits per board");
@@ -261,7 +242,7 @@ fn flip_5x5_whole_space_histogram_in_both_codings() {
 
 #[test]
 fn shift_4x6_codings_and_symmetry_give_the_same_table() {
-    let (_, counts) = histogram("shift-4x6-one-colour-interior");
+    let (_, counts) = crate::shared_histogram("shift-4x6-one-colour-interior");
     let g = shift::Geometry { rows: 4, cols: 6 };
     let space = ColourMasks::new(g, g.interior(), 8);
     let plain = table::build_with(&space, &Limits::default(), Width::Exact).unwrap();
