@@ -99,8 +99,12 @@ impl RegionSolver {
             return Ok((Arc::clone(t), true));
         }
         let space = ColourMasks::new(self.geometry, self.region, k);
+        // The tables already kept share the budget with this one.
+        let held: u64 = tables.values().map(|t| t.table.bytes()).sum();
+        let mut rest = limits.clone();
+        rest.memory_budget = limits.memory_budget.saturating_sub(held);
         // The board's mirrors keep the region: a quarter of the work on the HDU board.
-        let table = table::build_symmetric(&space, limits, Width::Auto)?;
+        let table = table::build_symmetric(&space, &rest, Width::Auto)?;
         let built = Arc::new(MaskTable { space, table });
         tables.insert(k, Arc::clone(&built));
         Ok((built, false))
@@ -147,7 +151,6 @@ impl RegionSolver {
                 add_stats(&mut answer.stats, t.table.stats());
             }
             answer.table_reused = Some(answer.table_reused.unwrap_or(true) && reused);
-            answer.table_bytes = Some((t.table.bytes(), t.table.bits_per_entry()));
             if let Some(d) = t.table.distance(&t.space, mask)
                 && best.as_ref().is_none_or(|b| d < b.0)
             {
@@ -155,6 +158,8 @@ impl RegionSolver {
             }
         }
         if let Some((d, colour, mask, t)) = best {
+            // Describe the table that gave the answer.
+            answer.table_bytes = Some((t.table.bytes(), t.table.bits_per_entry()));
             if let Some(max) = limits.max_depth
                 && d > max
             {

@@ -653,10 +653,6 @@ fn run<P: Indexed, A: Advance>(
             result.stopped = Some(Limit::States(max));
             break;
         }
-        if limits.max_depth.is_some_and(|max| stats.depth >= max) {
-            result.stopped = Some(Limit::Depth(stats.depth));
-            break;
-        }
         let Some(found) = strategy.advance(&mut sets, pool.as_ref(), &poll) else {
             result.stopped = poll.reason.get().cloned();
             break;
@@ -664,6 +660,12 @@ fn run<P: Indexed, A: Advance>(
         stats.expanded += layer.count;
         stats.generated += found.generated;
         if found.count == 0 {
+            break;
+        }
+        // Checked after the next layer is known: a sweep that ends exactly at the depth limit is
+        // complete, not cut.
+        if limits.max_depth.is_some_and(|max| stats.depth >= max) {
+            result.stopped = Some(Limit::Depth(stats.depth));
             break;
         }
         layer = found;

@@ -294,3 +294,24 @@ fn bad_thread_counts_are_bad_input() {
     assert_eq!(json["threads"], 3);
     assert_eq!(json["histogram"], serde_json::json!([2, 8, 6]));
 }
+
+#[test]
+fn a_sweep_that_ends_exactly_at_the_depth_limit_is_complete() {
+    // Flip 4 x 4's farthest boards are 6 presses away: a limit of 6 cuts nothing, 5 cuts.
+    let json = explore_json(&[&config("flip-4x4.toml"), "--max-depth", "6"]);
+    assert_eq!(json["complete"], true);
+    assert_eq!(json["reachable"], 4096);
+    let out = statespace()
+        .args([
+            "explore",
+            &config("flip-4x4.toml"),
+            "--max-depth",
+            "5",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["complete"], false);
+}

@@ -209,6 +209,34 @@ fn a_table_over_the_budget_is_refused_with_the_bytes_it_needs() {
         .stdout(predicate::str::contains("needs 248.4 PiB of memory"));
 }
 
+#[test]
+fn the_tables_of_one_board_share_one_budget() {
+    // Region: the top-left 2 x 2. B (11 cells) and W (12 cells) can both fill it, so the table
+    // mode builds a table per cell count: about 624 KB and 676 KB at 2 bits per mask.
+    let cfg = config_file(&format!(
+        "{HEAD}[goal]\nkind = \"region-uniform\"\nregion = [1, 1, 2, 2]\n\
+         [start]\nboard = \"\"\"\nBBBBBB\nBBBBBW\nWWWWWW\nWWWWWG\n\"\"\"\n"
+    ));
+    let path = cfg.path().to_str().unwrap();
+    // Each fits 700 KiB alone; both do not.
+    statespace()
+        .args(["solve", path, "--memory", "700KiB"])
+        .assert()
+        .code(4)
+        .stdout(predicate::str::contains("over the budget"));
+    let out = statespace()
+        .args(["solve", path, "--memory", "2MiB", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["moves"], 0);
+    assert_eq!(json["colour"], "B");
+    // The table described is the one that gave the answer: B's 11-cell masks, C(24, 11).
+    let bytes = json["table_bytes"].as_u64().unwrap();
+    assert!(bytes >= 2_496_144 / 4 && bytes < 2_704_156 / 4, "{bytes}");
+}
+
 /// Each bad config: the text after `[puzzle] kind = "shift"`, and what the error must say.
 const BAD_CONFIGS: &[(&str, &str)] = &[
     (
