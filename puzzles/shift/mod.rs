@@ -4,8 +4,9 @@
 //!
 //! - [`board`]: the geometry, colours, moves, both bit encodings and board text.
 //! - [`colex`]: the dense index of `k`-cell masks (combinatorial ranking).
-//! - [`space`]: [`ColourMasks`] (one colour's mask, for region goals) and [`Patterns`] (whole
-//!   boards, for the pattern goal), as [`StateSpace`](crate::space::StateSpace)s.
+//! - [`space`]: [`ColourMasks`] (one colour's mask, for region goals), [`Patterns`] (whole
+//!   boards, for the pattern goal) and [`Boards`] (whole boards with any goal, for export), as
+//!   [`StateSpace`](crate::space::StateSpace)s.
 //! - [`solver`]: region goals as the minimum over colours, by table, BFS or IDDFS; tables are
 //!   built once and shared across boards.
 //! - [`plugin`]: config -> [`ShiftInstance`], and solving for the CLI.
@@ -25,4 +26,4 @@ pub mod space;
 pub use board::{Board, Geometry, Palette, Shift};
 pub use plugin::{ShiftGoal, ShiftInstance, ShiftPlugin};
 pub use solver::RegionSolver;
-pub use space::{ColourMasks, Patterns};
+pub use space::{BoardGoal, Boards, ColourMasks, Patterns};

@@ -3,9 +3,10 @@
 
 use super::board::{Board, Geometry, MAX_CELLS, MIN_SIDE, Palette};
 use super::solver::{RegionAnswer, RegionSolver};
-use super::space::{ColourMasks, Patterns};
+use super::space::{BoardGoal, Boards, ColourMasks, Patterns};
 use crate::config::{self, BoardText, Config, Mode};
 use crate::error::{Error, Location, Result};
+use crate::graph::{self, ExportLimits, StateGraph};
 use crate::registry::{
     Answer, Direction, Exploration, ExploreOptions, Instance, Plugin, PluginInfo, Solution,
 };
@@ -351,6 +352,45 @@ impl Instance for ShiftInstance {
             }
             (ShiftGoal::Region { .. }, None) => unreachable!("region goals have a solver"),
         }
+    }
+
+    /// Whole boards, undirected (every move has its inverse: row left/right, col up/down), the
+    /// goal flag the config's goal: the target board, or the region one colour. Boards are
+    /// packed in 128 bits, so a board of more cells times bits per colour is refused. Moves that
+    /// leave a board as it is are no edges (see [`Boards`]).
+    fn export(
+        &self,
+        board: &BoardText,
+        limits: &ExportLimits,
+        on_layer: &mut dyn FnMut(u32, u64),
+    ) -> Result<StateGraph> {
+        let bits = self.palette.bits_per_cell();
+        let cells = self.geometry.cells();
+        if cells * bits > 128 {
+            return Err(Error::input(
+                Location::file(&board.file).with_key("export"),
+                format!(
+                    "export walks whole boards packed in 128 bits: {cells} cells of {} colours \
+                     need {}",
+                    self.palette.len(),
+                    cells * bits
+                ),
+            ));
+        }
+        let goal = match &self.goal {
+            ShiftGoal::Pattern(target) => BoardGoal::Target(target.pack(bits)),
+            &ShiftGoal::Region { region, colour } => BoardGoal::uniform(region, bits, colour),
+        };
+        let space = Boards::new(self.geometry, bits, goal);
+        let start = self.geometry.parse(&self.palette, board)?.pack(bits);
+        graph::build(
+            &space,
+            start,
+            true,
+            limits,
+            |s| self.format(&Board::unpack(s, cells, bits)),
+            on_layer,
+        )
     }
 
     /// The one-colour mask space behind the table: every mask of as many cells as the region

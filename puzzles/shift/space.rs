@@ -4,11 +4,13 @@
 //! |---|---|---|---|---|
 //! | [`ColourMasks`] | one colour's cell mask (`u64`) | `C(cells, k)` for `k` cells of the colour | the region is all that colour | indexed (colex), invertible, goal set, symmetric (the board's mirrors that keep the region) |
 //! | [`Patterns`] | the whole board packed (`u128`) | up to `colours^cells` | exactly the target board | invertible |
+//! | [`Boards`] | the whole board packed (`u128`) | up to `colours^cells` | a [`BoardGoal`]: the target board, or a region one colour | invertible (for export: no-op moves left out) |
 //!
 //! A region goal ("these cells one colour") only asks where one colour is, and a move moves every
 //! colour the same way, so the rest of the board can be forgotten: per colour the space is the
 //! masks with that colour's cell count, small enough for a distance table. The pattern goal asks
-//! where every colour is, so it searches whole boards, forward from the start.
+//! where every colour is, so it searches whole boards, forward from the start. Export draws whole
+//! boards for every goal, so [`Boards`] generalises [`Patterns`]' goal to region goals.
 
 use super::board::{Geometry, Shift, Shifter, Word};
 use super::colex::Colex;
@@ -272,6 +274,125 @@ impl StateSpace for Patterns {
 }
 
 impl Invertible for Patterns {
+    fn inverse(&self, m: Shift) -> Shift {
+        m.inverse()
+    }
+}
+
+/// What counts as a goal among whole boards: see [`Boards`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardGoal {
+    /// Exactly this packed board (the pattern goal).
+    Target(u128),
+    /// Every cell of a region one colour: `colour`, or any when `None` (the region goals).
+    Uniform {
+        /// The region's cells, `bits` bits set per cell (the bits each cell is packed in).
+        cells: u128,
+        /// The region's cells, the lowest bit of each set: `colour * ones` is the region filled
+        /// with `colour`.
+        ones: u128,
+        /// The bit offset of the region's first cell, whose colour the rest must share.
+        first: u32,
+        /// One cell's bits (`bits` low bits set).
+        low: u128,
+        colour: Option<u8>,
+    },
+}
+
+impl BoardGoal {
+    /// The goal "every cell of `region` (a cell mask, not empty) one colour", for boards of
+    /// `bits` bits per cell.
+    pub fn uniform(region: u64, bits: u32, colour: Option<u8>) -> Self {
+        assert!(region != 0, "an empty region");
+        let low = (1u128 << bits) - 1;
+        let (mut cells, mut ones) = (0u128, 0u128);
+        for i in (0..64).filter(|&i| region >> i & 1 == 1) {
+            cells |= low << (i * bits);
+            ones |= 1u128 << (i * bits);
+        }
+        BoardGoal::Uniform {
+            cells,
+            ones,
+            first: region.trailing_zeros() * bits,
+            low,
+            colour,
+        }
+    }
+
+    /// Whether the packed `board` meets the goal: a comparison or two, whatever the region.
+    #[inline]
+    pub fn is_met(&self, board: u128) -> bool {
+        match *self {
+            BoardGoal::Target(target) => board == target,
+            BoardGoal::Uniform {
+                cells,
+                ones,
+                first,
+                low,
+                colour,
+            } => {
+                let colour = match colour {
+                    Some(c) => c as u128,
+                    None => board >> first & low,
+                };
+                board & cells == colour * ones
+            }
+        }
+    }
+}
+
+/// Whole boards with any goal, for export: the state is the board packed `bits` bits per cell
+/// like [`Patterns`]', the goal a [`BoardGoal`] (a target board, or a region one colour).
+///
+/// A move that leaves the board as it is (a row or column of one colour) is left out of the
+/// successors: it joins a board to itself, lies on no shortest path, and would draw as a loop
+/// (twice, with its inverse) in an exported graph. Every other move is there, in
+/// [`Geometry::moves`] order. Solving keeps [`Patterns`], whose goal test is one comparison.
+#[derive(Clone, Debug)]
+pub struct Boards {
+    goal: BoardGoal,
+    moves: Vec<(Shift, Shifter<u128>)>,
+}
+
+impl Boards {
+    /// Boards of `geometry` packed `bits` per cell (`cells * bits <= 128`), to meet `goal`.
+    pub fn new(geometry: Geometry, bits: u32, goal: BoardGoal) -> Self {
+        assert!(geometry.cells() * bits <= 128);
+        Boards {
+            goal,
+            moves: shifters(&geometry, bits),
+        }
+    }
+
+    pub fn goal(&self) -> BoardGoal {
+        self.goal
+    }
+}
+
+impl StateSpace for Boards {
+    type State = u128;
+    type Move = Shift;
+
+    #[inline]
+    fn successors(&self, board: u128, visit: &mut dyn FnMut(Shift, u128)) {
+        for (m, shifter) in &self.moves {
+            let next = shifter.apply(board);
+            if next != board {
+                visit(*m, next);
+            }
+        }
+    }
+
+    fn is_goal(&self, board: u128) -> bool {
+        self.goal.is_met(board)
+    }
+
+    fn may_follow(&self, previous: Shift, next: Shift) -> bool {
+        may_follow(previous, next)
+    }
+}
+
+impl Invertible for Boards {
     fn inverse(&self, m: Shift) -> Shift {
         m.inverse()
     }
