@@ -469,6 +469,69 @@ mod tests {
     }
 
     #[test]
+    fn board_goals_match_the_cells_and_boards_skip_no_op_moves() {
+        use super::super::board::Board;
+        let g = Geometry { rows: 3, cols: 4 };
+        let region = g.rectangle(0, 1, 1, 2); // 4 cells, not starting at cell 0
+        let bits = 2;
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut boards = vec![Board { cells: vec![1; 12] }];
+        for _ in 0..2000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            // Few colours in the region often enough to hit the goal.
+            let cells = (0..12)
+                .map(|i| {
+                    let c = (seed >> (2 * i) & 3) as u8 % 3;
+                    if region >> i & 1 == 1 && seed >> 60 & 1 == 1 {
+                        2
+                    } else {
+                        c
+                    }
+                })
+                .collect();
+            boards.push(Board { cells });
+        }
+        let mut met = [0; 4];
+        for board in &boards {
+            let packed = board.pack(bits);
+            let in_region: Vec<u8> = (0..12)
+                .filter(|&i| region >> i & 1 == 1)
+                .map(|i| board.cells[i])
+                .collect();
+            let uniform = in_region.iter().all(|&c| c == in_region[0]);
+            for (slot, colour) in [None, Some(0), Some(2)].into_iter().enumerate() {
+                let goal = BoardGoal::uniform(region, bits, colour);
+                let expected = uniform && colour.is_none_or(|c| in_region[0] == c);
+                assert_eq!(goal.is_met(packed), expected, "{board:?} {colour:?}");
+                met[slot] += expected as u32;
+            }
+            let target = BoardGoal::Target(boards[1].pack(bits));
+            assert_eq!(target.is_met(packed), board == &boards[1]);
+            met[3] += target.is_met(packed) as u32;
+            // Successors: every move but those that change nothing.
+            let space = Boards::new(g, bits, target);
+            let mut seen = Vec::new();
+            space.successors(packed, &mut |m, next| {
+                assert_ne!(next, packed, "{m} changes nothing");
+                assert_eq!(next, board.shifted(&g, m).pack(bits), "{m}");
+                seen.push(m);
+            });
+            let changing: Vec<Shift> = g
+                .moves()
+                .into_iter()
+                .filter(|&m| board.shifted(&g, m) != *board)
+                .collect();
+            assert_eq!(seen, changing);
+        }
+        assert!(
+            met.iter().all(|&n| n > 0),
+            "every goal met somewhere: {met:?}"
+        );
+    }
+
+    #[test]
     fn may_follow_refuses_undo_and_unordered_commuting_runs() {
         use Shift::*;
         assert!(!may_follow(RowLeft(1), RowRight(1)));

@@ -8,6 +8,7 @@
 //! - `fuzz`: arbitrary and mutated inputs to every parser; the corpus in tests/fuzz-corpus.
 //! - `export`: `statespace export` in every format, and the sample histogram in docs/.
 //! - `shift`: the Shift plugin: HDU samples, table against BFS, encodings, bad input.
+//! - `shift_export`: `statespace export` on Shift configs against a brute-force BFS.
 //! - `table`: the distance-table engine: whole-space histograms, paths, memory refusal.
 //! - `explore`: `statespace explore` and the whole-space engine: histograms against brute force,
 //!   every strategy and thread count agreeing, JSON, plot, limits.
@@ -21,6 +22,7 @@ mod flip;
 mod fuzz;
 mod limits;
 mod shift;
+mod shift_export;
 mod table;
 
 use std::path::PathBuf;

@@ -24,7 +24,7 @@ const HDU: Geometry = Geometry { rows: 4, cols: 6 };
 
 /// Applies a move given by its label (`row 2 left`, `col 5 up`) to row-major `cells`, written
 /// from the puzzle statement rather than the library, to check labels and paths independently.
-fn apply_label(g: Geometry, cells: &mut [u8], label: &str) {
+pub(crate) fn apply_label(g: Geometry, cells: &mut [u8], label: &str) {
     let words: Vec<&str> = label.split(' ').collect();
     let line: usize = words[1].parse::<usize>().unwrap() - 1;
     let (rows, cols) = (g.rows as usize, g.cols as usize);
@@ -45,12 +45,17 @@ fn apply_label(g: Geometry, cells: &mut [u8], label: &str) {
     }
 }
 
-fn letters(board: &str) -> Vec<u8> {
+pub(crate) fn letters(board: &str) -> Vec<u8> {
     board.bytes().filter(|b| b.is_ascii_alphabetic()).collect()
 }
 
 /// Whether the region `[top, left, bottom, right]` (0-based inclusive) holds one colour.
-fn region_uniform(g: Geometry, cells: &[u8], region: [usize; 4], colour: Option<u8>) -> bool {
+pub(crate) fn region_uniform(
+    g: Geometry,
+    cells: &[u8],
+    region: [usize; 4],
+    colour: Option<u8>,
+) -> bool {
     let [top, left, bottom, right] = region;
     let first = colour.unwrap_or(cells[top * g.cols as usize + left]);
     (top..=bottom).all(|r| (left..=right).all(|c| cells[r * g.cols as usize + c] == first))
