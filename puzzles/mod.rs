@@ -1,7 +1,7 @@
 //! The puzzle plugins, one folder each. A plugin uses only the library's public API.
 //!
 //! To add a puzzle: write `puzzles/NAME/` with a [`StateSpace`](crate::space::StateSpace)
-//! implementation and a [`Plugin`](crate::registry::Plugin), then list it in [`PLUGINS`].
+//! implementation and a [`Plugin`], then list it in [`PLUGINS`].
 
 pub mod flip;
 pub mod shift;
