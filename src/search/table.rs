@@ -452,11 +452,12 @@ impl<'a, P: Indexed + GoalSet, R: Reduction<P>> Build<'a, P, R> {
             if !self.mod3 && depth + 1 >= self.entries.unreached() {
                 self.make_room()?;
             }
-            level = if level > len - reached {
-                self.bottom_up(depth)?
+            let direction = if level > len - reached {
+                Scan::BottomUp
             } else {
-                self.top_down(depth)?
+                Scan::TopDown
             };
+            level = self.next_level(depth, direction)?;
             depth += 1;
         }
         self.stats.elapsed = self.started.elapsed();
@@ -511,14 +512,20 @@ impl<'a, P: Indexed + GoalSet, R: Reduction<P>> Build<'a, P, R> {
         found
     }
 
-    /// Expands every state at `depth`; returns how many states got `depth + 1`.
-    fn top_down(&mut self, depth: u64) -> Result<u64, Limit> {
+    /// Fills level `depth + 1` from level `depth`; returns how many states it got. Top-down
+    /// expands every state at `depth`; bottom-up looks, for every unreached state, for a
+    /// successor at `depth` (cheaper when the level is larger than what is left unreached).
+    fn next_level(&mut self, depth: u64, direction: Scan) -> Result<u64, Limit> {
         let (at, next) = (self.code(depth), self.code(depth + 1));
         let clock = Clock {
             limits: self.limits,
             started: self.started,
         };
-        let scan = top_down(
+        let scan = match direction {
+            Scan::TopDown => top_down,
+            Scan::BottomUp => bottom_up,
+        };
+        let scanned = scan(
             self.space,
             &self.reduction,
             &mut self.entries,
@@ -526,25 +533,7 @@ impl<'a, P: Indexed + GoalSet, R: Reduction<P>> Build<'a, P, R> {
             at,
             next,
         )?;
-        Ok(self.count(scan))
-    }
-
-    /// Gives `depth + 1` to every unreached state with a successor at `depth`; returns how many.
-    fn bottom_up(&mut self, depth: u64) -> Result<u64, Limit> {
-        let (at, next) = (self.code(depth), self.code(depth + 1));
-        let clock = Clock {
-            limits: self.limits,
-            started: self.started,
-        };
-        let scan = bottom_up(
-            self.space,
-            &self.reduction,
-            &mut self.entries,
-            clock,
-            at,
-            next,
-        )?;
-        Ok(self.count(scan))
+        Ok(self.count(scanned))
     }
 
     /// Adds a scan's work to the stats; returns the states it reached.
@@ -578,6 +567,13 @@ struct Clock<'a> {
 // build about 20 % more instructions (BENCHMARKS.md). `inline(never)` keeps those argument
 // attributes whole: inlined into `run`, part of them is lost again (callgrind, 4 x 6 plain build:
 // 984 M instructions inlined, 956 M not, 1,159 M as methods).
+
+/// Which way a level is filled.
+#[derive(Clone, Copy)]
+enum Scan {
+    TopDown,
+    BottomUp,
+}
 
 /// Expands every state coded `at`; every unreached successor gets `next` (with its images).
 #[inline(never)]
