@@ -190,6 +190,19 @@ impl Config {
         }
     }
 
+    /// `[goal] target` as board text: the `pattern` goal needs one (`Some`), every other goal
+    /// refuses it (`None`).
+    pub fn pattern_target(&self, goal: &GoalSection) -> Result<Option<BoardText>> {
+        match (&goal.target, goal.kind.get_ref() == "pattern") {
+            (Some(target), true) => Ok(Some(self.board_text(target, "goal.target"))),
+            (None, true) => Err(self.missing("goal.target")),
+            (target, false) => {
+                self.refuse(target, "goal.target", "only the pattern goal has a target")?;
+                Ok(None)
+            }
+        }
+    }
+
     /// The search mode, or `default` when the config names none.
     pub fn mode(&self, default: Mode, supported: &[Mode]) -> Result<Mode> {
         match &self.search.mode {

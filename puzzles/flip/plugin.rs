@@ -116,27 +116,14 @@ fn parse_goal(config: &Config, geometry: Geometry) -> Result<Goal> {
     };
     config.refuse(&goal.region, "goal.region", "flip goals have no region")?;
     config.refuse(&goal.colour, "goal.colour", "use all-white or all-black")?;
-    let kind = goal.kind.get_ref().as_str();
-    if kind != "pattern" {
-        config.refuse(
-            &goal.target,
-            "goal.target",
-            "only the pattern goal has a target",
-        )?;
-    }
-    match kind {
-        "uniform" => Ok(Goal::Uniform),
-        "all-white" => Ok(Goal::AllWhite),
-        "all-black" => Ok(Goal::AllBlack),
-        "pattern" => {
-            let target = goal
-                .target
-                .as_ref()
-                .ok_or_else(|| config.missing("goal.target"))?;
-            let text = config.board_text(target, "goal.target");
-            Ok(Goal::Pattern(BitBoard::parse(geometry, &text)?))
-        }
-        other => Err(config.error_at(
+    // Some exactly for the pattern goal.
+    let target = config.pattern_target(goal)?;
+    match (goal.kind.get_ref().as_str(), target) {
+        (_, Some(text)) => Ok(Goal::Pattern(BitBoard::parse(geometry, &text)?)),
+        ("uniform", None) => Ok(Goal::Uniform),
+        ("all-white", None) => Ok(Goal::AllWhite),
+        ("all-black", None) => Ok(Goal::AllBlack),
+        (other, None) => Err(config.error_at(
             goal.kind.span(),
             "goal.kind",
             format!("unknown flip goal `{other}` (known: uniform, all-white, all-black, pattern)"),

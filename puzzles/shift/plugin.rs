@@ -99,13 +99,8 @@ fn parse_goal(config: &Config, geometry: Geometry, palette: &Palette) -> Result<
         });
     };
     let kind = goal.kind.get_ref().as_str();
-    if kind != "pattern" {
-        config.refuse(
-            &goal.target,
-            "goal.target",
-            "only the pattern goal has a target",
-        )?;
-    }
+    // Some exactly for the pattern goal.
+    let target = config.pattern_target(goal)?;
     if kind != "region-uniform" {
         config.refuse(
             &goal.region,
@@ -132,12 +127,12 @@ fn parse_goal(config: &Config, geometry: Geometry, palette: &Palette) -> Result<
             }
         }
     };
-    match kind {
-        "interior-uniform" => Ok(ShiftGoal::Region {
+    match (kind, target) {
+        ("interior-uniform", None) => Ok(ShiftGoal::Region {
             region: geometry.interior(),
             colour,
         }),
-        "region-uniform" => {
+        ("region-uniform", None) => {
             let raw = goal
                 .region
                 .as_ref()
@@ -165,7 +160,7 @@ fn parse_goal(config: &Config, geometry: Geometry, palette: &Palette) -> Result<
             );
             Ok(ShiftGoal::Region { region, colour })
         }
-        "pattern" => {
+        (_, Some(text)) => {
             config.refuse(
                 &goal.colour,
                 "goal.colour",
@@ -184,14 +179,9 @@ fn parse_goal(config: &Config, geometry: Geometry, palette: &Palette) -> Result<
                     ),
                 ));
             }
-            let target = goal
-                .target
-                .as_ref()
-                .ok_or_else(|| config.missing("goal.target"))?;
-            let text = config.board_text(target, "goal.target");
             Ok(ShiftGoal::Pattern(geometry.parse(palette, &text)?))
         }
-        other => Err(config.error_at(
+        (other, None) => Err(config.error_at(
             goal.kind.span(),
             "goal.kind",
             format!(
