@@ -11,6 +11,8 @@
 //! | [`GoalSet`] | every goal state, enumerated | multi-source backward search |
 //! | [`XorMoves`] | every move is an XOR of the dense index with a fixed mask | word-at-a-time whole-space BFS ([`layers`](crate::search::layers)) |
 //! | [`Symmetric`] | the images of a state under the space's symmetries | distance tables that expand one state per orbit |
+//! | [`Invariant`] | a proof, without search, that a state cannot reach the goal | every engine, before it starts (through the [`registry`](crate::registry) glue) |
+//! | [`Heuristic`] | an admissible estimate of the moves left (a separate object, so one space can have several) | A*, IDA* |
 //!
 //! States are small `Copy` values (an integer or a fixed array of words) so that frontiers are flat
 //! vectors and nothing is allocated per state. Successors are handed to a caller-supplied closure
@@ -152,6 +154,39 @@ pub trait Symmetric: StateSpace {
     fn images<F: FnMut(Self::State)>(&self, state: Self::State, visit: F);
     /// Whether `state` stands for its orbit.
     fn is_representative(&self, state: Self::State) -> bool;
+}
+
+/// A proof by invariant: a quantity every move keeps (a permutation parity, a colour count) that
+/// differs between a state and every goal, so the state is unsolvable and no search is needed.
+///
+/// Why it exists: a search proves unsolvability only by exhausting everything reachable, which
+/// for half of a sliding puzzle's boards is the whole other half of the space; an invariant
+/// answers at once, on any size. The glue consults it before any engine runs, and the answer
+/// names the invariant (`"proof": "parity"`).
+///
+/// Invariant an implementation keeps: `Some` only for states that truly cannot reach a goal
+/// (never a false proof). `None` proves nothing: the state may or may not be solvable.
+pub trait Invariant: StateSpace {
+    /// The name of an invariant that proves `state` cannot reach any goal (`"parity"`), or
+    /// `None` when none does.
+    fn unsolvable_by(&self, state: Self::State) -> Option<&'static str>;
+}
+
+/// An admissible heuristic: a lower bound on the fewest moves from a state to a goal.
+///
+/// A separate object rather than a method of the space, so that one space can be searched with
+/// several (Manhattan distance, pattern databases) and a heuristic can own tables.
+///
+/// Invariants an implementation keeps:
+/// - admissible: `estimate(s)` never exceeds the fewest moves from `s` to a goal (so A* and IDA*
+///   return optimal paths);
+/// - `estimate(goal) == 0`.
+///
+/// Optionally consistent (monotone): `estimate(s) <= 1 + estimate(t)` for every move `s -> t`.
+/// A* documents what it does when that fails.
+pub trait Heuristic<P: StateSpace + ?Sized>: Sync {
+    /// A lower bound on the moves from `state` to the nearest goal.
+    fn estimate(&self, space: &P, state: P::State) -> u32;
 }
 
 /// Replays `moves` from `start`, following each move by its label; `None` if a move is not
