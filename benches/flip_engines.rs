@@ -12,7 +12,7 @@
 //!     cargo bench --bench flip_engines
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use statespace::puzzles::flip::{Flip, FlipGoal, Geometry, Press};
+use statespace::puzzles::flip::{Flip, FlipGoal, Geometry};
 use statespace::search::{Limits, Outcome, bfs, iddfs, table};
 use std::hint::black_box;
 
@@ -42,11 +42,7 @@ fn solvable_boards(flip: &Flip) -> Vec<u64> {
             (0..16)
                 .filter(|cell| presses >> cell & 1 == 1)
                 .fold(0, |board, cell| {
-                    let press = Press {
-                        row: cell / 4,
-                        col: cell % 4,
-                    };
-                    board ^ flip.mask(press)
+                    board ^ flip.geometry().press_mask(cell / 4, cell % 4)
                 })
         })
         .collect()

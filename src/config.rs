@@ -1,21 +1,29 @@
-//! TOML configs: the raw schema, and helpers that turn raw values into validated settings with
-//! errors that name the file, the line and the key.
+//! TOML configs: the sections every config shares, the plugin-owned sections, and helpers that
+//! turn raw values into validated settings with errors that name the file, the line and the key.
 //!
-//! The flow is raw text -> [`Config`] (serde, `deny_unknown_fields`, every value
-//! [`Spanned`] so a later check can still point at its line) -> a plugin's own validated
-//! settings (see [`registry`](crate::registry)). The schema is one struct for every puzzle:
-//! keys a puzzle does not use are refused by that puzzle with the line they stand on.
+//! The flow is raw text -> [`Config`] (serde, `deny_unknown_fields`, every value [`Spanned`] so a
+//! later check can still point at its line) -> a plugin's own validated settings (see
+//! [`registry`](crate::registry)).
+//!
+//! Who owns which keys:
+//!
+//! - `[puzzle] kind`, `[search]` and `[start]` are the library's: [`Config`] reads them.
+//! - The rest of `[puzzle]` and all of `[goal]` belong to the plugin named by `kind`. A plugin
+//!   declares them once with the [`keys!`](crate::keys) macro (a serde struct with
+//!   `deny_unknown_fields`, every value spanned, a doc line per key) and reads them with
+//!   [`Config::sections`]. `statespace puzzles` prints the same declaration, so the help cannot
+//!   drift from what is accepted, and a key one plugin adds is unknown (with its line) to the
+//!   others without anyone writing a refusal.
 //!
 //! ```toml
 //! [puzzle]
-//! kind = "flip"      # a registered plugin: `statespace puzzles` lists them
+//! kind = "flip"      # a registered plugin: `statespace puzzles` lists them and their keys
 //! rows = 4
 //! cols = 4
-//! wrap = false       # flip: torus when true
 //! [goal]
 //! kind = "uniform"   # the plugin's goals
 //! [search]
-//! mode = "auto"      # bfs | iddfs | table | algebraic | auto (what the plugin supports)
+//! mode = "auto"      # bfs | iddfs | table | algebraic | auto (what the puzzle supports)
 //! max_depth = 20     # optional limits
 //! max_states = 1000000
 //! time_limit = "30s"  # humantime syntax
@@ -32,6 +40,7 @@
 
 use crate::error::{Error, Location, Result};
 use serde::Deserialize;
+use serde::de::{DeserializeOwned, IgnoredAny};
 use std::fmt;
 use std::ops::{Range, RangeInclusive};
 use std::str::FromStr;
@@ -40,62 +49,125 @@ pub use toml::Spanned;
 /// The most worker threads `[search] threads` and `--threads` accept.
 pub const MAX_THREADS: usize = 1024;
 
-/// A parsed config file: the raw sections plus the source text, for error locations.
+/// A parsed config file: the library's sections plus the source text, from which
+/// [`sections`](Config::sections) reads the plugin's.
 #[derive(Debug)]
 pub struct Config {
     /// The file name errors mention.
     pub name: String,
     /// The whole text, to turn byte offsets into line numbers.
     pub text: String,
-    pub puzzle: PuzzleSection,
-    pub goal: Option<GoalSection>,
+    /// `[puzzle] kind`: the plugin.
+    pub kind: Spanned<String>,
+    /// `[search]`: the engine and its limits.
     pub search: SearchSection,
+    /// `[start]`: the position to solve, when given.
     pub start: Option<StartSection>,
 }
 
-/// The whole file as serde sees it.
+/// The whole file as the library sees it: the plugin's sections are only checked to be tables
+/// here; [`Config::sections`] reads them.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawConfig {
-    puzzle: PuzzleSection,
-    goal: Option<GoalSection>,
+    puzzle: KindOnly,
+    #[allow(dead_code)] // read by the plugin, through Config::sections
+    goal: Option<IgnoredAny>,
     #[serde(default)]
     search: SearchSection,
     start: Option<StartSection>,
 }
 
-/// `[puzzle]`: which plugin, and its size.
+/// `[puzzle]` as the library reads it: only `kind` (the other keys are the plugin's).
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PuzzleSection {
-    pub kind: Spanned<String>,
-    pub rows: Option<Spanned<i64>>,
-    pub cols: Option<Spanned<i64>>,
-    /// Flip: the board is a torus.
-    pub wrap: Option<Spanned<bool>>,
-    /// Shift: the colour letters a board may hold (`"BWG"`).
-    pub colours: Option<Spanned<String>>,
+struct KindOnly {
+    kind: Spanned<String>,
 }
 
-/// `[goal]`: what counts as solved.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GoalSection {
-    pub kind: Spanned<String>,
-    /// The target board for `pattern` goals, in the same text form as `[start] board`.
-    pub target: Option<Spanned<String>>,
-    /// Shift `region-uniform`: `[top, left, bottom, right]`, 1-based and inclusive.
-    pub region: Option<Spanned<Vec<i64>>>,
-    /// Shift `region-uniform`: the one colour that must fill the region (any, when absent).
-    pub colour: Option<Spanned<String>>,
+/// One key of a plugin's section, as `statespace puzzles` prints it.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct Key {
+    /// The TOML key.
+    pub name: &'static str,
+    /// One line: what it means, its range and default.
+    pub doc: &'static str,
+}
+
+/// A plugin's `[puzzle]` or `[goal]` section: a serde struct declared with [`keys!`](crate::keys),
+/// which also lists its keys with their docs.
+pub trait Keys: DeserializeOwned {
+    /// Every key but `kind`, in declaration order.
+    const KEYS: &'static [Key];
+}
+
+/// Declares a plugin's `[puzzle]` or `[goal]` section once: a serde struct (unknown keys refused,
+/// every value [`Spanned`] and optional, so a check can name its line and a missing key gets
+/// [`Config::missing`]) and its [`Keys`] list for `statespace puzzles`. Each key needs a doc
+/// comment: it is the key's help text. The struct also gets `kind` (the plugin's name in
+/// `[puzzle]`, the goal's in `[goal]`).
+///
+/// ```
+/// statespace::keys! {
+///     /// `[puzzle]` of a counter puzzle.
+///     pub struct CounterKeys {
+///         /// the modulus, 2 to 100
+///         modulus: i64,
+///     }
+/// }
+/// use statespace::config::Keys;
+/// assert_eq!(CounterKeys::KEYS[0].name, "modulus");
+/// assert_eq!(CounterKeys::KEYS[0].doc, "the modulus, 2 to 100");
+/// ```
+#[macro_export]
+macro_rules! keys {
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $name:ident {
+            $(
+                #[doc = $doc:literal]
+                $field:ident : $ty:ty
+            ),* $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, ::serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        $vis struct $name {
+            /// `kind`: the puzzle's name in `[puzzle]`, the goal's in `[goal]`.
+            pub kind: $crate::config::Spanned<String>,
+            $(
+                #[doc = $doc]
+                pub $field: Option<$crate::config::Spanned<$ty>>,
+            )*
+        }
+        impl $crate::config::Keys for $name {
+            const KEYS: &'static [$crate::config::Key] = &[
+                $( $crate::config::Key { name: stringify!($field), doc: $crate::config::trim_doc($doc) }, )*
+            ];
+        }
+    };
+}
+
+/// A doc comment's text without the space `///` leaves in front (for [`keys!`](crate::keys)).
+pub const fn trim_doc(doc: &'static str) -> &'static str {
+    match doc.as_bytes() {
+        [b' ', rest @ ..] => match std::str::from_utf8(rest) {
+            Ok(rest) => rest,
+            Err(_) => doc,
+        },
+        _ => doc,
+    }
 }
 
 /// `[search]`: the engine and its limits.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SearchSection {
+    /// The engine (`bfs`, `table`, ...); the puzzle's default when absent.
     pub mode: Option<Spanned<String>>,
+    /// Give up deeper than this many moves.
     pub max_depth: Option<Spanned<i64>>,
+    /// Give up after this many states.
     pub max_states: Option<Spanned<i64>>,
     /// Wall-clock limit, e.g. `"30s"`, `"2m"` (humantime syntax).
     pub time_limit: Option<Spanned<String>>,
@@ -109,6 +181,7 @@ pub struct SearchSection {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StartSection {
+    /// The board, in the puzzle's board text.
     pub board: Spanned<String>,
 }
 
@@ -124,22 +197,33 @@ impl Config {
 
     /// Parses `text`; `name` is the file name errors mention.
     pub fn parse(name: &str, text: &str) -> Result<Config> {
-        let raw: RawConfig = toml::from_str(text).map_err(|e| {
-            let span = e.span().unwrap_or(0..0);
-            let mut location = Location::file(name).at_line(line_of(text, span.start));
-            if let Some(key) = key_at(text, span.start) {
-                location = location.with_key(key);
-            }
-            Error::input(location, e.message().trim().to_string())
-        })?;
+        let raw: RawConfig = toml::from_str(text).map_err(|e| toml_error(name, text, e))?;
         Ok(Config {
             name: name.to_string(),
             text: text.to_string(),
-            puzzle: raw.puzzle,
-            goal: raw.goal,
+            kind: raw.puzzle.kind,
             search: raw.search,
             start: raw.start,
         })
+    }
+
+    /// The plugin's `[puzzle]` section `P` and, when the file has one, its `[goal]` section `G`
+    /// (both declared with [`keys!`](crate::keys)). An unknown or misplaced key, or a value of
+    /// the wrong type, is an error at its line.
+    pub fn sections<P: Keys, G: Keys>(&self) -> Result<(P, Option<G>)> {
+        #[derive(Deserialize)]
+        #[serde(bound = "P: Keys, G: Keys")]
+        struct Typed<P, G> {
+            puzzle: P,
+            goal: Option<G>,
+            #[allow(dead_code)]
+            search: Option<IgnoredAny>,
+            #[allow(dead_code)]
+            start: Option<IgnoredAny>,
+        }
+        let typed: Typed<P, G> =
+            toml::from_str(&self.text).map_err(|e| toml_error(&self.name, &self.text, e))?;
+        Ok((typed.puzzle, typed.goal))
     }
 
     /// An error about the value at `span`, under `key` (`puzzle.rows`).
@@ -190,10 +274,14 @@ impl Config {
         }
     }
 
-    /// `[goal] target` as board text: the `pattern` goal needs one (`Some`), every other goal
-    /// refuses it (`None`).
-    pub fn pattern_target(&self, goal: &GoalSection) -> Result<Option<BoardText>> {
-        match (&goal.target, goal.kind.get_ref() == "pattern") {
+    /// `[goal] target` as board text: the `pattern` goal (`kind`) needs one (`Some`), every other
+    /// goal refuses it (`None`).
+    pub fn pattern_target(
+        &self,
+        kind: &Spanned<String>,
+        target: &Option<Spanned<String>>,
+    ) -> Result<Option<BoardText>> {
+        match (target, kind.get_ref() == "pattern") {
             (Some(target), true) => Ok(Some(self.board_text(target, "goal.target"))),
             (None, true) => Err(self.missing("goal.target")),
             (target, false) => {
@@ -203,18 +291,17 @@ impl Config {
         }
     }
 
-    /// The search mode, or `default` when the config names none.
-    pub fn mode(&self, default: Mode, supported: &[Mode]) -> Result<Mode> {
+    /// `[search] mode`, parsed (whether the puzzle supports it is the registry's check), with its
+    /// span.
+    pub fn mode(&self) -> Result<Option<(Mode, Range<usize>)>> {
         match &self.search.mode {
-            None => Ok(default),
+            None => Ok(None),
             Some(raw) => {
                 let mode: Mode = raw
                     .get_ref()
                     .parse()
                     .map_err(|e: String| self.error_at(raw.span(), "search.mode", e))?;
-                check_mode(mode, supported)
-                    .map_err(|e| self.error_at(raw.span(), "search.mode", e))?;
-                Ok(mode)
+                Ok(Some((mode, raw.span())))
             }
         }
     }
@@ -428,6 +515,16 @@ pub fn parse_bytes(text: &str) -> std::result::Result<u64, String> {
     }
 }
 
+/// A TOML or serde error as a one-line [`Error`] at its line and key.
+fn toml_error(name: &str, text: &str, e: toml::de::Error) -> Error {
+    let span = e.span().unwrap_or(0..0);
+    let mut location = Location::file(name).at_line(line_of(text, span.start));
+    if let Some(key) = key_at(text, span.start) {
+        location = location.with_key(key);
+    }
+    Error::input(location, e.message().trim().to_string())
+}
+
 /// The 1-based line of byte `offset` in `text`.
 pub fn line_of(text: &str, offset: usize) -> usize {
     let offset = offset.min(text.len());
@@ -446,6 +543,16 @@ fn key_at(text: &str, offset: usize) -> Option<String> {
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     let line_end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
     let line = &text[line_start..line_end];
+    let header = line.trim();
+    if header.starts_with('[') && !header.starts_with("[[") {
+        // An error on a table header (an unknown section): the section is the key.
+        return Some(
+            header
+                .trim_matches(|c| c == '[' || c == ']')
+                .trim()
+                .to_string(),
+        );
+    }
     let table = text[..line_start]
         .lines()
         .rev()
@@ -469,22 +576,69 @@ mod tests {
 
     #[test]
     fn type_errors_name_line_and_key() {
-        let text = "[puzzle]\nkind = \"flip\"\nrows = \"four\"\n";
+        let text = "[puzzle]\nkind = \"flip\"\n[search]\nmax_depth = \"four\"\n";
         let err = Config::parse("x.toml", text).unwrap_err().to_string();
         assert!(
-            err.starts_with("x.toml:3: puzzle.rows: invalid type"),
+            err.starts_with("x.toml:4: search.max_depth: invalid type"),
+            "{err}"
+        );
+        let text = "[puzzle]\nkind = \"t\"\nsize = \"four\"\n";
+        let config = Config::parse("x.toml", text).unwrap();
+        let err = config.sections::<TestKeys, TestGoal>().unwrap_err();
+        let err = err.to_string();
+        assert!(
+            err.starts_with("x.toml:3: puzzle.size: invalid type"),
             "{err}"
         );
     }
 
+    crate::keys! {
+        /// A test plugin's `[puzzle]`.
+        #[allow(dead_code)]
+        struct TestKeys {
+            /// a size
+            size: i64,
+        }
+    }
+
+    crate::keys! {
+        /// A test plugin's `[goal]`.
+        #[allow(dead_code)]
+        struct TestGoal {
+            /// a target
+            target: String,
+        }
+    }
+
     #[test]
-    fn unknown_keys_are_refused_with_their_line() {
-        let text = "[puzzle]\nkind = \"flip\"\ncolour = 3\n";
-        let err = Config::parse("x.toml", text).unwrap_err().to_string();
+    fn plugin_sections_refuse_unknown_and_misplaced_keys_with_their_line() {
+        let sections = |text: &str| {
+            Config::parse("x.toml", text).and_then(|c| c.sections::<TestKeys, TestGoal>())
+        };
+        let (keys, goal) = sections("[puzzle]\nkind = \"t\"\nsize = 3\n").unwrap();
+        assert_eq!(keys.size.map(|s| s.into_inner()), Some(3));
+        assert!(goal.is_none());
+        let err = sections("[puzzle]\nkind = \"t\"\ncolour = 3\n").unwrap_err();
         assert!(
-            err.starts_with("x.toml:3: puzzle.colour: unknown field"),
+            err.to_string()
+                .starts_with("x.toml:3: puzzle.colour: unknown field"),
             "{err}"
         );
+        let err = sections("[puzzle]\nkind = \"t\"\n[goal]\nkind = \"g\"\nsize = 3\n");
+        let err = err.unwrap_err().to_string();
+        assert!(
+            err.starts_with("x.toml:5: goal.size: unknown field"),
+            "{err}"
+        );
+        assert_eq!(TestKeys::KEYS[0].name, "size");
+        assert_eq!(TestKeys::KEYS[0].doc, "a size");
+    }
+
+    #[test]
+    fn unknown_sections_are_refused_with_their_line() {
+        let text = "[puzzle]\nkind = \"flip\"\n[serch]\nmode = \"bfs\"\n";
+        let err = Config::parse("x.toml", text).unwrap_err().to_string();
+        assert!(err.starts_with("x.toml:3: serch: unknown field"), "{err}");
     }
 
     #[test]

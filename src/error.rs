@@ -10,6 +10,7 @@ use std::fmt;
 /// Where in the input a problem is: a file (or `<stdin>`), a line, a key.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Location {
+    /// The file name, or `<stdin>`.
     pub file: String,
     /// 1-based line, when known.
     pub line: Option<usize>,
@@ -58,13 +59,29 @@ impl fmt::Display for Location {
 pub enum Error {
     /// Input that is not what it should be; the message says what, the location where.
     #[error("{location}: {message}")]
-    Input { location: Location, message: String },
+    Input {
+        /// Where.
+        location: Location,
+        /// What is wrong.
+        message: String,
+    },
     /// A file that cannot be read or written.
     #[error("{path}: {source}")]
     Io {
+        /// The file (or `<stdout>`).
         path: String,
+        /// What the system said.
         #[source]
         source: std::io::Error,
+    },
+    /// Work refused before it started because it would pass a limit (the memory budget), with
+    /// the figure it needed. The CLI exits with the same code as a search stopped by a limit.
+    #[error("{location}: {limit}")]
+    Limit {
+        /// What was refused (`export`).
+        location: Location,
+        /// The limit it would pass.
+        limit: crate::search::Limit,
     },
 }
 

@@ -11,7 +11,10 @@
 //! - [`graph`]: state-graph export: the states around a start as a petgraph graph, rendered as
 //!   DOT, GraphML or node-link JSON.
 //! - [`plot`]: a small SVG bar-chart writer (depth histograms).
-//! - [`registry`]: puzzle kind name -> plugin; the object-safe face the CLI drives.
+//! - [`registry`]: puzzle kind name -> plugin (built in, or registered at run time).
+//! - [`kit`]: the generic glue: a plugin's space and its capabilities -> every engine they allow.
+//! - [`instance`]: what the CLI drives: a configured puzzle's engines by mode, explore, export,
+//!   and the type-erased results.
 //! - [`puzzles`]: the plugins (compiled from the top-level `puzzles/` folder). They use only the
 //!   public API of this crate, as a third-party plugin would.
 //! - [`error`]: the error type; every error displays as one line.
@@ -21,6 +24,8 @@
 pub mod config;
 pub mod error;
 pub mod graph;
+pub mod instance;
+pub mod kit;
 pub mod plot;
 pub mod registry;
 pub mod search;

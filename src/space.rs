@@ -6,6 +6,7 @@
 //! | trait | gives | used by |
 //! |---|---|---|
 //! | [`StateSpace`] | successors of a state, the goal test, a move-order rule | every engine |
+//! | [`BoardFormat`] | a state as board text, both ways | the glue ([`kit`](crate::kit)): boards in, boards out |
 //! | [`Indexed`] | a bijection between states and `0..size` | bitset visited sets, flat tables |
 //! | [`Invertible`] | the inverse of every move | backward search from the goal set |
 //! | [`GoalSet`] | every goal state, enumerated | multi-source backward search |
@@ -83,12 +84,20 @@ pub trait StateSpace {
     fn may_follow(&self, _previous: Self::Move, _next: Self::Move) -> bool {
         true
     }
+}
 
-    /// Whether [`may_follow`](Self::may_follow) makes every search tree finite, so that a
-    /// depth-first engine that exhausts it without a goal has proven the start unsolvable.
-    fn pruned_tree_is_finite(&self) -> bool {
-        false
-    }
+/// The board text of a space: how a person writes a state, and how one prints.
+///
+/// Why it exists: the engines never see text, but every command reads a board and prints
+/// boards; with this the [`kit`](crate::kit) glue does both for any plugin.
+///
+/// Invariant: `parse` of `format(s)` is `s` again.
+pub trait BoardFormat: StateSpace {
+    /// Parses `text`; an error names the file and line through
+    /// [`BoardText::error`](crate::config::BoardText::error).
+    fn parse(&self, text: &crate::config::BoardText) -> crate::error::Result<Self::State>;
+    /// The state as board text (rows, one per line).
+    fn format(&self, state: Self::State) -> String;
 }
 
 /// A dense index: a bijection between the states and `0..size()`.

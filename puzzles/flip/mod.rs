@@ -22,5 +22,5 @@ pub mod space;
 
 pub use bitboard::BitBoard;
 pub use board::Geometry;
-pub use plugin::FlipPlugin;
+pub use plugin::{FlipGoalKeys, FlipKeys, FlipPlugin};
 pub use space::{CellLabel, Flip, FlipGoal, Press};

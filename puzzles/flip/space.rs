@@ -86,11 +86,6 @@ impl Flip {
         self.goal
     }
 
-    /// The mask a press flips.
-    pub fn mask(&self, press: Press) -> u64 {
-        self.presses[self.geometry.bit(press.row as u32, press.col as u32) as usize].1
-    }
-
     /// The goal boards.
     pub fn goal_boards(&self) -> Vec<u64> {
         let full = self.geometry.full();

@@ -4,12 +4,12 @@
 //!
 //! - [`board`]: the geometry, colours, moves, both bit encodings and board text.
 //! - [`colex`]: the dense index of `k`-cell masks (combinatorial ranking).
-//! - [`space`]: [`ColourMasks`] (one colour's mask, for region goals), [`Patterns`] (whole
-//!   boards, for the pattern goal) and [`Boards`] (whole boards with any goal, for export), as
+//! - [`space`]: [`ColourMasks`] (one colour's mask, for region goals) and [`Boards`] (whole
+//!   boards with any goal: the pattern goal, and export), as
 //!   [`StateSpace`](crate::space::StateSpace)s.
 //! - [`solver`]: region goals as the minimum over colours, by table, BFS or IDDFS; tables are
 //!   built once and shared across boards.
-//! - [`plugin`]: config -> [`ShiftInstance`], and solving for the CLI.
+//! - [`plugin`]: config -> [`Instance`](crate::instance::Instance), through the generic glue.
 //!
 //! Goals: `interior-uniform` (every non-edge cell one colour: the HDU goal), `region-uniform` (a
 //! rectangle one colour) and `pattern` (one exact board). The key reduction: a region goal only
@@ -24,6 +24,6 @@ pub mod solver;
 pub mod space;
 
 pub use board::{Board, Geometry, Palette, Shift};
-pub use plugin::{ShiftGoal, ShiftInstance, ShiftPlugin};
+pub use plugin::{ShiftGoal, ShiftPlugin};
 pub use solver::RegionSolver;
-pub use space::{BoardGoal, Boards, ColourMasks, Patterns};
+pub use space::{BoardGoal, Boards, ColourMasks};

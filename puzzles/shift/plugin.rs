@@ -1,61 +1,78 @@
-//! The Shift plugin: `[puzzle] kind = "shift"` -> a [`ShiftInstance`], solved by the engine a mode
-//! names.
+//! The Shift plugin: `[puzzle] kind = "shift"` -> an [`Instance`].
+//!
+//! Region goals are solved by the plugin's own engine, the [`RegionSolver`] (the minimum over
+//! the colours that could fill the region, each in its one-colour mask space), for `table`,
+//! `bfs` and `iddfs`; `explore` sweeps the mask space behind the table; export draws whole
+//! [`Boards`]. The pattern goal is whole boards through the generic glue, with the colour counts
+//! and the odd-board parity as its invariant.
 
 use super::board::{Board, Geometry, MAX_CELLS, MIN_SIDE, Palette};
 use super::solver::{RegionAnswer, RegionSolver};
-use super::space::{BoardGoal, Boards, ColourMasks, Patterns};
-use crate::config::{self, BoardText, Config, Mode};
+use super::space::{BoardGoal, Boards, ColourMasks};
+use crate::config::{Config, Keys, Mode};
 use crate::error::{Error, Location, Result};
-use crate::graph::{self, ExportLimits, StateGraph};
-use crate::registry::{
-    Answer, Direction, Exploration, ExploreOptions, Instance, Plugin, PluginInfo, Solution,
-};
-use crate::search::{Limits, Outcome, bfs, iddfs, layers};
-use crate::space::Indexed;
+use crate::instance::{Answer, Instance, Solution};
+use crate::kit::Kit;
+use crate::registry::{Plugin, PluginInfo};
+use crate::search::Outcome;
+use std::sync::Arc;
 
 /// Registered as `shift`.
 pub struct ShiftPlugin;
 
-/// Every mode, for region goals; the pattern goal has no table (its space is whole boards).
-const MODES: &[Mode] = &[Mode::Table, Mode::Bfs, Mode::Iddfs];
-const PATTERN_MODES: &[Mode] = &[Mode::Bfs, Mode::Iddfs];
+crate::keys! {
+    /// `[puzzle]` of Shift.
+    pub struct ShiftKeys {
+        /// board rows, 3 or more (rows * cols <= 64)
+        rows: i64,
+        /// board columns, 3 or more (rows * cols <= 64)
+        cols: i64,
+        /// the colour letters, 2 to 16 (default "BWG")
+        colours: String,
+    }
+}
+
+crate::keys! {
+    /// `[goal]` of Shift.
+    pub struct ShiftGoalKeys {
+        /// the target board, for the pattern goal
+        target: String,
+        /// region-uniform: [top, left, bottom, right], 1-based and inclusive
+        region: Vec<i64>,
+        /// region goals: the one colour that must fill the region (default: any)
+        colour: String,
+    }
+}
 
 impl Plugin for ShiftPlugin {
     fn info(&self) -> PluginInfo {
         PluginInfo {
             kind: "shift",
             summary: "Shift Puzzle (HDU 3278): a move shifts a row or a column cyclically by one cell",
-            parameters: vec![
-                ("rows", "board rows, 3 or more (rows * cols <= 64)"),
-                ("cols", "board columns, 3 or more (rows * cols <= 64)"),
-                ("colours", "the colour letters, 2 to 16 (default \"BWG\")"),
-            ],
-            goals: vec![
+            puzzle_keys: ShiftKeys::KEYS,
+            goals: &[
                 (
                     "interior-uniform",
                     "every non-edge cell one colour, any (default); [goal] colour picks one",
                 ),
                 (
                     "region-uniform",
-                    "[goal] region = [top, left, bottom, right] (1-based, inclusive) one colour; [goal] colour picks one",
+                    "[goal] region one colour; [goal] colour picks one",
                 ),
-                (
-                    "pattern",
-                    "the board in [goal] target (modes bfs, iddfs; default bfs)",
-                ),
+                ("pattern", "the board in [goal] target (bfs, iddfs)"),
             ],
-            modes: MODES.to_vec(),
-            default_mode: Mode::Table,
+            goal_keys: ShiftGoalKeys::KEYS,
+            example: "[puzzle]\nkind = \"shift\"\nrows = 4\ncols = 6\n",
         }
     }
 
-    fn build(&self, config: &Config) -> Result<Box<dyn Instance>> {
-        let p = &config.puzzle;
+    fn build(&self, config: &Config) -> Result<Instance> {
+        let (keys, goal) = config.sections::<ShiftKeys, ShiftGoalKeys>()?;
         let max_side = (MAX_CELLS / MIN_SIDE) as i64;
-        let rows = config.int_in(&p.rows, "puzzle.rows", MIN_SIDE as i64..=max_side)? as u32;
-        let cols = config.int_in(&p.cols, "puzzle.cols", MIN_SIDE as i64..=max_side)? as u32;
+        let rows = config.int_in(&keys.rows, "puzzle.rows", MIN_SIDE as i64..=max_side)? as u32;
+        let cols = config.int_in(&keys.cols, "puzzle.cols", MIN_SIDE as i64..=max_side)? as u32;
         if rows * cols > MAX_CELLS {
-            let span = p.cols.as_ref().expect("checked above").span();
+            let span = keys.cols.as_ref().expect("checked above").span();
             return Err(config.error_at(
                 span,
                 "puzzle.cols",
@@ -65,20 +82,83 @@ impl Plugin for ShiftPlugin {
                 ),
             ));
         }
-        config.refuse(&p.wrap, "puzzle.wrap", "shift moves always wrap around")?;
-        let palette = match &p.colours {
+        let palette = match &keys.colours {
             None => Palette::default(),
             Some(raw) => Palette::new(raw.get_ref())
                 .map_err(|e| config.error_at(raw.span(), "puzzle.colours", e))?,
         };
         let geometry = Geometry { rows, cols };
-        let goal = parse_goal(config, geometry, &palette)?;
-        let (default, modes) = match goal {
-            ShiftGoal::Pattern(_) => (Mode::Bfs, PATTERN_MODES),
-            ShiftGoal::Region { .. } => (Mode::Table, MODES),
-        };
-        let mode = config.mode(default, modes)?;
-        Ok(Box::new(ShiftInstance::new(geometry, palette, goal, mode)))
+        let goal = parse_goal(config, geometry, &palette, goal.as_ref())?;
+        let description = format!("Shift {rows} x {cols}");
+        // Whole boards, packed: for the pattern goal (checked to fit) and for export.
+        let bits = palette.bits_per_cell();
+        let fits = geometry.cells() * bits <= 128;
+        match goal {
+            ShiftGoal::Pattern(target) => {
+                let goal = BoardGoal::Target(target.pack(bits));
+                let boards = Boards::new(geometry, palette, goal);
+                let description = format!("{description}, goal pattern");
+                Ok(Kit::new(boards, description)
+                    .invertible()
+                    .invariant()
+                    .build(Mode::Bfs))
+            }
+            ShiftGoal::Region { region, colour } => {
+                let description = format!("{description}, goal region one colour");
+                let whole = if fits {
+                    let goal = BoardGoal::uniform(region, bits, colour);
+                    Kit::new(Boards::new(geometry, palette.clone(), goal), &description)
+                        .invertible()
+                        .build(Mode::Table)
+                } else {
+                    let message = format!(
+                        "export walks whole boards packed in 128 bits: {} cells of {} colours \
+                         need {}",
+                        geometry.cells(),
+                        palette.len(),
+                        geometry.cells() * bits
+                    );
+                    Instance::new(&description)
+                        .with_default_mode(Mode::Table)
+                        .with_export(Box::new(move |board, _, _| {
+                            let at = Location::file(&board.file).with_key("export");
+                            Err(Error::input(at, message.clone()))
+                        }))
+                };
+                // The one-colour mask space behind the table: every mask of as many cells as the
+                // region holds, backward from the masks that fill the region (735,471 masks on
+                // 4 x 6). A colour with more cells than the region has its own, larger space;
+                // the region's size is the one every colour that can win shares on the HDU board.
+                let k = region.count_ones();
+                let masks = Kit::new(
+                    ColourMasks::new(geometry, region, k),
+                    format!(
+                        "Shift {rows} x {cols}, one colour's {k}-cell mask, goal: the {k}-cell \
+                         region filled"
+                    ),
+                )
+                .table()
+                .build(Mode::Table);
+                let region = Arc::new(Region {
+                    geometry,
+                    palette,
+                    solver: RegionSolver::new(geometry, region, colour),
+                });
+                let mut instance = whole.with_explore_of(masks).with_auto(Mode::Table);
+                for mode in [Mode::Table, Mode::Bfs, Mode::Iddfs] {
+                    let region = region.clone();
+                    instance = instance.with_engine(
+                        mode,
+                        Box::new(move |board, limits| {
+                            let start = region.geometry.parse(&region.palette, board)?;
+                            let answer = region.solver.solve(&start, mode, limits);
+                            Ok(region.solution(start, mode, answer))
+                        }),
+                    );
+                }
+                Ok(instance)
+            }
+        }
     }
 }
 
@@ -86,13 +166,23 @@ impl Plugin for ShiftPlugin {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ShiftGoal {
     /// Every cell of `region` (a mask) one colour: `colour`, or any when `None`.
-    Region { region: u64, colour: Option<u8> },
+    Region {
+        /// The region's cells.
+        region: u64,
+        /// The colour that must fill it, when the goal names one.
+        colour: Option<u8>,
+    },
     /// Exactly this board.
     Pattern(Board),
 }
 
-fn parse_goal(config: &Config, geometry: Geometry, palette: &Palette) -> Result<ShiftGoal> {
-    let Some(goal) = &config.goal else {
+fn parse_goal(
+    config: &Config,
+    geometry: Geometry,
+    palette: &Palette,
+    goal: Option<&ShiftGoalKeys>,
+) -> Result<ShiftGoal> {
+    let Some(goal) = goal else {
         return Ok(ShiftGoal::Region {
             region: geometry.interior(),
             colour: None,
@@ -100,7 +190,7 @@ fn parse_goal(config: &Config, geometry: Geometry, palette: &Palette) -> Result<
     };
     let kind = goal.kind.get_ref().as_str();
     // Some exactly for the pattern goal.
-    let target = config.pattern_target(goal)?;
+    let target = config.pattern_target(&goal.kind, &goal.target)?;
     if kind != "region-uniform" {
         config.refuse(
             &goal.region,
@@ -191,69 +281,19 @@ fn parse_goal(config: &Config, geometry: Geometry, palette: &Palette) -> Result<
     }
 }
 
-/// A configured Shift puzzle. For region goals it keeps its distance tables across boards.
-pub struct ShiftInstance {
+/// A region goal's engine: the solver, and the board text it reads and writes.
+struct Region {
     geometry: Geometry,
     palette: Palette,
-    goal: ShiftGoal,
-    mode: Mode,
-    /// For region goals.
-    solver: Option<RegionSolver>,
+    solver: RegionSolver,
 }
 
-impl ShiftInstance {
-    /// An instance; `mode` is the default for [`Instance::default_mode`].
-    pub fn new(geometry: Geometry, palette: Palette, goal: ShiftGoal, mode: Mode) -> Self {
-        let solver = match goal {
-            ShiftGoal::Region { region, colour } => {
-                Some(RegionSolver::new(geometry, region, colour))
-            }
-            ShiftGoal::Pattern(_) => None,
-        };
-        ShiftInstance {
-            geometry,
-            palette,
-            goal,
-            mode,
-            solver,
-        }
-    }
-
-    /// The HDU 3278 puzzle: 4 x 6, `BWG`, interior one colour, by table.
-    pub fn hdu3278() -> Self {
-        let geometry = Geometry { rows: 4, cols: 6 };
-        let goal = ShiftGoal::Region {
-            region: geometry.interior(),
-            colour: None,
-        };
-        ShiftInstance::new(geometry, Palette::default(), goal, Mode::Table)
-    }
-
-    pub fn geometry(&self) -> Geometry {
-        self.geometry
-    }
-
-    pub fn palette(&self) -> &Palette {
-        &self.palette
-    }
-
-    /// The region solver (`None` for a pattern goal).
-    pub fn region_solver(&self) -> Option<&RegionSolver> {
-        self.solver.as_ref()
-    }
-
-    fn modes(&self) -> &'static [Mode] {
-        match self.goal {
-            ShiftGoal::Pattern(_) => PATTERN_MODES,
-            ShiftGoal::Region { .. } => MODES,
-        }
-    }
-
+impl Region {
     fn format(&self, board: &Board) -> String {
         self.geometry.format(&self.palette, board)
     }
 
-    fn region_solution(&self, board: Board, mode: Mode, answer: RegionAnswer) -> Solution {
+    fn solution(&self, board: Board, mode: Mode, answer: RegionAnswer) -> Solution {
         let mut extra = serde_json::Map::new();
         if let Some(colour) = answer.colour {
             let letter = self.palette.letter(colour).to_string();
@@ -288,189 +328,8 @@ impl ShiftInstance {
             start: self.format(&board),
             answer: answer_text,
             stats: answer.stats,
+            proof: None,
             extra,
         }
     }
-}
-
-impl Instance for ShiftInstance {
-    fn default_mode(&self) -> Mode {
-        self.mode
-    }
-
-    fn check_mode(&self, mode: Mode) -> std::result::Result<(), String> {
-        config::check_mode(mode, self.modes())
-    }
-
-    fn solve(&self, board: &BoardText, mode: Mode, limits: &Limits) -> Result<Solution> {
-        self.check_mode(mode)
-            .map_err(|m| Error::input(Location::file("shift").with_key("mode"), m))?;
-        let start = self.geometry.parse(&self.palette, board)?;
-        match (&self.goal, &self.solver) {
-            (ShiftGoal::Region { .. }, Some(solver)) => {
-                let answer = solver.solve(&start, mode, limits);
-                Ok(self.region_solution(start, mode, answer))
-            }
-            (ShiftGoal::Pattern(target), _) => {
-                // Moves keep every colour's count: a target with other counts is out of reach,
-                // and saying so now spares a search of everything reachable.
-                let counts = |b: &Board| {
-                    let mut n = [0u32; Palette::MAX];
-                    b.cells.iter().for_each(|&c| n[c as usize] += 1);
-                    n
-                };
-                if counts(&start) != counts(target) || parity_forbids(self.geometry, &start, target)
-                {
-                    let report = crate::search::Report {
-                        outcome: Outcome::<(), super::Shift>::Unsolvable,
-                        stats: Default::default(),
-                    };
-                    let text = self.format(&start);
-                    return Ok(Solution::from_report(mode, (), report, |()| text.clone()));
-                }
-                let bits = self.palette.bits_per_cell();
-                let space = Patterns::new(self.geometry, bits, target.pack(bits));
-                let packed = start.pack(bits);
-                let report = match mode {
-                    Mode::Iddfs => iddfs::solve(&space, packed, limits),
-                    _ => bfs::solve(&space, packed, limits),
-                };
-                let cells = self.geometry.cells();
-                Ok(Solution::from_report(mode, packed, report, |s| {
-                    self.format(&Board::unpack(s, cells, bits))
-                }))
-            }
-            (ShiftGoal::Region { .. }, None) => unreachable!("region goals have a solver"),
-        }
-    }
-
-    /// Whole boards, undirected (every move has its inverse: row left/right, col up/down), the
-    /// goal flag the config's goal: the target board, or the region one colour. Boards are
-    /// packed in 128 bits, so a board of more cells times bits per colour is refused. Moves that
-    /// leave a board as it is are no edges (see [`Boards`]).
-    fn export(
-        &self,
-        board: &BoardText,
-        limits: &ExportLimits,
-        on_layer: &mut dyn FnMut(u32, u64),
-    ) -> Result<StateGraph> {
-        let bits = self.palette.bits_per_cell();
-        let cells = self.geometry.cells();
-        if cells * bits > 128 {
-            return Err(Error::input(
-                Location::file(&board.file).with_key("export"),
-                format!(
-                    "export walks whole boards packed in 128 bits: {cells} cells of {} colours \
-                     need {}",
-                    self.palette.len(),
-                    cells * bits
-                ),
-            ));
-        }
-        let goal = match &self.goal {
-            ShiftGoal::Pattern(target) => BoardGoal::Target(target.pack(bits)),
-            &ShiftGoal::Region { region, colour } => BoardGoal::uniform(region, bits, colour),
-        };
-        let space = Boards::new(self.geometry, bits, goal);
-        let start = self.geometry.parse(&self.palette, board)?.pack(bits);
-        graph::build(
-            &space,
-            start,
-            true,
-            limits,
-            |s| self.format(&Board::unpack(s, cells, bits)),
-            on_layer,
-        )
-    }
-
-    /// The one-colour mask space behind the table: every mask of as many cells as the region
-    /// holds, backward from the masks that fill the region (735,471 masks on 4 x 6). A colour
-    /// with more cells than the region has its own, larger space; the region's size is the one
-    /// every colour that can win shares on the HDU board.
-    fn explore(
-        &self,
-        _start: Option<&BoardText>,
-        options: &ExploreOptions,
-        on_layer: &mut dyn FnMut(u32, u64),
-    ) -> Result<Exploration> {
-        let ShiftGoal::Region { region, .. } = self.goal else {
-            return Err(Error::input(
-                Location::file("shift").with_key("goal.kind"),
-                "explore covers region goals (one colour's mask space); a pattern goal's whole \
-                 boards have no dense index",
-            ));
-        };
-        let k = region.count_ones();
-        let space = ColourMasks::new(self.geometry, region, k);
-        let engine_options = layers::Options {
-            limits: &options.limits,
-            threads: options.threads,
-        };
-        let sweep = layers::backward(&space, engine_options, on_layer);
-        let g = self.geometry;
-        let description = format!(
-            "Shift {} x {}, one colour's {k}-cell mask, goal: the {k}-cell region filled",
-            g.rows, g.cols
-        );
-        let draw = |mask: u64| {
-            (0..g.rows)
-                .map(|r| {
-                    (0..g.cols)
-                        .map(|c| {
-                            if mask >> (r * g.cols + c) & 1 == 1 {
-                                'X'
-                            } else {
-                                '.'
-                            }
-                        })
-                        .collect::<String>()
-                })
-                .collect::<Vec<_>>()
-                .join("\n")
-        };
-        Ok(Exploration::from_layers(
-            description,
-            Direction::Backward,
-            "per-state",
-            space.size(),
-            sweep,
-            draw,
-        ))
-    }
-}
-
-/// Whether a parity invariant proves `target` out of reach of `start`. With both sides odd, every
-/// move is a cycle of odd length, an even permutation of the cells; when every colour is on one
-/// cell the board determines the permutation, so an odd one cannot be reached. (Where a colour
-/// repeats, swapping two equal cells fixes the parity: nothing is proven.)
-fn parity_forbids(geometry: Geometry, start: &Board, target: &Board) -> bool {
-    if geometry.rows.is_multiple_of(2) || geometry.cols.is_multiple_of(2) {
-        return false;
-    }
-    let mut where_in_target = [usize::MAX; Palette::MAX];
-    for (i, &c) in target.cells.iter().enumerate() {
-        if where_in_target[c as usize] != usize::MAX {
-            return false; // a repeated colour
-        }
-        where_in_target[c as usize] = i;
-    }
-    let permutation: Vec<usize> = start
-        .cells
-        .iter()
-        .map(|&c| where_in_target[c as usize])
-        .collect();
-    // Parity = (cells - cycles) mod 2.
-    let mut seen = vec![false; permutation.len()];
-    let mut cycles = 0;
-    for i in 0..permutation.len() {
-        if !seen[i] {
-            cycles += 1;
-            let mut j = i;
-            while !seen[j] {
-                seen[j] = true;
-                j = permutation[j];
-            }
-        }
-    }
-    (permutation.len() - cycles) % 2 == 1
 }

@@ -67,14 +67,6 @@ impl RegionSolver {
         }
     }
 
-    pub fn geometry(&self) -> Geometry {
-        self.geometry
-    }
-
-    pub fn region(&self) -> u64 {
-        self.region
-    }
-
     /// The colours that could fill the region, with their masks: those with enough cells
     /// (restricted to the goal's colour when it names one).
     pub fn candidates(&self, board: &Board) -> Vec<(u8, u64)> {

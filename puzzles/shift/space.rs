@@ -3,18 +3,19 @@
 //! | space | state | size | goal | capabilities |
 //! |---|---|---|---|---|
 //! | [`ColourMasks`] | one colour's cell mask (`u64`) | `C(cells, k)` for `k` cells of the colour | the region is all that colour | indexed (colex), invertible, goal set, symmetric (the board's mirrors that keep the region) |
-//! | [`Patterns`] | the whole board packed (`u128`) | up to `colours^cells` | exactly the target board | invertible |
-//! | [`Boards`] | the whole board packed (`u128`) | up to `colours^cells` | a [`BoardGoal`]: the target board, or a region one colour | invertible (for export: no-op moves left out) |
+//! | [`Boards`] | the whole board packed (`u128`) | up to `colours^cells` | a [`BoardGoal`]: the target board, or a region one colour | invertible, invariant (colour counts, parity) |
 //!
 //! A region goal ("these cells one colour") only asks where one colour is, and a move moves every
 //! colour the same way, so the rest of the board can be forgotten: per colour the space is the
 //! masks with that colour's cell count, small enough for a distance table. The pattern goal asks
 //! where every colour is, so it searches whole boards, forward from the start. Export draws whole
-//! boards for every goal, so [`Boards`] generalises [`Patterns`]' goal to region goals.
+//! boards for every goal, so [`Boards`] takes region goals too.
 
-use super::board::{Geometry, Shift, Shifter, Word};
+use super::board::{Board, Geometry, Palette, Shift, Shifter, Word};
 use super::colex::Colex;
-use crate::space::{GoalSet, Indexed, Invertible, StateSpace, Symmetric};
+use crate::config::BoardText;
+use crate::error::Result;
+use crate::space::{BoardFormat, GoalSet, Indexed, Invariant, Invertible, StateSpace, Symmetric};
 
 /// Whether `next` may follow `previous` on a shortest path that depth-first engines explore.
 ///
@@ -124,20 +125,6 @@ impl ColourMasks {
         mask.reverse_bits() >> (64 - self.geometry.cells())
     }
 
-    pub fn geometry(&self) -> Geometry {
-        self.geometry
-    }
-
-    /// The goal's cells.
-    pub fn region(&self) -> u64 {
-        self.region
-    }
-
-    /// The number of cells every mask has.
-    pub fn k(&self) -> u32 {
-        self.k
-    }
-
     /// `mask` after `shift`.
     pub fn apply(&self, mask: u64, shift: Shift) -> u64 {
         self.geometry.shifter::<u64>(shift, 1).apply(mask)
@@ -234,51 +221,6 @@ impl Symmetric for ColourMasks {
     }
 }
 
-/// Whole boards, for the pattern goal: the state is the board packed `bits` bits per cell (see
-/// [`board`](super::board)), the goal one target board.
-#[derive(Clone, Debug)]
-pub struct Patterns {
-    target: u128,
-    moves: Vec<(Shift, Shifter<u128>)>,
-}
-
-impl Patterns {
-    /// Boards of `geometry` packed `bits` per cell (`cells * bits <= 128`), to reach `target`.
-    pub fn new(geometry: Geometry, bits: u32, target: u128) -> Self {
-        assert!(geometry.cells() * bits <= 128);
-        Patterns {
-            target,
-            moves: shifters(&geometry, bits),
-        }
-    }
-}
-
-impl StateSpace for Patterns {
-    type State = u128;
-    type Move = Shift;
-
-    #[inline]
-    fn successors(&self, board: u128, visit: &mut dyn FnMut(Shift, u128)) {
-        for (m, shifter) in &self.moves {
-            visit(*m, shifter.apply(board));
-        }
-    }
-
-    fn is_goal(&self, board: u128) -> bool {
-        board == self.target
-    }
-
-    fn may_follow(&self, previous: Shift, next: Shift) -> bool {
-        may_follow(previous, next)
-    }
-}
-
-impl Invertible for Patterns {
-    fn inverse(&self, m: Shift) -> Shift {
-        m.inverse()
-    }
-}
-
 /// What counts as a goal among whole boards: see [`Boards`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BoardGoal {
@@ -341,31 +283,38 @@ impl BoardGoal {
     }
 }
 
-/// Whole boards with any goal, for export: the state is the board packed `bits` bits per cell
-/// like [`Patterns`]', the goal a [`BoardGoal`] (a target board, or a region one colour).
+/// Whole boards with any goal: the state is the board packed `bits` bits per cell (see
+/// [`board`](super::board)), the goal a [`BoardGoal`] (a target board, or a region one colour).
+/// The pattern goal searches it; export draws it for every goal.
 ///
 /// A move that leaves the board as it is (a row or column of one colour) is left out of the
 /// successors: it joins a board to itself, lies on no shortest path, and would draw as a loop
 /// (twice, with its inverse) in an exported graph. Every other move is there, in
-/// [`Geometry::moves`] order. Solving keeps [`Patterns`], whose goal test is one comparison.
+/// [`Geometry::moves`] order.
 #[derive(Clone, Debug)]
 pub struct Boards {
+    geometry: Geometry,
+    palette: Palette,
     goal: BoardGoal,
     moves: Vec<(Shift, Shifter<u128>)>,
 }
 
 impl Boards {
-    /// Boards of `geometry` packed `bits` per cell (`cells * bits <= 128`), to meet `goal`.
-    pub fn new(geometry: Geometry, bits: u32, goal: BoardGoal) -> Self {
+    /// Boards of `geometry` in `palette`'s colours, packed `palette.bits_per_cell()` bits per
+    /// cell (at most 128 bits in all: the plugin checks), to meet `goal`.
+    pub fn new(geometry: Geometry, palette: Palette, goal: BoardGoal) -> Self {
+        let bits = palette.bits_per_cell();
         assert!(geometry.cells() * bits <= 128);
         Boards {
-            goal,
+            geometry,
             moves: shifters(&geometry, bits),
+            palette,
+            goal,
         }
     }
 
-    pub fn goal(&self) -> BoardGoal {
-        self.goal
+    fn unpack(&self, board: u128) -> Board {
+        Board::unpack(board, self.geometry.cells(), self.palette.bits_per_cell())
     }
 }
 
@@ -395,6 +344,133 @@ impl StateSpace for Boards {
 impl Invertible for Boards {
     fn inverse(&self, m: Shift) -> Shift {
         m.inverse()
+    }
+}
+
+impl BoardFormat for Boards {
+    fn parse(&self, text: &BoardText) -> Result<u128> {
+        let board = self.geometry.parse(&self.palette, text)?;
+        Ok(board.pack(self.palette.bits_per_cell()))
+    }
+
+    fn format(&self, board: u128) -> String {
+        self.geometry.format(&self.palette, &self.unpack(board))
+    }
+}
+
+/// For a target board: moves keep every colour's count, so a start with other counts is out of
+/// reach; and on odd x odd boards with every colour on one cell, a parity (see
+/// [`parity_forbids`]). Region goals are the region solver's.
+impl Invariant for Boards {
+    fn unsolvable_by(&self, board: u128) -> Option<&'static str> {
+        let BoardGoal::Target(target) = self.goal else {
+            return None;
+        };
+        let (start, target) = (self.unpack(board), self.unpack(target));
+        let counts = |b: &Board| {
+            let mut n = [0u32; Palette::MAX];
+            b.cells.iter().for_each(|&c| n[c as usize] += 1);
+            n
+        };
+        if counts(&start) != counts(&target) {
+            Some("colour counts")
+        } else if parity_forbids(self.geometry, &start, &target) {
+            Some("parity")
+        } else {
+            None
+        }
+    }
+}
+
+/// Whether a parity invariant proves `target` out of reach of `start`. With both sides odd, every
+/// move is a cycle of odd length, an even permutation of the cells; when every colour is on one
+/// cell the board determines the permutation, so an odd one cannot be reached. (Where a colour
+/// repeats, swapping two equal cells fixes the parity: nothing is proven.)
+pub fn parity_forbids(geometry: Geometry, start: &Board, target: &Board) -> bool {
+    if geometry.rows.is_multiple_of(2) || geometry.cols.is_multiple_of(2) {
+        return false;
+    }
+    let mut where_in_target = [usize::MAX; Palette::MAX];
+    for (i, &c) in target.cells.iter().enumerate() {
+        if where_in_target[c as usize] != usize::MAX {
+            return false; // a repeated colour
+        }
+        where_in_target[c as usize] = i;
+    }
+    let permutation: Vec<usize> = start
+        .cells
+        .iter()
+        .map(|&c| where_in_target[c as usize])
+        .collect();
+    // Parity = (cells - cycles) mod 2.
+    let mut seen = vec![false; permutation.len()];
+    let mut cycles = 0;
+    for i in 0..permutation.len() {
+        if !seen[i] {
+            cycles += 1;
+            let mut j = i;
+            while !seen[j] {
+                seen[j] = true;
+                j = permutation[j];
+            }
+        }
+    }
+    (permutation.len() - cycles) % 2 == 1
+}
+
+/// Masks as text: rows of `X` (the colour's cells) and `.`.
+impl BoardFormat for ColourMasks {
+    fn parse(&self, text: &BoardText) -> Result<u64> {
+        let rows = text.rows();
+        let g = self.geometry;
+        if rows.len() != g.rows as usize {
+            return Err(text.error_whole(format!(
+                "expected {} rows of X/. (a colour's cells), found {}",
+                g.rows,
+                rows.len()
+            )));
+        }
+        let mut mask = 0u64;
+        for (r, (line, row)) in rows.iter().enumerate() {
+            if row.chars().count() != g.cols as usize {
+                return Err(text.error(*line, format!("expected {} cells of X/.", g.cols)));
+            }
+            for (c, ch) in row.chars().enumerate() {
+                match ch {
+                    'X' | 'x' => mask |= 1 << g.cell(r as u32, c as u32),
+                    '.' => {}
+                    other => {
+                        return Err(text.error(*line, format!("{other:?} is not X or .")));
+                    }
+                }
+            }
+        }
+        if mask.count_ones() != self.k {
+            return Err(text.error_whole(format!(
+                "{} cells marked X; this space's masks have {}",
+                mask.count_ones(),
+                self.k
+            )));
+        }
+        Ok(mask)
+    }
+
+    fn format(&self, mask: u64) -> String {
+        let g = self.geometry;
+        (0..g.rows)
+            .map(|r| {
+                (0..g.cols)
+                    .map(|c| {
+                        if mask >> g.cell(r, c) & 1 == 1 {
+                            'X'
+                        } else {
+                            '.'
+                        }
+                    })
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 }
 
@@ -511,7 +587,7 @@ mod tests {
             assert_eq!(target.is_met(packed), board == &boards[1]);
             met[3] += target.is_met(packed) as u32;
             // Successors: every move but those that change nothing.
-            let space = Boards::new(g, bits, target);
+            let space = Boards::new(g, Palette::default(), target);
             let mut seen = Vec::new();
             space.successors(packed, &mut |m, next| {
                 assert_ne!(next, packed, "{m} changes nothing");

@@ -12,14 +12,15 @@
 //! file does not exist, the engine's own accounting (its bitsets) stands in, and the output says
 //! which.
 
-use super::Exit;
 use super::atomic_output::AtomicOutput;
 use super::limits::LimitArgs;
 use super::progress::Progress;
+use super::{Exit, write_stdout};
 use indicatif::HumanCount;
 use statespace::config::{Config, MAX_THREADS};
 use statespace::error::Error;
-use statespace::registry::{self, Direction, Exploration, ExploreOptions};
+use statespace::instance::{Direction, Exploration, ExploreOptions};
+use statespace::registry;
 use statespace::search::{Limit, human_bytes};
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -62,9 +63,9 @@ pub fn run(args: ExploreArgs) -> Result<Exit, Error> {
 
     let memory = PeakMemory::measure(&exploration);
     if args.json {
-        println!("{}", json(&exploration, &memory));
+        write_stdout(&format!("{}\n", json(&exploration, &memory)))?;
     } else {
-        print!("{}", text(&exploration, &memory));
+        write_stdout(&text(&exploration, &memory))?;
     }
     if let Some(file) = plot
         && !exploration.histogram.is_empty()

@@ -7,7 +7,7 @@ use super::{Exit, read_input, write_stdout};
 use statespace::config::BoardText;
 use statespace::error::{Error, Location};
 use statespace::puzzles::flip::{Flip, FlipGoal, Geometry};
-use statespace::puzzles::shift::{Board, ShiftInstance};
+use statespace::puzzles::shift::{self, Board, Palette, RegionSolver};
 use statespace::search::{Limits, Outcome, bfs};
 
 #[derive(clap::Args)]
@@ -55,9 +55,8 @@ fn poj1753(input: &str) -> Result<Exit, Error> {
 /// answered: on 24 cells of 3 colours some colour has at least 8, so an answer always exists
 /// (`Impossible` is printed should none, which cannot happen on this board).
 fn hdu3278(input: &str) -> Result<Exit, Error> {
-    let instance = ShiftInstance::hdu3278();
-    let geometry = instance.geometry();
-    let palette = instance.palette();
+    let geometry = shift::Geometry { rows: 4, cols: 6 };
+    let palette = &Palette::default();
     let mut tokens = input
         .lines()
         .enumerate()
@@ -99,7 +98,7 @@ fn hdu3278(input: &str) -> Result<Exit, Error> {
         ));
     }
 
-    let solver = instance.region_solver().expect("the HDU goal is a region");
+    let solver = RegionSolver::new(geometry, geometry.interior(), None);
     let limits = Limits::default();
     let mut out = String::new();
     for (i, board) in boards.iter().enumerate() {

@@ -73,6 +73,7 @@ pub fn main() -> ExitCode {
             eprintln!("statespace: error: {error}");
             match error {
                 Error::Input { .. } | Error::Io { .. } => Exit::BadInput,
+                Error::Limit { .. } => Exit::LimitReached,
             }
         }
         // The panic hook has already printed the message and location.

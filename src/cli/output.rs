@@ -1,6 +1,6 @@
 //! How a [`Solution`] prints: text for people, JSON for programs.
 
-use statespace::registry::{Answer, Solution};
+use statespace::instance::{Answer, Solution};
 use statespace::search::Stats;
 use std::fmt::Write;
 
@@ -41,7 +41,11 @@ pub fn text(solution: &Solution) -> String {
             }
         }
         Answer::Unsolvable => {
-            writeln!(out, "Impossible").unwrap();
+            match solution.proof {
+                Some(proof) => writeln!(out, "Impossible (proven by {proof}, without a search)"),
+                None => writeln!(out, "Impossible"),
+            }
+            .unwrap();
             out.push_str(&draw_boards(
                 &["start".into()],
                 std::slice::from_ref(&solution.start),
@@ -129,7 +133,8 @@ fn draw_boards(labels: &[String], boards: &[String]) -> String {
 }
 
 /// The JSON form: `solvable` (true, false, or null when a limit stopped the run), `moves`,
-/// `path`, `boards`, `mode`, `outcome`, `limit`, `stats`, plus the plugin's extra fields.
+/// `path`, `boards`, `mode`, `outcome`, `limit`, `stats`, `proof` (the invariant that proved the
+/// start unsolvable, or null), plus the plugin's extra fields.
 pub fn json(solution: &Solution) -> String {
     let (solvable, moves, path, boards, outcome, limit) = match &solution.answer {
         Answer::Solved { moves, boards } => (
@@ -160,6 +165,7 @@ pub fn json(solution: &Solution) -> String {
         "outcome": outcome,
         "limit": limit,
         "stats": solution.stats,
+        "proof": solution.proof,
     });
     let map = object.as_object_mut().expect("an object");
     for (k, v) in &solution.extra {

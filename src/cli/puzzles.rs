@@ -1,8 +1,10 @@
-//! `statespace puzzles`: what the registry holds.
+//! `statespace puzzles`: what the registry holds, from each plugin's own declaration of its keys,
+//! and the modes its example config offers.
 
 use super::{Exit, write_stdout};
+use statespace::config::Mode;
 use statespace::error::Error;
-use statespace::registry;
+use statespace::registry::{self, PluginInfo};
 use std::fmt::Write;
 
 #[derive(clap::Args)]
@@ -12,32 +14,65 @@ pub struct PuzzlesArgs {
     json: bool,
 }
 
+/// A plugin as listed: its declaration, and what its example config builds.
+#[derive(serde::Serialize)]
+struct Listing {
+    #[serde(flatten)]
+    info: PluginInfo,
+    /// The modes of the example config (a board too large for some engines has fewer).
+    modes: Vec<Mode>,
+    default_mode: Mode,
+}
+
 pub fn run(args: PuzzlesArgs) -> Result<Exit, Error> {
-    let infos: Vec<_> = registry::plugins().iter().map(|p| p.info()).collect();
+    let mut listings = Vec::new();
+    for plugin in registry::plugins() {
+        let example = registry::example(plugin)?;
+        listings.push(Listing {
+            info: plugin.info(),
+            modes: example.modes(),
+            default_mode: example.default_mode(),
+        });
+    }
     if args.json {
-        let json = serde_json::to_string(&infos).expect("plain data serializes");
+        let json = serde_json::to_string(&listings).expect("plain data serializes");
         write_stdout(&format!("{json}\n"))?;
         return Ok(Exit::Ok);
     }
     let mut out = String::new();
-    for info in infos {
+    for Listing {
+        info,
+        modes,
+        default_mode,
+    } in listings
+    {
         writeln!(out, "{}: {}", info.kind, info.summary).unwrap();
         writeln!(out, "  [puzzle] keys:").unwrap();
-        for (key, meaning) in &info.parameters {
-            writeln!(out, "    {key:<10} {meaning}").unwrap();
+        for key in info.puzzle_keys {
+            writeln!(out, "    {:<12} {}", key.name, key.doc).unwrap();
         }
         writeln!(out, "  [goal] kinds:").unwrap();
-        for (goal, meaning) in &info.goals {
+        for (goal, meaning) in info.goals {
             writeln!(out, "    {goal:<18} {meaning}").unwrap();
         }
-        let modes: Vec<_> = info.modes.iter().map(|m| m.name()).collect();
-        let default = info.default_mode;
+        if !info.goal_keys.is_empty() {
+            writeln!(out, "  [goal] keys:").unwrap();
+            for key in info.goal_keys {
+                writeln!(out, "    {:<12} {}", key.name, key.doc).unwrap();
+            }
+        }
+        let modes: Vec<_> = modes.iter().map(|m| m.name()).collect();
         writeln!(
             out,
-            "  [search] modes: {} (default {default})\n",
+            "  [search] modes: {} (default {default_mode})",
             modes.join(", ")
         )
         .unwrap();
+        writeln!(out, "  example:").unwrap();
+        for line in info.example.lines() {
+            writeln!(out, "    {line}").unwrap();
+        }
+        out.push('\n');
     }
     write_stdout(&out)?;
     Ok(Exit::Ok)

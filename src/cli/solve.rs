@@ -4,7 +4,8 @@ use super::limits::LimitArgs;
 use super::{Exit, board_arg, output, write_stdout};
 use statespace::config::{Config, Mode};
 use statespace::error::{Error, Location};
-use statespace::registry::{self, Answer};
+use statespace::instance::Answer;
+use statespace::registry;
 use statespace::search::Limit;
 
 #[derive(clap::Args)]

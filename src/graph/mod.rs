@@ -46,7 +46,6 @@ pub use graphml::to_graphml;
 pub use json::to_json;
 
 use crate::error::{Error, Location, Result};
-use crate::search::human_bytes;
 use crate::space::StateSpace;
 use hashbrown::HashMap;
 use petgraph::graph::{DiGraph, Graph, NodeIndex, UnGraph};
@@ -221,7 +220,7 @@ pub fn estimate_bytes<P: StateSpace>(
 /// - `on_layer`: called with the depth being reached and the states found so far, after each BFS
 ///   layer and every 65,536 states within one (for a progress line; the library prints nothing).
 ///
-/// Errors: the estimate passes the memory budget (the message gives both figures).
+/// Errors: [`Error::Limit`] when the estimate passes the memory budget (with both figures).
 ///
 /// ```
 /// use statespace::graph::{self, ExportLimits};
@@ -292,16 +291,14 @@ fn check_memory<P: StateSpace>(
     };
     let needed = estimate_bytes::<P>(limits.max_states, edges_per_node, board_len, label_len);
     if needed > limits.memory_budget as u128 {
-        return Err(Error::input(
-            Location::file("export").with_key("max-states"),
-            format!(
-                "a graph of up to {} states needs about {} of memory, over the budget of {}; \
-                 lower --max-states or raise --memory",
-                limits.max_states,
-                human_bytes(needed),
-                human_bytes(limits.memory_budget as u128)
-            ),
-        ));
+        // The same limit, and so the same exit code, as a search over the budget.
+        return Err(Error::Limit {
+            location: Location::file("export").with_key("max-states"),
+            limit: crate::search::Limit::Memory {
+                needed,
+                budget: limits.memory_budget,
+            },
+        });
     }
     Ok(())
 }

@@ -4,9 +4,10 @@
 use crate::flip::brute_force;
 use proptest::prelude::*;
 use statespace::config::{Config, Mode};
+use statespace::instance::{Answer, Instance, Solution};
 use statespace::puzzles::flip::algebra::{self, AlgebraOutcome, PressSet};
 use statespace::puzzles::flip::{BitBoard, Flip, FlipGoal, Geometry};
-use statespace::registry::{self, Answer, Solution};
+use statespace::registry;
 use statespace::search::{Limits, Outcome, bfs};
 
 /// The goal boards of `flip` as big boards, in the order the plugin uses (white, then black).
@@ -204,7 +205,7 @@ fn a_large_nullity_gives_a_valid_answer_not_claimed_minimal() {
 
 /// A config for the plugin: `rows x cols`, the goal kind, an optional mode, and a start board.
 /// Solves `config`'s start board with `mode` and no limits.
-fn solve_start(instance: &dyn registry::Instance, config: &Config, mode: Mode) -> Solution {
+fn solve_start(instance: &Instance, config: &Config, mode: Mode) -> Solution {
     let board = config.start_board().unwrap();
     instance.solve(&board, mode, &Limits::default()).unwrap()
 }
@@ -232,7 +233,7 @@ fn auto_uses_bfs_on_small_boards_and_algebra_beyond() {
         let config = config(n, n, "uniform", None, &start);
         let instance = registry::build(&config).unwrap();
         assert_eq!(instance.default_mode(), Mode::Auto);
-        let solution = solve_start(&*instance, &config, Mode::Auto);
+        let solution = solve_start(&instance, &config, Mode::Auto);
         assert_eq!(solution.mode, engine, "{n} x {n}");
         assert_eq!(solution.extra["auto"], true);
         assert!(matches!(solution.answer, Answer::Solved { .. }));
@@ -261,7 +262,7 @@ fn big_boards_take_algebra_and_refuse_the_search_engines() {
     let instance = registry::build(&config).unwrap();
     assert!(instance.check_mode(Mode::Iddfs).is_err());
     assert!(instance.check_mode(Mode::Algebraic).is_ok());
-    let solution = solve_start(&*instance, &config, Mode::Algebraic);
+    let solution = solve_start(&instance, &config, Mode::Algebraic);
     let Answer::Solved { moves, boards } = &solution.answer else {
         panic!("{:?}", solution.answer)
     };
@@ -345,7 +346,7 @@ fn huge_boards_omit_the_per_press_boards() {
     let start = scrambled(g, &BitBoard::new(200, 200), 5000, &mut XorShift(3));
     let config = config(200, 200, "all-white", Some("algebraic"), &start);
     let instance = registry::build(&config).unwrap();
-    let solution = solve_start(&*instance, &config, Mode::Algebraic);
+    let solution = solve_start(&instance, &config, Mode::Algebraic);
     let Answer::Solved { moves, boards } = &solution.answer else {
         panic!("{:?}", solution.answer)
     };

@@ -3,7 +3,7 @@
 //! replay to a goal.
 
 use proptest::prelude::*;
-use statespace::puzzles::flip::{Flip, FlipGoal, Geometry};
+use statespace::puzzles::flip::{Flip, FlipGoal, FlipGoalKeys, FlipKeys, Geometry};
 use statespace::search::{Limits, Outcome, bfs, iddfs};
 use statespace::space::{StateSpace, replay};
 
@@ -177,12 +177,13 @@ fn the_flip_case_files_agree_with_brute_force() {
         .filter(|c| c.kind == "flip")
     {
         let config = statespace::config::Config::parse(&case.name, &case.config).unwrap();
+        let (keys, goal_section) = config.sections::<FlipKeys, FlipGoalKeys>().unwrap();
         let g = Geometry {
-            rows: *config.puzzle.rows.as_ref().unwrap().get_ref() as u32,
-            cols: *config.puzzle.cols.as_ref().unwrap().get_ref() as u32,
-            wrap: config.puzzle.wrap.as_ref().is_some_and(|w| *w.get_ref()),
+            rows: *keys.rows.as_ref().unwrap().get_ref() as u32,
+            cols: *keys.cols.as_ref().unwrap().get_ref() as u32,
+            wrap: keys.wrap.as_ref().is_some_and(|w| *w.get_ref()),
         };
-        let goal_section = config.goal.as_ref().unwrap();
+        let goal_section = goal_section.unwrap();
         let goal = match goal_section.kind.get_ref().as_str() {
             "uniform" => FlipGoal::Uniform,
             "all-white" => FlipGoal::AllWhite,

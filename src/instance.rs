@@ -1,0 +1,386 @@
+//! The configured puzzle the CLI drives ([`Instance`]) and the type-erased results it hands back
+//! ([`Solution`], [`Exploration`]; exports are [`StateGraph`]s).
+//!
+//! # Why a table of closures
+//!
+//! Engines are generic over a space's capabilities, which is what makes them fast, but the CLI
+//! only learns a config's `kind` at run time. An [`Instance`] bridges the two: it is a list of
+//! engines by [`Mode`], each a closure that parses a board, runs a generic engine on the
+//! plugin's concrete space and converts the result to text, plus an explorer and an exporter.
+//! The closures are made in one place, the [`kit`](crate::kit), from the capabilities a space
+//! declares; a plugin adds its own engines (Flip's algebra, Shift's region solver) with
+//! [`Instance::with_engine`]. Mode checks, `auto`, the default mode and the messages that list
+//! the supported modes live here, once, for every puzzle.
+//!
+//! The trade-off: one indirect call per solve (nothing per state) buys a CLI and a test suite
+//! that know nothing about any puzzle's types.
+
+use crate::config::{BoardText, Mode, check_mode};
+use crate::error::{Error, Location, Result};
+use crate::graph::{ExportLimits, StateGraph};
+use crate::search::layers::Layers;
+use crate::search::{Limit, Limits, Outcome, Report, Stats};
+use serde_json::Value;
+use std::fmt::Display;
+
+/// An engine as the instance holds it: board text and limits in, a [`Solution`] out.
+pub type SolveFn = Box<dyn Fn(&BoardText, &Limits) -> Result<Solution> + Send + Sync>;
+
+/// A whole-space sweep: the config's start board (for forward sweeps), options and a progress
+/// callback in, an [`Exploration`] out.
+pub type ExploreFn = Box<
+    dyn Fn(Option<&BoardText>, &ExploreOptions, &mut dyn FnMut(u32, u64)) -> Result<Exploration>
+        + Send
+        + Sync,
+>;
+
+/// A state-graph export: the start board, limits and a progress callback in, a graph out.
+pub type ExportFn = Box<
+    dyn Fn(&BoardText, &ExportLimits, &mut dyn FnMut(u32, u64)) -> Result<StateGraph> + Send + Sync,
+>;
+
+/// A configured puzzle (size, goal): solves boards given as text with the engines it has.
+pub struct Instance {
+    description: String,
+    engines: Vec<(Mode, SolveFn)>,
+    /// The engine `auto` runs.
+    auto: Option<Mode>,
+    default_mode: Option<Mode>,
+    explore: Option<ExploreFn>,
+    export: Option<ExportFn>,
+    /// Why engines are missing (`the search engines take at most 64 cells`), added to refusals.
+    note: Option<String>,
+}
+
+impl Instance {
+    /// An instance with no engine yet; `description` names the puzzle in one line
+    /// (`Sliding tiles 3 x 3, goal ordered`).
+    pub fn new(description: impl Into<String>) -> Self {
+        Instance {
+            description: description.into(),
+            engines: Vec::new(),
+            auto: None,
+            default_mode: None,
+            explore: None,
+            export: None,
+            note: None,
+        }
+    }
+
+    /// Adds the engine for `mode`, replacing one the instance had (a plugin's own engine takes
+    /// the place of the generic one).
+    pub fn with_engine(mut self, mode: Mode, engine: SolveFn) -> Self {
+        assert!(
+            mode != Mode::Auto,
+            "auto is a choice among engines: with_auto"
+        );
+        self.engines.retain(|(m, _)| *m != mode);
+        self.engines.push((mode, engine));
+        self
+    }
+
+    /// Makes `auto` run `mode` (which the instance must have).
+    pub fn with_auto(mut self, mode: Mode) -> Self {
+        self.auto = Some(mode);
+        self
+    }
+
+    /// The mode used when neither the command line nor the config names one.
+    pub fn with_default_mode(mut self, mode: Mode) -> Self {
+        self.default_mode = Some(mode);
+        self
+    }
+
+    /// Sets the explorer.
+    pub fn with_explore(mut self, explore: ExploreFn) -> Self {
+        self.explore = Some(explore);
+        self
+    }
+
+    /// Sets the exporter.
+    pub fn with_export(mut self, export: ExportFn) -> Self {
+        self.export = Some(export);
+        self
+    }
+
+    /// Takes another instance's explorer (Shift explores its one-colour mask space while it
+    /// solves whole boards).
+    pub fn with_explore_of(mut self, other: Instance) -> Self {
+        self.explore = other.explore;
+        self
+    }
+
+    /// Why some engines are missing, said in every refusal: `search mode X is not available
+    /// {note}`, `export is not available {note}` (`for a 10 x 10 board (100 cells): ...`).
+    pub fn with_note(mut self, note: impl Into<String>) -> Self {
+        self.note = Some(note.into());
+        self
+    }
+
+    /// The one-line description.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// The modes this instance runs, in [`Mode::ALL`] order (`auto` when it has engines).
+    pub fn modes(&self) -> Vec<Mode> {
+        Mode::ALL
+            .into_iter()
+            .filter(|&m| self.has(m))
+            .collect::<Vec<_>>()
+    }
+
+    fn has(&self, mode: Mode) -> bool {
+        match mode {
+            Mode::Auto => self.auto_engine().is_some(),
+            _ => self.engines.iter().any(|(m, _)| *m == mode),
+        }
+    }
+
+    /// What `auto` runs: the plugin's choice, else the first engine of bfs, table, iddfs.
+    fn auto_engine(&self) -> Option<Mode> {
+        self.auto
+            .into_iter()
+            .chain([Mode::Bfs, Mode::Table, Mode::Iddfs])
+            .find(|&m| m != Mode::Auto && self.engines.iter().any(|(e, _)| *e == m))
+            .or_else(|| self.engines.first().map(|(m, _)| *m))
+    }
+
+    /// The mode to use when the command line names none: the config's (set by the registry),
+    /// else the plugin's default, else `auto`.
+    pub fn default_mode(&self) -> Mode {
+        self.default_mode
+            .filter(|&m| self.has(m))
+            .unwrap_or(Mode::Auto)
+    }
+
+    /// Checks `mode` before any work; the message lists the supported modes (and says why others
+    /// are missing, when the plugin said).
+    pub fn check_mode(&self, mode: Mode) -> std::result::Result<(), String> {
+        let modes = self.modes();
+        check_mode(mode, &modes).map_err(|message| match &self.note {
+            Some(note) => {
+                let names: Vec<_> = modes.iter().map(|m| m.name()).collect();
+                format!(
+                    "search mode `{mode}` is not available {note} (supported: {})",
+                    names.join(", ")
+                )
+            }
+            None => message,
+        })
+    }
+
+    /// Makes `mode` the default (the config's `[search] mode`), if the instance has it.
+    pub fn set_default_mode(&mut self, mode: Mode) -> std::result::Result<(), String> {
+        self.check_mode(mode)?;
+        self.default_mode = Some(mode);
+        Ok(())
+    }
+
+    /// Parses `board` and solves it with `mode` within `limits`. `auto` runs the engine it
+    /// stands for; the solution names that engine and carries `"auto": true`.
+    pub fn solve(&self, board: &BoardText, mode: Mode, limits: &Limits) -> Result<Solution> {
+        self.check_mode(mode)
+            .map_err(|m| Error::input(Location::file(&board.file).with_key("mode"), m))?;
+        let engine = match mode {
+            Mode::Auto => self.auto_engine().expect("checked: auto has an engine"),
+            other => other,
+        };
+        let (_, solve) = self
+            .engines
+            .iter()
+            .find(|(m, _)| *m == engine)
+            .expect("checked: the instance has this engine");
+        let mut solution = solve(board, limits)?;
+        solution.mode = engine;
+        if mode == Mode::Auto {
+            solution.extra.insert("auto".into(), Value::Bool(true));
+        }
+        Ok(solution)
+    }
+
+    /// Sweeps the whole space that can reach the goal and counts it by distance (see
+    /// [`search::layers`](crate::search::layers)): backward from the goal set when moves are
+    /// invertible, else forward from `start` (the config's start board; `None` when it has
+    /// none). `on_layer(depth, states so far)` is called after each layer, for a progress line.
+    pub fn explore(
+        &self,
+        start: Option<&BoardText>,
+        options: &ExploreOptions,
+        on_layer: &mut dyn FnMut(u32, u64),
+    ) -> Result<Exploration> {
+        match &self.explore {
+            Some(explore) => explore(start, options, on_layer),
+            None => Err(self.refusal("explore")),
+        }
+    }
+
+    /// Parses `board` and returns the state graph around it within `limits` (see
+    /// [`graph::build`](crate::graph::build)). `on_layer(depth, states)` is called as the BFS
+    /// advances, for a progress line.
+    pub fn export(
+        &self,
+        board: &BoardText,
+        limits: &ExportLimits,
+        on_layer: &mut dyn FnMut(u32, u64),
+    ) -> Result<StateGraph> {
+        match &self.export {
+            Some(export) => export(board, limits, on_layer),
+            None => Err(self.refusal("export")),
+        }
+    }
+
+    fn refusal(&self, what: &str) -> Error {
+        let message = match &self.note {
+            Some(note) => format!("{what} is not available {note}"),
+            None => format!("{what} is not available for {}", self.description),
+        };
+        Error::input(Location::file(what), message)
+    }
+}
+
+/// How `explore` runs: its limits and threads (`None`: the engine chooses by size).
+#[derive(Clone, Debug, Default)]
+pub struct ExploreOptions {
+    /// Time, Ctrl-C, depth, states, memory.
+    pub limits: Limits,
+    /// Worker threads; `None`: chosen by the space's size.
+    pub threads: Option<usize>,
+}
+
+/// Which way an exploration went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    /// From every goal over inverse moves: distances are to the goal set.
+    Backward,
+    /// From the start board: distances are from the start.
+    Forward,
+}
+
+/// A whole-space sweep, with states as text: what `statespace explore` prints.
+#[derive(Clone, Debug)]
+pub struct Exploration {
+    /// One line naming the puzzle, for titles: `Flip 5 x 5, goal uniform`.
+    pub description: String,
+    /// Backward from the goals or forward from the start.
+    pub direction: Direction,
+    /// The expansion used: `word-at-a-time` or `per-state`.
+    pub strategy: &'static str,
+    /// Every state of the space (reachable or not).
+    pub space_size: u128,
+    /// `histogram[d]`: states at distance `d` (completed layers only when stopped).
+    pub histogram: Vec<u64>,
+    /// A state at the largest distance, as board text.
+    pub farthest: Option<String>,
+    /// `None` when the whole reachable space was swept; else the limit that stopped it.
+    pub stopped: Option<Limit>,
+    /// What the sweep did.
+    pub stats: Stats,
+    /// Threads the run used.
+    pub threads: usize,
+    /// Bytes the engine allocated (its bitsets).
+    pub engine_bytes: u64,
+}
+
+impl Exploration {
+    /// Erases an engine's [`Layers`]: the farthest state becomes board text.
+    pub fn from_layers<S: Copy>(
+        description: String,
+        direction: Direction,
+        strategy: &'static str,
+        space_size: u128,
+        layers: Layers<S>,
+        board: impl Fn(S) -> String,
+    ) -> Exploration {
+        Exploration {
+            description,
+            direction,
+            strategy,
+            space_size,
+            histogram: layers.histogram,
+            farthest: layers.farthest.map(board),
+            stopped: layers.stopped,
+            stats: layers.stats,
+            threads: layers.threads,
+            engine_bytes: layers.memory_bytes,
+        }
+    }
+
+    /// States found: the sum of the histogram.
+    pub fn reachable(&self) -> u64 {
+        self.histogram.iter().sum()
+    }
+}
+
+/// The answer to one board, with states as text and moves as labels.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// The mode that produced the answer (`auto` resolved to the engine it chose).
+    pub mode: Mode,
+    /// The start board as text.
+    pub start: String,
+    /// Solved, unsolvable or stopped.
+    pub answer: Answer,
+    /// What the engine did (all zero when an invariant proved the answer).
+    pub stats: Stats,
+    /// The invariant that proved the start unsolvable without a search (`parity`), if one did.
+    pub proof: Option<&'static str>,
+    /// Plugin-specific fields for `--json` (e.g. `minimal`, `nullity`).
+    pub extra: serde_json::Map<String, Value>,
+}
+
+/// How a solve ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// The fewest moves: their labels and the board after each.
+    Solved {
+        /// The move labels, in order.
+        moves: Vec<String>,
+        /// The board after each move.
+        boards: Vec<String>,
+    },
+    /// Proven: no sequence of moves reaches the goal.
+    Unsolvable,
+    /// Stopped at a limit before deciding.
+    LimitReached(Limit),
+}
+
+impl Solution {
+    /// Erases an engine's [`Report`]: moves become labels, states become board text.
+    pub fn from_report<S: Copy, M: Display>(
+        mode: Mode,
+        start: S,
+        report: Report<S, M>,
+        board: impl Fn(S) -> String,
+    ) -> Solution {
+        let answer = match report.outcome {
+            Outcome::Solved(path) => Answer::Solved {
+                moves: path.steps.iter().map(|s| s.mv.to_string()).collect(),
+                boards: path.steps.iter().map(|s| board(s.state)).collect(),
+            },
+            Outcome::Unsolvable => Answer::Unsolvable,
+            Outcome::LimitReached(limit) => Answer::LimitReached(limit),
+        };
+        Solution {
+            mode,
+            start: board(start),
+            answer,
+            stats: report.stats,
+            proof: None,
+            extra: serde_json::Map::new(),
+        }
+    }
+
+    /// `start` proven unsolvable by the invariant `proof`, before any search.
+    pub fn proven_unsolvable(mode: Mode, start: String, proof: &'static str) -> Solution {
+        Solution {
+            mode,
+            start,
+            answer: Answer::Unsolvable,
+            stats: Stats::default(),
+            proof: Some(proof),
+            extra: serde_json::Map::new(),
+        }
+    }
+}

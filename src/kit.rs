@@ -1,0 +1,321 @@
+//! The generic glue: a plugin's space and the capabilities it declares become an [`Instance`].
+//!
+//! A plugin writes a [`StateSpace`] with its [`BoardFormat`] and whichever capabilities are true
+//! of it, then hands it to a [`Kit`] and says which capabilities to use, one call each:
+//!
+//! ```text
+//! Kit::new(space, "Sliding tiles 3 x 3, goal ordered")
+//!     .indexed()      // Indexed: bitset BFS, forward explore
+//!     .table()        // Indexed + Invertible + GoalSet: distance table, backward explore
+//!     .invariant()    // Invariant: unsolvable boards proven before any engine runs
+//!     .build(Mode::Auto)
+//! ```
+//!
+//! Each call requires its capability through its bounds (so a plugin cannot claim one it does
+//! not have) and records the engines it makes possible as monomorphised function pointers; no
+//! call is needed for what every space has (BFS with a hash set, IDDFS, a directed export).
+//! [`Kit::build`] turns the record into the [`Instance`]'s closures: **this is the one place
+//! where engines are chosen** and where results are converted to text. Adding an engine is its
+//! file in `src/search/` plus a line here (a field and the closure that runs it); no plugin
+//! changes.
+//!
+//! What every engine gets from here, once:
+//!
+//! - the board parsed by the plugin's [`BoardFormat`], and the path's boards formatted by it;
+//! - the [`Invariant`] consulted first: a proven-unsolvable start never reaches an engine, and
+//!   the answer names the invariant with zero stats;
+//! - the distance table built on first use and kept for the instance's life (so a batch of
+//!   boards builds it once), its depth limit applied to the looked-up answer, and its size in
+//!   the JSON (`table_bytes`, `table_bits_per_entry`, `table_reused`);
+//! - `auto`: the table when the space is small enough to build it in a blink, else BFS.
+//!
+//! Why function pointers rather than trait objects: the capability traits have associated types
+//! and generic methods (not object-safe), and the engines are generic so that the successor loop
+//! is monomorphised; a pointer to `bfs::solve_indexed::<Tiles>` keeps all of that.
+
+use crate::config::{BoardText, Mode};
+use crate::error::Result;
+use crate::graph::{self, ExportLimits};
+use crate::instance::{Direction, Exploration, Instance, Solution};
+use crate::search::layers::{self, Layers};
+use crate::search::table::{self, DistanceTable};
+use crate::search::{Limit, Limits, Outcome, Report, bfs, iddfs};
+use crate::space::{BoardFormat, GoalSet, Indexed, Invariant, Invertible, StateSpace, XorMoves};
+use serde_json::Value;
+use std::sync::{Arc, OnceLock};
+
+/// `auto` builds the distance table when the space has at most this many states (a few
+/// milliseconds; 2^20 states take 512 KiB at 4 bits); beyond, it runs BFS from the start, which
+/// looks at what one board needs rather than the whole space.
+pub const AUTO_TABLE_MAX_STATES: u128 = 1 << 20;
+
+/// What the kit needs of every plugin space: a space with board text that can be shared.
+pub trait Puzzle: BoardFormat + Send + Sync + 'static {}
+impl<P: BoardFormat + Send + Sync + 'static> Puzzle for P {}
+
+type State<P> = <P as StateSpace>::State;
+type Engine<P> = fn(&P, State<P>, &Limits) -> Report<State<P>, <P as StateSpace>::Move>;
+type TableBuild<P> = fn(&P, &Limits) -> std::result::Result<DistanceTable, Limit>;
+type TableLookup<P> =
+    fn(&DistanceTable, &P, State<P>) -> Outcome<State<P>, <P as StateSpace>::Move>;
+type Proof<P> = fn(&P, State<P>) -> Option<&'static str>;
+type Progress<'a> = &'a mut dyn FnMut(u32, u64);
+type ForwardSweep<P> = fn(&P, State<P>, layers::Options, Progress) -> Layers<State<P>>;
+type BackwardSweep<P> = fn(&P, layers::Options, Progress) -> Layers<State<P>>;
+
+/// A whole-space sweep, with the way it runs.
+enum Sweep<P: StateSpace> {
+    /// From the start board (any indexed space).
+    Forward(ForwardSweep<P>),
+    /// From the goal set; `&'static str` names the strategy.
+    Backward(BackwardSweep<P>, &'static str),
+}
+
+/// The capabilities a plugin declared for its space, as the engines they allow. See the module
+/// docs.
+pub struct Kit<P: Puzzle> {
+    space: Arc<P>,
+    description: String,
+    bfs: Engine<P>,
+    /// The space's size, when it is indexed.
+    size: Option<u128>,
+    table: Option<(TableBuild<P>, TableLookup<P>)>,
+    sweep: Option<Sweep<P>>,
+    undirected: bool,
+    proof: Option<Proof<P>>,
+}
+
+impl<P: Puzzle> Kit<P> {
+    /// What every space supports: BFS with a hash set, IDDFS, a directed export.
+    /// `description` names the puzzle in one line (explore titles, refusals).
+    pub fn new(space: P, description: impl Into<String>) -> Self {
+        Kit {
+            space: Arc::new(space),
+            description: description.into(),
+            bfs: bfs::solve::<P>,
+            size: None,
+            table: None,
+            sweep: None,
+            undirected: false,
+            proof: None,
+        }
+    }
+
+    /// The space, for a plugin's own engines.
+    pub fn space(&self) -> &Arc<P> {
+        &self.space
+    }
+
+    /// A dense index: BFS keeps a bitset, and `explore` sweeps forward from the start board.
+    pub fn indexed(mut self) -> Self
+    where
+        P: Indexed,
+    {
+        self.bfs = bfs::solve_indexed::<P>;
+        self.size = Some(self.space.size());
+        if self.sweep.is_none() {
+            self.sweep = Some(Sweep::Forward(layers::forward::<P>));
+        }
+        self
+    }
+
+    /// Invertible moves: exports are undirected (one edge per pair of states).
+    pub fn invertible(mut self) -> Self
+    where
+        P: Invertible,
+    {
+        self.undirected = true;
+        self
+    }
+
+    /// A dense index, invertible moves and an enumerable goal set: the distance `table` engine,
+    /// and `explore` backward from the goals, one state at a time.
+    pub fn table(self) -> Self
+    where
+        P: Indexed + Invertible + GoalSet,
+    {
+        let mut kit = self.indexed().invertible();
+        kit.table = Some((table::build::<P>, DistanceTable::outcome::<P>));
+        kit.sweep = Some(Sweep::Backward(layers::backward::<P>, "per-state"));
+        kit
+    }
+
+    /// Moves that XOR the index: `explore` moves a 64-bit word of states per move.
+    pub fn xor(mut self) -> Self
+    where
+        P: XorMoves + GoalSet,
+    {
+        self.sweep = Some(Sweep::Backward(layers::xor_backward::<P>, "word-at-a-time"));
+        self
+    }
+
+    /// An invariant that proves boards unsolvable: consulted before every engine.
+    pub fn invariant(mut self) -> Self
+    where
+        P: Invariant,
+    {
+        self.proof = Some(P::unsolvable_by);
+        self
+    }
+
+    /// The [`Instance`]: every engine the declared capabilities allow, `auto`, the explorer and
+    /// the exporter; `default_mode` is the plugin's (the config's `[search] mode` overrides it).
+    pub fn build(self, default_mode: Mode) -> Instance {
+        let Kit {
+            space,
+            description,
+            bfs,
+            size,
+            table,
+            sweep,
+            undirected,
+            proof,
+        } = self;
+        let runner = Runner { space, proof };
+        let mut instance = Instance::new(description.clone())
+            .with_default_mode(default_mode)
+            .with_engine(Mode::Bfs, runner.engine(Mode::Bfs, bfs))
+            .with_engine(Mode::Iddfs, runner.engine(Mode::Iddfs, iddfs::solve::<P>));
+        let small = size.is_some_and(|n| n <= AUTO_TABLE_MAX_STATES);
+        if let Some((build, lookup)) = table {
+            instance = instance.with_engine(Mode::Table, runner.table(build, lookup));
+            if small {
+                instance = instance.with_auto(Mode::Table);
+            }
+        }
+        if let Some(sweep) = sweep {
+            instance = instance.with_explore(runner.explore(sweep, description, size));
+        }
+        instance.with_export(runner.export(undirected))
+    }
+}
+
+/// What the closures share: the space and its proof.
+struct Runner<P: Puzzle> {
+    space: Arc<P>,
+    proof: Option<Proof<P>>,
+}
+
+impl<P: Puzzle> Runner<P> {
+    /// Parses the board, consults the invariant, runs `engine`, converts the report: the one
+    /// path from board text to a [`Solution`].
+    fn solve(
+        space: &P,
+        proof: Option<Proof<P>>,
+        mode: Mode,
+        board: &BoardText,
+        engine: impl FnOnce(&P, State<P>) -> (Report<State<P>, P::Move>, serde_json::Map<String, Value>),
+    ) -> Result<Solution> {
+        let start = space.parse(board)?;
+        if let Some(name) = proof.and_then(|prove| prove(space, start)) {
+            return Ok(Solution::proven_unsolvable(mode, space.format(start), name));
+        }
+        let (report, extra) = engine(space, start);
+        let mut solution = Solution::from_report(mode, start, report, |s| space.format(s));
+        solution.extra = extra;
+        Ok(solution)
+    }
+
+    fn engine(&self, mode: Mode, engine: Engine<P>) -> crate::instance::SolveFn {
+        let (space, proof) = (self.space.clone(), self.proof);
+        Box::new(move |board, limits| {
+            Self::solve(&space, proof, mode, board, |space, start| {
+                (engine(space, start, limits), Default::default())
+            })
+        })
+    }
+
+    /// The table engine: built by the first board that needs it, kept for the others.
+    fn table(&self, build: TableBuild<P>, lookup: TableLookup<P>) -> crate::instance::SolveFn {
+        let (space, proof) = (self.space.clone(), self.proof);
+        let cache: Arc<OnceLock<DistanceTable>> = Arc::default();
+        Box::new(move |board, limits| {
+            Self::solve(&space, proof, Mode::Table, board, |space, start| {
+                let reused = cache.get().is_some();
+                let table = match cache.get() {
+                    Some(table) => table,
+                    None => match build(space, limits) {
+                        Ok(built) => cache.get_or_init(|| built),
+                        Err(limit) => {
+                            let report = Report {
+                                outcome: Outcome::LimitReached(limit),
+                                stats: Default::default(),
+                            };
+                            return (report, Default::default());
+                        }
+                    },
+                };
+                let mut outcome = lookup(table, space, start);
+                // The table holds every distance; a depth limit still means "no deeper answer".
+                if let (Outcome::Solved(path), Some(max)) = (&outcome, limits.max_depth)
+                    && path.len() as u64 > max as u64
+                {
+                    outcome = Outcome::LimitReached(Limit::Depth(max));
+                }
+                let mut extra = serde_json::Map::new();
+                extra.insert("table_bytes".into(), table.bytes().into());
+                extra.insert("table_bits_per_entry".into(), table.bits_per_entry().into());
+                extra.insert("table_reused".into(), reused.into());
+                let stats = table.stats().clone();
+                (Report { outcome, stats }, extra)
+            })
+        })
+    }
+
+    fn explore(
+        &self,
+        sweep: Sweep<P>,
+        description: String,
+        size: Option<u128>,
+    ) -> crate::instance::ExploreFn {
+        let space = self.space.clone();
+        let size = size.unwrap_or(0);
+        Box::new(move |start, options, on_layer| {
+            let engine_options = layers::Options {
+                limits: &options.limits,
+                threads: options.threads,
+            };
+            let (direction, strategy, layers) = match &sweep {
+                Sweep::Backward(run, strategy) => (
+                    Direction::Backward,
+                    *strategy,
+                    run(&space, engine_options, on_layer),
+                ),
+                Sweep::Forward(run) => {
+                    let start = start.ok_or_else(|| {
+                        crate::error::Error::input(
+                            crate::error::Location::file("explore").with_key("start.board"),
+                            "this puzzle is explored forward from a start: give a [start] board",
+                        )
+                    })?;
+                    let start = space.parse(start)?;
+                    let layers = run(&space, start, engine_options, on_layer);
+                    (Direction::Forward, "per-state", layers)
+                }
+            };
+            Ok(Exploration::from_layers(
+                description.clone(),
+                direction,
+                strategy,
+                size,
+                layers,
+                |s| space.format(s),
+            ))
+        })
+    }
+
+    fn export(&self, undirected: bool) -> crate::instance::ExportFn {
+        let space = self.space.clone();
+        Box::new(move |board, limits: &ExportLimits, on_layer| {
+            let start = space.parse(board)?;
+            graph::build(
+                &*space,
+                start,
+                undirected,
+                limits,
+                |s| space.format(s),
+                on_layer,
+            )
+        })
+    }
+}
