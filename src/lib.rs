@@ -11,6 +11,7 @@
 //! - [`graph`]: state-graph export: the states around a start as a petgraph graph, rendered as
 //!   DOT, GraphML or node-link JSON.
 //! - [`plot`]: a small SVG bar-chart writer (depth histograms).
+//! - [`rank`]: dense indices for plugins' [`Indexed`](space::Indexed) spaces: `k`-subsets (colex).
 //! - [`registry`]: puzzle kind name -> plugin; the object-safe face the CLI drives.
 //! - [`puzzles`]: the plugins (compiled from the top-level `puzzles/` folder). They use only the
 //!   public API of this crate, as a third-party plugin would.
@@ -22,6 +23,7 @@ pub mod config;
 pub mod error;
 pub mod graph;
 pub mod plot;
+pub mod rank;
 pub mod registry;
 pub mod search;
 pub mod space;

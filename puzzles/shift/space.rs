@@ -13,7 +13,7 @@
 //! boards for every goal, so [`Boards`] generalises [`Patterns`]' goal to region goals.
 
 use super::board::{Geometry, Shift, Shifter, Word};
-use super::colex::Colex;
+use crate::rank::{Colex, next_same_popcount};
 use crate::space::{GoalSet, Indexed, Invertible, StateSpace, Symmetric};
 
 /// Whether `next` may follow `previous` on a shortest path that depth-first engines explore.
@@ -213,7 +213,7 @@ impl GoalSet for ColourMasks {
             if choice as u128 == last {
                 break;
             }
-            choice = super::colex::next_same_popcount(choice);
+            choice = next_same_popcount(choice);
         }
     }
 }

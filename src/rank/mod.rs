@@ -1,0 +1,5 @@
+//! Ranking: dense indices (bijections between states and `0..count`) for plugins.
+
+pub mod combination;
+
+pub use combination::{Binomial, Colex, next_same_popcount};
