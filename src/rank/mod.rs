@@ -1,5 +1,7 @@
 //! Ranking: dense indices (bijections between states and `0..count`) for plugins.
 
 pub mod combination;
+pub mod permutation;
 
 pub use combination::{Binomial, Colex, next_same_popcount};
+pub use permutation::{Arrangements, Permutations, parity};
