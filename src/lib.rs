@@ -11,7 +11,9 @@
 //! - [`graph`]: state-graph export: the states around a start as a petgraph graph, rendered as
 //!   DOT, GraphML or node-link JSON.
 //! - [`plot`]: a small SVG bar-chart writer (depth histograms).
-//! - [`rank`]: dense indices for plugins' [`Indexed`](space::Indexed) spaces: `k`-subsets (colex).
+//! - [`rank`]: dense indices for plugins' [`Indexed`](space::Indexed) spaces: permutations (and
+//!   one parity's half of them), arrangements of distinct pieces, `k`-subsets as masks (colex)
+//!   and arrangements of pieces that look alike (multisets).
 //! - [`registry`]: puzzle kind name -> plugin; the object-safe face the CLI drives.
 //! - [`puzzles`]: the plugins (compiled from the top-level `puzzles/` folder). They use only the
 //!   public API of this crate, as a third-party plugin would.
