@@ -11,6 +11,9 @@
 //! - [`graph`]: state-graph export: the states around a start as a petgraph graph, rendered as
 //!   DOT, GraphML or node-link JSON.
 //! - [`plot`]: a small SVG bar-chart writer (depth histograms).
+//! - [`rank`]: dense indices for plugins' [`Indexed`](space::Indexed) spaces: permutations (and
+//!   one parity's half of them), arrangements of distinct pieces, `k`-subsets as masks (colex)
+//!   and arrangements of pieces that look alike (multisets).
 //! - [`registry`]: puzzle kind name -> plugin (built in, or registered at run time).
 //! - [`kit`]: the generic glue: a plugin's space and its capabilities -> every engine they allow.
 //! - [`instance`]: what the CLI drives: a configured puzzle's engines by mode, explore, export,
@@ -27,6 +30,7 @@ pub mod graph;
 pub mod instance;
 pub mod kit;
 pub mod plot;
+pub mod rank;
 pub mod registry;
 pub mod search;
 pub mod space;

@@ -3,7 +3,6 @@
 //! (2R + 2C moves, labelled `row 2 left`, `col 5 up`, 1-based).
 //!
 //! - [`board`]: the geometry, colours, moves, both bit encodings and board text.
-//! - [`colex`]: the dense index of `k`-cell masks (combinatorial ranking).
 //! - [`space`]: [`ColourMasks`] (one colour's mask, for region goals) and [`Boards`] (whole
 //!   boards with any goal: the pattern goal, and export), as
 //!   [`StateSpace`](crate::space::StateSpace)s.
@@ -18,7 +17,6 @@
 //! backward from the goal answers every board by a lookup per colour.
 
 pub mod board;
-pub mod colex;
 pub mod plugin;
 pub mod solver;
 pub mod space;

@@ -12,9 +12,9 @@
 //! boards for every goal, so [`Boards`] takes region goals too.
 
 use super::board::{Board, Geometry, Palette, Shift, Shifter, Word};
-use super::colex::Colex;
 use crate::config::BoardText;
 use crate::error::Result;
+use crate::rank::{Colex, next_same_popcount};
 use crate::space::{BoardFormat, GoalSet, Indexed, Invariant, Invertible, StateSpace, Symmetric};
 
 /// Whether `next` may follow `previous` on a shortest path that depth-first engines explore.
@@ -200,7 +200,7 @@ impl GoalSet for ColourMasks {
             if choice as u128 == last {
                 break;
             }
-            choice = super::colex::next_same_popcount(choice);
+            choice = next_same_popcount(choice);
         }
     }
 }

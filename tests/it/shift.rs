@@ -6,10 +6,10 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use proptest::prelude::*;
 use statespace::config::Mode;
-use statespace::puzzles::shift::colex::Colex;
 use statespace::puzzles::shift::{
     Board, BoardGoal, Boards, ColourMasks, Geometry, Palette, RegionSolver, Shift,
 };
+use statespace::rank::Colex;
 use statespace::search::{Limits, Outcome, bfs, iddfs};
 use statespace::space::{Invertible, StateSpace, replay};
 use std::collections::{HashSet, VecDeque};
