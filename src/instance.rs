@@ -18,6 +18,7 @@
 use crate::config::{BoardText, Mode, check_mode};
 use crate::error::{Error, Location, Result};
 use crate::graph::{ExportLimits, StateGraph};
+use crate::picture::BoardStyle;
 use crate::search::layers::Layers;
 use crate::search::{Limit, Limits, Outcome, Report, Stats};
 use serde_json::Value;
@@ -50,6 +51,8 @@ pub struct Instance {
     export: Option<ExportFn>,
     /// Why engines are missing (`the search engines take at most 64 cells`), added to refusals.
     note: Option<String>,
+    /// How the boards' text is drawn (pictures of solutions, the HTML export).
+    style: BoardStyle,
 }
 
 impl Instance {
@@ -64,6 +67,7 @@ impl Instance {
             explore: None,
             export: None,
             note: None,
+            style: BoardStyle::default(),
         }
     }
 
@@ -115,6 +119,17 @@ impl Instance {
     pub fn with_note(mut self, note: impl Into<String>) -> Self {
         self.note = Some(note.into());
         self
+    }
+
+    /// How the boards' text is drawn.
+    pub fn with_style(mut self, style: BoardStyle) -> Self {
+        self.style = style;
+        self
+    }
+
+    /// How the boards' text is drawn (pictures of solutions, the HTML export).
+    pub fn style(&self) -> &BoardStyle {
+        &self.style
     }
 
     /// The one-line description.

@@ -11,6 +11,7 @@
 //! - [`graph`]: state-graph export: the states around a start as a petgraph graph, rendered as
 //!   DOT, GraphML or node-link JSON.
 //! - [`plot`]: a small SVG bar-chart writer (depth histograms).
+//! - [`picture`]: how a plugin's board text is drawn (its [`BoardStyle`](picture::BoardStyle)).
 //! - [`rank`]: dense indices for plugins' [`Indexed`](space::Indexed) spaces: permutations (and
 //!   one parity's half of them), arrangements of distinct pieces, `k`-subsets as masks (colex)
 //!   and arrangements of pieces that look alike (multisets).
@@ -29,6 +30,7 @@ pub mod error;
 pub mod graph;
 pub mod instance;
 pub mod kit;
+pub mod picture;
 pub mod plot;
 pub mod rank;
 pub mod registry;

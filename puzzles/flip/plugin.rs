@@ -18,6 +18,7 @@ use crate::config::{BoardText, Config, Mode};
 use crate::error::Result;
 use crate::instance::{Answer, Instance, Solution};
 use crate::kit::Kit;
+use crate::picture::BoardStyle;
 use crate::registry::{Plugin, PluginInfo};
 use crate::search::Limits;
 use crate::space::BoardFormat;
@@ -112,7 +113,11 @@ impl Plugin for FlipPlugin {
             geometry,
             targets: goal.boards(geometry),
         };
+        let style = BoardStyle::Cells {
+            colours: vec![('b', "black".into()), ('w', "white".into())],
+        };
         Ok(instance
+            .with_style(style)
             .with_engine(
                 Mode::Algebraic,
                 Box::new(move |board, limits| algebraic.solve(board, limits)),

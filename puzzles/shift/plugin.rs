@@ -13,6 +13,7 @@ use crate::config::{Config, Keys, Mode};
 use crate::error::{Error, Location, Result};
 use crate::instance::{Answer, Instance, Solution};
 use crate::kit::Kit;
+use crate::picture::BoardStyle;
 use crate::registry::{Plugin, PluginInfo};
 use crate::search::Outcome;
 use std::sync::Arc;
@@ -89,6 +90,7 @@ impl Plugin for ShiftPlugin {
         };
         let geometry = Geometry { rows, cols };
         let goal = parse_goal(config, geometry, &palette, goal.as_ref())?;
+        let style = style(&palette);
         let description = format!("Shift {rows} x {cols}");
         // Whole boards, packed: for the pattern goal (checked to fit) and for export.
         let bits = palette.bits_per_cell();
@@ -101,7 +103,8 @@ impl Plugin for ShiftPlugin {
                 Ok(Kit::new(boards, description)
                     .invertible()
                     .invariant()
-                    .build(Mode::Bfs))
+                    .build(Mode::Bfs)
+                    .with_style(style))
             }
             ShiftGoal::Region { region, colour } => {
                 let description = format!("{description}, goal region one colour");
@@ -156,10 +159,35 @@ impl Plugin for ShiftPlugin {
                         }),
                     );
                 }
-                Ok(instance)
+                Ok(instance.with_style(style))
             }
         }
     }
+}
+
+/// Cells in their letters' colours: the colour a letter usually names, else one of a fixed set.
+fn style(palette: &Palette) -> BoardStyle {
+    const OTHERS: [&str; 8] = [
+        "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f", "#9467bd", "#ff7f0e", "#2ca02c",
+    ];
+    let colours = (0..palette.len() as u8)
+        .map(|c| {
+            let letter = palette.letter(c);
+            let named = match letter.to_ascii_uppercase() {
+                'B' => "#1f77b4",
+                'W' => "white",
+                'G' => "#2ca02c",
+                'R' => "#d62728",
+                'Y' => "gold",
+                'O' => "#ff7f0e",
+                'K' => "black",
+                'P' => "#9467bd",
+                _ => OTHERS[c as usize % OTHERS.len()],
+            };
+            (letter, named.to_string())
+        })
+        .collect();
+    BoardStyle::Cells { colours }
 }
 
 /// What counts as solved.
