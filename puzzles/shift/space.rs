@@ -397,25 +397,12 @@ pub fn parity_forbids(geometry: Geometry, start: &Board, target: &Board) -> bool
         }
         where_in_target[c as usize] = i;
     }
-    let permutation: Vec<usize> = start
+    let permutation: Vec<u8> = start
         .cells
         .iter()
-        .map(|&c| where_in_target[c as usize])
+        .map(|&c| where_in_target[c as usize] as u8)
         .collect();
-    // Parity = (cells - cycles) mod 2.
-    let mut seen = vec![false; permutation.len()];
-    let mut cycles = 0;
-    for i in 0..permutation.len() {
-        if !seen[i] {
-            cycles += 1;
-            let mut j = i;
-            while !seen[j] {
-                seen[j] = true;
-                j = permutation[j];
-            }
-        }
-    }
-    (permutation.len() - cycles) % 2 == 1
+    crate::rank::parity(&permutation)
 }
 
 /// Masks as text: rows of `X` (the colour's cells) and `.`.

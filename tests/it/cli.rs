@@ -1,19 +1,8 @@
 //! The binary end to end: output formats, exit codes, and one test per class of bad input.
 
+use crate::{config_file, statespace};
 use assert_cmd::Command;
 use predicates::prelude::*;
-use std::io::Write;
-
-fn statespace() -> Command {
-    Command::cargo_bin("statespace").unwrap()
-}
-
-/// A config file in a temporary directory.
-fn config_file(text: &str) -> tempfile::NamedTempFile {
-    let mut file = tempfile::Builder::new().suffix(".toml").tempfile().unwrap();
-    file.write_all(text.as_bytes()).unwrap();
-    file
-}
 
 /// `statespace solve configs/flip-4x4.toml EXTRA...`.
 fn solve_sample(extra: &[&str]) -> Command {

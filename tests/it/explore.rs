@@ -2,27 +2,12 @@
 //! 4 x 4 histogram, brute force over every board of small geometries, every strategy and thread
 //! count agreeing on random geometries, and the CLI's JSON, plot, limits and bad input.
 
-use assert_cmd::Command;
+use crate::{config, config_file, statespace};
 use predicates::prelude::*;
 use proptest::prelude::*;
 use statespace::puzzles::flip::{Flip, FlipGoal, Geometry};
 use statespace::search::{Limits, Outcome, bfs, layers};
 use std::time::{Duration, Instant};
-
-fn statespace() -> Command {
-    Command::cargo_bin("statespace").unwrap()
-}
-
-fn config(name: &str) -> String {
-    crate::config_path(name).to_str().unwrap().to_string()
-}
-
-/// A temporary config file with `text`.
-fn temp_config(text: &str) -> tempfile::NamedTempFile {
-    let mut file = tempfile::Builder::new().suffix(".toml").tempfile().unwrap();
-    std::io::Write::write_all(&mut file, text.as_bytes()).unwrap();
-    file
-}
 
 fn explore_json(args: &[&str]) -> serde_json::Value {
     let out = statespace()
@@ -232,7 +217,7 @@ fn a_plot_path_in_a_missing_directory_fails_before_the_run() {
 #[test]
 fn a_time_limit_stops_a_big_space_fast_with_the_layers_so_far() {
     // 5 x 6: 2^30 boards, 384 MiB of bitsets and seconds of work; the limit ends it first.
-    let file = temp_config("[puzzle]\nkind = \"flip\"\nrows = 5\ncols = 6\n");
+    let file = config_file("[puzzle]\nkind = \"flip\"\nrows = 5\ncols = 6\n");
     let started = Instant::now();
     let out = statespace()
         .args([
@@ -278,7 +263,7 @@ fn bad_thread_counts_are_bad_input() {
         .code(2)
         .stdout("");
     let file =
-        temp_config("[puzzle]\nkind = \"flip\"\nrows = 2\ncols = 2\n[search]\nthreads = 0\n");
+        config_file("[puzzle]\nkind = \"flip\"\nrows = 2\ncols = 2\n[search]\nthreads = 0\n");
     let path = file.path().to_str().unwrap().to_string();
     statespace()
         .args(["explore", &path])
@@ -289,7 +274,7 @@ fn bad_thread_counts_are_bad_input() {
         )));
     // The config's thread count is used when the flag is absent.
     let file =
-        temp_config("[puzzle]\nkind = \"flip\"\nrows = 2\ncols = 2\n[search]\nthreads = 3\n");
+        config_file("[puzzle]\nkind = \"flip\"\nrows = 2\ncols = 2\n[search]\nthreads = 3\n");
     let json = explore_json(&[file.path().to_str().unwrap()]);
     assert_eq!(json["threads"], 3);
     assert_eq!(json["histogram"], serde_json::json!([2, 8, 6]));

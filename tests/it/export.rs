@@ -1,17 +1,13 @@
 //! `statespace export` end to end: the whole 3 x 3 Flip space in every format, determinism, cuts,
 //! bad input; and the committed sample histogram in docs/ against the plot writer.
 
-use assert_cmd::Command;
+use crate::statespace;
 use predicates::prelude::*;
 use std::path::Path;
 
 /// 3 x 3 Flip: all 512 boards reachable from any start, 9 presses each, so 512 * 9 / 2 edges.
 const NODES: usize = 512;
 const EDGES: usize = 512 * 9 / 2;
-
-fn statespace() -> Command {
-    Command::cargo_bin("statespace").unwrap()
-}
 
 fn config_3x3() -> String {
     crate::config_path("flip-3x3.toml")

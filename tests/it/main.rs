@@ -24,8 +24,27 @@ mod limits;
 mod shift;
 mod shift_export;
 mod table;
+mod tiles;
 
+use assert_cmd::Command;
 use std::path::PathBuf;
+
+/// The binary under test.
+pub fn statespace() -> Command {
+    Command::cargo_bin("statespace").unwrap()
+}
+
+/// A config file with `text` in a temporary directory (removed when dropped).
+pub fn config_file(text: &str) -> tempfile::NamedTempFile {
+    let mut file = tempfile::Builder::new().suffix(".toml").tempfile().unwrap();
+    std::io::Write::write_all(&mut file, text.as_bytes()).unwrap();
+    file
+}
+
+/// The path of `configs/NAME`, as a string argument.
+pub fn config(name: &str) -> String {
+    config_path(name).to_str().unwrap().to_string()
+}
 
 /// A file under tests/cases/.
 pub fn case_path(name: &str) -> PathBuf {

@@ -2,7 +2,7 @@
 //! random boards, paths that replay, encodings property-tested, the case files against brute
 //! force, and bad input.
 
-use assert_cmd::Command;
+use crate::{config_file, statespace};
 use predicates::prelude::*;
 use proptest::prelude::*;
 use statespace::config::Mode;
@@ -13,12 +13,7 @@ use statespace::rank::Colex;
 use statespace::search::{Limits, Outcome, bfs, iddfs};
 use statespace::space::{Invertible, StateSpace, replay};
 use std::collections::{HashSet, VecDeque};
-use std::io::Write;
 use std::sync::OnceLock;
-
-fn statespace() -> Command {
-    Command::cargo_bin("statespace").unwrap()
-}
 
 const HDU: Geometry = Geometry { rows: 4, cols: 6 };
 
@@ -174,12 +169,6 @@ fn solve_the_hdu_samples_with_every_mode_and_replay_the_json_path() {
         .code(0)
         .stdout(predicate::str::starts_with("2 moves\npath: "))
         .stdout(predicate::str::contains("stats: mode table"));
-}
-
-fn config_file(text: &str) -> tempfile::NamedTempFile {
-    let mut file = tempfile::Builder::new().suffix(".toml").tempfile().unwrap();
-    file.write_all(text.as_bytes()).unwrap();
-    file
 }
 
 const HEAD: &str = "[puzzle]\nkind = \"shift\"\nrows = 4\ncols = 6\n";

@@ -4,7 +4,7 @@
 //! HDU 4 x 6 board is cut by depth; a board too large to pack is refused.
 
 use crate::shift::{apply_label, letters, region_uniform};
-use assert_cmd::Command;
+use crate::statespace;
 use predicates::prelude::*;
 use statespace::puzzles::shift::Geometry;
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -12,10 +12,6 @@ use std::path::{Path, PathBuf};
 
 const G3: Geometry = Geometry { rows: 3, cols: 3 };
 const HDU: Geometry = Geometry { rows: 4, cols: 6 };
-
-fn statespace() -> Command {
-    Command::cargo_bin("statespace").unwrap()
-}
 
 /// Every move label of `g`, in the plugin's order.
 fn labels(g: Geometry) -> Vec<String> {

@@ -1,0 +1,15 @@
+//! The sliding-tile puzzle (the 8-, 15- and 24-puzzle and every R x C in between): tiles
+//! `1..n-1` and one blank on an R x C board; a move slides a tile next to the blank into it.
+//!
+//! - [`space`]: [`Tiles`], the [`StateSpace`](crate::space::StateSpace): a board is the tile of
+//!   every cell plus where the blank is; the dense index is a permutation rank over the half of
+//!   the boards that can reach the goal; the permutation parity proves the other half unsolvable.
+//! - [`board`]: the board text (rows of numbers, the blank `_` or `0`).
+//! - [`plugin`]: `[puzzle] kind = "tiles"`, through the generic glue.
+
+pub mod board;
+pub mod plugin;
+pub mod space;
+
+pub use plugin::TilesPlugin;
+pub use space::{Board, Dir, Slide, Tiles};
