@@ -7,6 +7,7 @@
 //! - [`search`]: the engines, one module each ([`search::bfs`], [`search::iddfs`],
 //!   [`search::astar`], [`search::idastar`], [`search::table`], [`search::layers`]), and what
 //!   they share: limits, outcomes, paths, stats, visited stores.
+//! - [`cache`]: distance tables saved on disk and loaded back, checked, on the next run.
 //! - [`config`]: the TOML schema and validation helpers whose errors name file, line and key.
 //! - [`graph`]: state-graph export: the states around a start as a petgraph graph, rendered as
 //!   DOT, GraphML or node-link JSON.
@@ -18,6 +19,7 @@
 //!
 //! The binary (`src/main.rs`, `src/cli/`) parses arguments, calls this library and prints.
 
+pub mod cache;
 pub mod config;
 pub mod error;
 pub mod graph;

@@ -1238,7 +1238,8 @@ mod tests {
         let good = t.to_bytes();
         let histogram_at = FORMAT_HEADER as usize;
         let words_at = histogram_at + 8 * t.histogram().len() + 8;
-        let cases: Vec<(&str, Box<dyn Fn(&mut Vec<u8>)>)> = vec![
+        type Corruption = Box<dyn Fn(&mut Vec<u8>)>;
+        let cases: Vec<(&str, Corruption)> = vec![
             ("magic", Box::new(|b| b[0] ^= 1)),
             ("version", Box::new(|b| b[8] = 2)),
             ("bits per entry", Box::new(|b| b[12] = 3)),
