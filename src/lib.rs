@@ -5,8 +5,9 @@
 //! - [`space`]: the [`StateSpace`](space::StateSpace) trait every puzzle implements, and the
 //!   optional capabilities engines may ask for (dense index, invertible moves, goal enumeration).
 //! - [`search`]: the engines, one module each ([`search::bfs`], [`search::iddfs`],
-//!   [`search::table`]), and what they
-//!   share: limits, outcomes, paths, stats, visited stores.
+//!   [`search::astar`], [`search::idastar`], [`search::table`], [`search::layers`]), and what
+//!   they share: limits, outcomes, paths, stats, visited stores.
+//! - [`cache`]: distance tables saved on disk and loaded back, checked, on the next run.
 //! - [`config`]: the TOML schema and validation helpers whose errors name file, line and key.
 //! - [`graph`]: state-graph export: the states around a start as a petgraph graph, rendered as
 //!   DOT, GraphML or node-link JSON.
@@ -25,6 +26,7 @@
 //!
 //! The binary (`src/main.rs`, `src/cli/`) parses arguments, calls this library and prints.
 
+pub mod cache;
 pub mod config;
 pub mod error;
 pub mod graph;

@@ -6,17 +6,24 @@
 //! |---|---|---|---|
 //! | [`bfs`] | [`StateSpace`](crate::space::StateSpace) (+ [`Indexed`](crate::space::Indexed) for a bitset) | every visited state | optimal path; unsolvability proof when the reachable space is exhausted |
 //! | [`iddfs`] | [`StateSpace`](crate::space::StateSpace) | linear in depth | optimal path; unsolvability proof when the pruned tree is exhausted |
+//! | [`astar`] | [`StateSpace`](crate::space::StateSpace) + a [`Heuristic`](crate::space::Heuristic) (+ [`Indexed`](crate::space::Indexed) for dense arrays) | every state generated (closed and open) | optimal path, expanding only states with `g + h` up to the answer's length; unsolvability proof when everything reachable is closed |
+//! | [`idastar`] | [`StateSpace`](crate::space::StateSpace) + a [`Heuristic`](crate::space::Heuristic) | linear in depth | optimal path, deepening by `g + h` thresholds instead of depth; unsolvability proof when the pruned tree is exhausted |
 //! | [`table`] | [`Indexed`](crate::space::Indexed) + [`Invertible`](crate::space::Invertible) + [`GoalSet`](crate::space::GoalSet) | 4 bits per state of the whole space (wider if deep), or 2 bits (distance mod 3) | the distance of every state to the goal set; then each query is a lookup (mod 3: a walk), its path a descent |
 //! | [`layers`] | [`Indexed`](crate::space::Indexed) (word-at-a-time with [`XorMoves`](crate::space::XorMoves)) | three bits per state of the whole space | every reachable state counted by distance (histogram), one farthest state; multi-threaded |
 //!
 //! Every path search returns a [`Report`]: an [`Outcome`] (solved with a path, proven unsolvable, or a
 //! named limit reached) and [`Stats`]. Engines never print; the CLI does.
 
+pub mod astar;
 pub mod bfs;
+pub mod idastar;
 pub mod iddfs;
 pub mod layers;
 pub mod table;
 pub mod visited;
+
+#[cfg(test)]
+mod test_spaces;
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -29,7 +36,7 @@ pub struct Limits {
     /// The deepest level searched; reaching it without a goal ends the run with
     /// [`Limit::Depth`].
     pub max_depth: Option<u32>,
-    /// The most states an engine may visit (BFS) or expand (IDDFS).
+    /// The most states an engine may visit (BFS) or expand (IDDFS, A*, IDA*).
     pub max_states: Option<u64>,
     /// Wall-clock time after which the run stops with [`Limit::Time`].
     pub time_limit: Option<Duration>,
@@ -206,15 +213,40 @@ pub struct Stats {
     pub expanded: u64,
     /// Successors generated (edges looked at).
     pub generated: u64,
-    /// Distinct states recorded (BFS), or states entered (IDDFS, counted with repeats).
+    /// Distinct states recorded (BFS, A*), or states entered (IDDFS, IDA*: counted with repeats).
     pub visited: u64,
-    /// The largest frontier held at once: a BFS layer, or IDDFS's stack of pending successors.
+    /// The largest frontier held at once: a BFS layer, A*'s open set (stale entries included), or
+    /// IDDFS's and IDA*'s stack of pending successors.
     pub peak_frontier: u64,
-    /// The deepest level the run completed or reached.
+    /// The deepest level the run completed or reached (A*: the largest `f = g + h` expanded;
+    /// IDA*: the last threshold).
     pub depth: u32,
+    /// States expanded again because a shorter path to them was found after their expansion
+    /// (A* with an inconsistent heuristic); 0 for every other engine.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub reopened: u64,
+    /// IDA*'s iterations in order, one per `f` threshold; empty for every other engine.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub iterations: Vec<Iteration>,
     /// Wall-clock time of the run.
     #[serde(serialize_with = "serialize_seconds")]
     pub elapsed: Duration,
+}
+
+/// One IDA* iteration: a depth-first search that cuts every node whose `f = g + h` exceeds
+/// `threshold`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Iteration {
+    /// The largest `f` searched below in this iteration.
+    pub threshold: u32,
+    /// States whose successors were generated in this iteration.
+    pub expanded: u64,
+    /// Successors generated (and estimated) in this iteration.
+    pub generated: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 fn serialize_seconds<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {

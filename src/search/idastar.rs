@@ -1,0 +1,388 @@
+//! IDA* (Korf 1985): iterative deepening on `f = g + h` instead of depth.
+//!
+//! Each iteration is a depth-first search from the start that cuts every node whose
+//! `f = g + h` (moves so far plus the [`Heuristic`]'s estimate of the moves left) exceeds the
+//! iteration's threshold. The first threshold is `h(start)`; each next one is the smallest `f`
+//! that the iteration before cut, so no threshold is skipped over a solution. With the zero
+//! heuristic this is [`iddfs`](super::iddfs); a good heuristic cuts most of the tree.
+//!
+//! Trade-offs against [`astar`](super::astar): memory is one small buffer of successors per
+//! level, reused across the whole run (nothing is allocated per node), so IDA* runs where A*'s
+//! closed set would not fit; in exchange there is no visited set, so a state reached along many
+//! paths is searched along each (the space's [`may_follow`](StateSpace::may_follow) rule cuts the
+//! redundant ones), and each iteration repeats the work of those before it, a constant factor when
+//! the number of nodes grows geometrically with the threshold. The successors' estimates are
+//! computed once each, when they are generated, and successors are searched in the space's order
+//! (plain depth-first; no ordering by `f`).
+//!
+//! Guarantees: with an admissible heuristic the first goal found is at the smallest depth, so the
+//! path is optimal (consistency is not needed). [`Outcome::Unsolvable`] is returned when an
+//! iteration cuts no node: the pruned tree was exhausted, and by the `may_follow` invariant it
+//! reaches every reachable state. The per-iteration counts are in [`Stats::iterations`].
+
+use super::{Iteration, Limit, Limits, Outcome, Path, Report, Stats, Step};
+use crate::space::{Heuristic, StateSpace};
+use std::time::Instant;
+
+/// How often (in expanded states) the clock and the interrupt flag are checked.
+const CHECK_EVERY: u64 = 4096;
+
+/// IDA* from `start`.
+///
+/// - `space`: the graph; its `may_follow` rule prunes the tree.
+/// - `heuristic`: an admissible estimate of the moves left.
+/// - `start`: where the search begins.
+/// - `limits`: `max_depth` bounds the thresholds (a threshold beyond it ends the run with
+///   [`Limit::Depth`]), `max_states` the total expansions, plus time and interrupt.
+///
+/// ```
+/// # use statespace::space::{Heuristic, StateSpace};
+/// # use statespace::search::{idastar, Limits, Outcome};
+/// struct Line; // states 0..=9, a move steps left or right, the goal is 7
+/// impl StateSpace for Line {
+///     type State = u8;
+///     type Move = char;
+///     fn successors(&self, s: u8, visit: &mut dyn FnMut(char, u8)) {
+///         if s > 0 { visit('L', s - 1) }
+///         if s < 9 { visit('R', s + 1) }
+///     }
+///     fn is_goal(&self, s: u8) -> bool { s == 7 }
+///     fn may_follow(&self, previous: char, next: char) -> bool { previous == next }
+/// }
+/// struct Gap; // the distance to 7: exact, so one iteration suffices
+/// impl Heuristic<Line> for Gap {
+///     fn estimate(&self, _: &Line, s: u8) -> u32 { s.abs_diff(7) as u32 }
+/// }
+/// let report = idastar::solve(&Line, &Gap, 2, &Limits::default());
+/// let Outcome::Solved(path) = report.outcome else { panic!() };
+/// assert_eq!(path.moves(), vec!['R'; 5]);
+/// assert_eq!(report.stats.iterations.len(), 1);
+/// assert_eq!(report.stats.iterations[0].threshold, 5);
+/// ```
+pub fn solve<P: StateSpace, H: Heuristic<P> + ?Sized>(
+    space: &P,
+    heuristic: &H,
+    start: P::State,
+    limits: &Limits,
+) -> Report<P::State, P::Move> {
+    let started = Instant::now();
+    let mut search = Search {
+        space,
+        heuristic,
+        limits,
+        started,
+        stats: Stats::default(),
+        buffers: Vec::new(),
+        path: Vec::new(),
+        threshold: 0,
+        next_threshold: u32::MAX,
+        pending: 0,
+    };
+    let outcome = search.run(start);
+    search.stats.elapsed = started.elapsed();
+    Report {
+        outcome,
+        stats: search.stats,
+    }
+}
+
+/// Why an iteration stopped early.
+enum Stop {
+    Found,
+    Limit(Limit),
+}
+
+struct Search<'a, P: StateSpace, H: ?Sized> {
+    space: &'a P,
+    heuristic: &'a H,
+    limits: &'a Limits,
+    started: Instant,
+    stats: Stats,
+    /// One buffer per level of the successors within the threshold, reused across iterations.
+    buffers: Vec<Vec<(P::Move, P::State)>>,
+    /// The moves and states of the current branch.
+    path: Vec<Step<P::State, P::Move>>,
+    /// This iteration's bound on `f`.
+    threshold: u32,
+    /// The smallest `f` above the threshold met in this iteration; `u32::MAX` if none was.
+    next_threshold: u32,
+    /// Successors buffered on the stack right now, for the peak-frontier statistic.
+    pending: u64,
+}
+
+impl<P: StateSpace, H: Heuristic<P> + ?Sized> Search<'_, P, H> {
+    fn run(&mut self, start: P::State) -> Outcome<P::State, P::Move> {
+        let mut threshold = self.heuristic.estimate(self.space, start);
+        loop {
+            if self.limits.max_depth.is_some_and(|max| threshold > max) {
+                let max = self.limits.max_depth.unwrap_or_default();
+                return Outcome::LimitReached(Limit::Depth(max));
+            }
+            self.threshold = threshold;
+            self.next_threshold = u32::MAX;
+            self.stats.depth = threshold;
+            let (expanded, generated) = (self.stats.expanded, self.stats.generated);
+            let result = self.visit(start, None, 0);
+            self.stats.iterations.push(Iteration {
+                threshold,
+                expanded: self.stats.expanded - expanded,
+                generated: self.stats.generated - generated,
+            });
+            match result {
+                Err(Stop::Found) => {
+                    let steps = std::mem::take(&mut self.path);
+                    return Outcome::Solved(Path { start, steps });
+                }
+                Err(Stop::Limit(limit)) => return Outcome::LimitReached(limit),
+                Ok(()) if self.next_threshold == u32::MAX => return Outcome::Unsolvable,
+                Ok(()) => threshold = self.next_threshold,
+            }
+        }
+    }
+
+    /// Searches below `state`, reached in `g` moves (its `f` is within the threshold); `Err`
+    /// stops the whole run.
+    fn visit(&mut self, state: P::State, previous: Option<P::Move>, g: u32) -> Result<(), Stop> {
+        self.stats.visited += 1;
+        if self.space.is_goal(state) {
+            return Err(Stop::Found);
+        }
+        self.expand_checks()?;
+        let level = self.path.len();
+        if self.buffers.len() <= level {
+            self.buffers.push(Vec::new());
+        }
+        let mut successors = std::mem::take(&mut self.buffers[level]);
+        successors.clear();
+        let (space, heuristic) = (self.space, self.heuristic);
+        let (threshold, mut next_threshold) = (self.threshold, self.next_threshold);
+        let mut generated = 0u64;
+        space.successors(state, &mut |m, t| {
+            if previous.is_none_or(|p| space.may_follow(p, m)) {
+                generated += 1;
+                let h = heuristic.estimate(space, t);
+                let f = g.saturating_add(1).saturating_add(h);
+                if f <= threshold {
+                    successors.push((m, t));
+                } else {
+                    next_threshold = next_threshold.min(f);
+                }
+            }
+        });
+        self.next_threshold = next_threshold;
+        self.stats.generated += generated;
+        self.pending += successors.len() as u64;
+        self.stats.peak_frontier = self.stats.peak_frontier.max(self.pending);
+
+        let mut result = Ok(());
+        for &(mv, next) in &successors {
+            self.path.push(Step { mv, state: next });
+            result = self.visit(next, Some(mv), g + 1);
+            if result.is_err() {
+                break; // keep the branch in `path`: it is the answer or irrelevant
+            }
+            self.path.pop();
+            self.pending -= 1;
+        }
+        self.buffers[level] = successors;
+        result
+    }
+
+    fn expand_checks(&mut self) -> Result<(), Stop> {
+        self.stats.expanded += 1;
+        if let Some(max) = self.limits.max_states
+            && self.stats.expanded > max
+        {
+            return Err(Stop::Limit(Limit::States(max)));
+        }
+        if self.stats.expanded.is_multiple_of(CHECK_EVERY)
+            && let Some(limit) = self.limits.stop_reason(self.started)
+        {
+            return Err(Stop::Limit(limit));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::test_spaces::*;
+    use crate::search::{bfs, iddfs};
+    use crate::space::{Indexed, replay};
+    use std::sync::atomic::AtomicBool;
+
+    fn length<S: Copy, M: Copy>(report: &Report<S, M>) -> Option<usize> {
+        match &report.outcome {
+            Outcome::Solved(path) => Some(path.len()),
+            Outcome::Unsolvable => None,
+            Outcome::LimitReached(limit) => panic!("{limit}"),
+        }
+    }
+
+    /// IDA* agrees with BFS on every solvable start; the paths replay to a goal; the
+    /// iterations' thresholds rise from `h(start)` to the path length and add up to the totals.
+    fn cross_check<P: StateSpace, H: Heuristic<P>>(space: &P, heuristic: &H, starts: &[P::State]) {
+        let limits = Limits::default();
+        for &start in starts {
+            let Some(expected) = length(&bfs::solve(space, start, &limits)) else {
+                continue; // an infinite pruned tree: IDA* would deepen forever
+            };
+            let report = solve(space, heuristic, start, &limits);
+            let Outcome::Solved(path) = &report.outcome else {
+                panic!("{start:?}: {:?}", report.outcome)
+            };
+            assert_eq!(path.len(), expected, "start {start:?}");
+            let end = replay(space, start, &path.moves()).expect("the moves replay");
+            assert!(space.is_goal(end));
+            let its = &report.stats.iterations;
+            assert_eq!(its[0].threshold, heuristic.estimate(space, start));
+            assert_eq!(its.last().unwrap().threshold as usize, expected);
+            assert!(its.windows(2).all(|w| w[0].threshold < w[1].threshold));
+            assert_eq!(
+                its.iter().map(|i| i.expanded).sum::<u64>(),
+                report.stats.expanded
+            );
+            assert_eq!(
+                its.iter().map(|i| i.generated).sum::<u64>(),
+                report.stats.generated
+            );
+        }
+    }
+
+    fn all_states<P: Indexed>(space: &P) -> Vec<P::State> {
+        (0..space.size() as u64).map(|i| space.state(i)).collect()
+    }
+
+    #[test]
+    fn paths_are_optimal_on_the_grid_the_ring_and_the_sliding_puzzle() {
+        cross_check(&maze(), &GridManhattan, &maze().cells());
+        cross_check(&Ring(11), &RingDistance, &all_states(&Ring(11)));
+        cross_check(&Slide, &SlideManhattan, &all_states(&Slide));
+    }
+
+    #[test]
+    fn an_inconsistent_heuristic_stays_optimal() {
+        cross_check(&maze(), &GridPatchy, &maze().cells());
+        cross_check(&Slide, &SlidePatchy, &all_states(&Slide));
+        cross_check(&Detour, &DetourEstimate, &[0, 1, 7]);
+    }
+
+    #[test]
+    fn the_zero_heuristic_deepens_like_iddfs() {
+        for board in all_states(&Slide).into_iter().step_by(7) {
+            let limits = Limits {
+                max_depth: Some(12),
+                ..Limits::default()
+            };
+            let ida = solve(&Slide, &Zero, board, &limits);
+            let id = iddfs::solve(&Slide, board, &limits);
+            match (&ida.outcome, &id.outcome) {
+                (Outcome::Solved(a), Outcome::Solved(b)) => assert_eq!(a.len(), b.len()),
+                (Outcome::LimitReached(a), Outcome::LimitReached(b)) => assert_eq!(a, b),
+                other => panic!("{other:?}"),
+            }
+            let thresholds: Vec<u32> = ida.stats.iterations.iter().map(|i| i.threshold).collect();
+            assert_eq!(thresholds, (0..thresholds.len() as u32).collect::<Vec<_>>());
+        }
+    }
+
+    /// States 0..=9 in a line; moves keep their direction (a finite pruned tree); no goal.
+    struct DeadLine;
+    impl StateSpace for DeadLine {
+        type State = u8;
+        type Move = char;
+        fn successors(&self, s: u8, visit: &mut dyn FnMut(char, u8)) {
+            if s > 0 {
+                visit('L', s - 1)
+            }
+            if s < 9 {
+                visit('R', s + 1)
+            }
+        }
+        fn is_goal(&self, _: u8) -> bool {
+            false
+        }
+        fn may_follow(&self, previous: char, next: char) -> bool {
+            previous == next
+        }
+        fn pruned_tree_is_finite(&self) -> bool {
+            true
+        }
+    }
+
+    #[test]
+    fn an_exhausted_pruned_tree_is_unsolvable() {
+        let report = solve(&DeadLine, &Zero, 3, &Limits::default());
+        assert_eq!(report.outcome, Outcome::Unsolvable);
+        // Thresholds 0..=6: the longest branch (six moves right) is cut last at 6.
+        assert_eq!(report.stats.iterations.len(), 7);
+        assert_eq!(report.stats.depth, 6);
+    }
+
+    #[test]
+    fn limits_stop_the_run() {
+        let limits = Limits::default();
+        let board = all_states(&Slide)
+            .into_iter()
+            .max_by_key(|&b| length(&bfs::solve(&Slide, b, &limits)).unwrap_or(0))
+            .unwrap();
+        let report = solve(&Slide, &SlideManhattan, board, &limits);
+        assert_eq!(length(&report), Some(21));
+
+        for (max, solved) in [(20, false), (21, true)] {
+            let limits = Limits {
+                max_depth: Some(max),
+                ..Limits::default()
+            };
+            let report = solve(&Slide, &SlideManhattan, board, &limits);
+            match report.outcome {
+                Outcome::Solved(path) => assert!(solved && path.len() == 21),
+                Outcome::LimitReached(Limit::Depth(d)) => {
+                    assert!(!solved && d == max);
+                    let last = report.stats.iterations.last().unwrap();
+                    assert!(last.threshold <= max);
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        // A start whose estimate already passes the depth limit runs no iteration.
+        let limits = Limits {
+            max_depth: Some(SlideManhattan.estimate(&Slide, board) - 1),
+            ..Limits::default()
+        };
+        let report = solve(&Slide, &SlideManhattan, board, &limits);
+        assert!(matches!(
+            report.outcome,
+            Outcome::LimitReached(Limit::Depth(_))
+        ));
+        assert!(report.stats.iterations.is_empty());
+
+        let limits = Limits {
+            max_states: Some(50),
+            ..Limits::default()
+        };
+        let report = solve(&Slide, &SlideManhattan, board, &limits);
+        assert_eq!(report.outcome, Outcome::LimitReached(Limit::States(50)));
+        assert_eq!(report.stats.expanded, 51);
+
+        static STOP: AtomicBool = AtomicBool::new(true);
+        let limits = Limits {
+            interrupt: Some(&STOP),
+            ..Limits::default()
+        };
+        let report = solve(&Ring(100_000), &Zero, 50_000, &limits);
+        assert_eq!(report.outcome, Outcome::LimitReached(Limit::Interrupted));
+    }
+
+    #[test]
+    fn iterations_serialize_and_are_left_out_when_empty() {
+        let report = solve(&Ring(11), &RingDistance, 4, &Limits::default());
+        let json = serde_json::to_value(&report.stats).unwrap();
+        assert_eq!(json["iterations"][0]["threshold"], 4);
+        assert_eq!(json["iterations"][0]["expanded"], 4);
+        let bfs = bfs::solve(&Ring(11), 4, &Limits::default());
+        let json = serde_json::to_value(&bfs.stats).unwrap();
+        assert!(json.get("iterations").is_none() && json.get("reopened").is_none());
+    }
+}
