@@ -306,9 +306,6 @@ mod tests {
         fn may_follow(&self, previous: char, next: char) -> bool {
             previous == next
         }
-        fn pruned_tree_is_finite(&self) -> bool {
-            true
-        }
     }
 
     #[test]
