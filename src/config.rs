@@ -373,6 +373,7 @@ impl Config {
 /// A board as text, with where it came from so that a parse error can name the file and line.
 #[derive(Clone, Debug)]
 pub struct BoardText {
+    /// The board as written.
     pub text: String,
     /// The file name, or `<stdin>`.
     pub file: String,

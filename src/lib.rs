@@ -26,6 +26,8 @@
 //!
 //! The binary (`src/main.rs`, `src/cli/`) parses arguments, calls this library and prints.
 
+#![deny(missing_docs)]
+
 pub mod cache;
 pub mod config;
 pub mod error;

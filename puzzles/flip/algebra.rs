@@ -67,6 +67,7 @@ pub struct PressSet {
 /// How a solve ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AlgebraOutcome {
+    /// The fewest presses found (proven minimal when `minimal`).
     Solved(PressSet),
     /// No press set reaches any target: every target's system is inconsistent.
     Unsolvable,
@@ -77,6 +78,7 @@ pub enum AlgebraOutcome {
 /// The outcome with what the algebra found on the way.
 #[derive(Clone, Debug)]
 pub struct AlgebraReport {
+    /// How the solve ended.
     pub outcome: AlgebraOutcome,
     /// The dimension of the null space: 2^nullity press sets reach each reachable target.
     /// `None` when the run was refused before the elimination.

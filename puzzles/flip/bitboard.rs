@@ -85,10 +85,12 @@ impl BitBoard {
         bits
     }
 
+    /// Rows.
     pub fn rows(&self) -> u32 {
         self.rows
     }
 
+    /// Columns.
     pub fn cols(&self) -> u32 {
         self.cols
     }

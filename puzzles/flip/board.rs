@@ -20,8 +20,11 @@ pub const MAX_CELLS: u32 = 64;
 /// An R x C board, optionally a torus.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Geometry {
+    /// Rows.
     pub rows: u32,
+    /// Columns.
     pub cols: u32,
+    /// Whether the board is a torus (presses wrap around the edges).
     pub wrap: bool,
 }
 

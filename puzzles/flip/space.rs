@@ -22,7 +22,9 @@ pub enum FlipGoal {
 /// Orders by cell (row-major), the canonical order of an optimal solution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Press {
+    /// The row, 0-based.
     pub row: u8,
+    /// The column, 0-based.
     pub col: u8,
 }
 
@@ -78,10 +80,12 @@ impl Flip {
         }
     }
 
+    /// The board size and torus flag.
     pub fn geometry(&self) -> Geometry {
         self.geometry
     }
 
+    /// What counts as solved.
     pub fn goal(&self) -> FlipGoal {
         self.goal
     }

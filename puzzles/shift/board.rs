@@ -30,7 +30,9 @@ pub const MIN_SIDE: u32 = 3;
 /// An R x C board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Geometry {
+    /// Rows (3 or more).
     pub rows: u32,
+    /// Columns (3 or more).
     pub cols: u32,
 }
 
@@ -41,9 +43,13 @@ pub struct Geometry {
 /// the top one wraps to the bottom).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Shift {
+    /// Row `r` (0-based) one cell left, the leftmost cell wrapping to the right end.
     RowLeft(u8),
+    /// Row `r` one cell right.
     RowRight(u8),
+    /// Column `c` (0-based) one cell up, the top cell wrapping to the bottom.
     ColUp(u8),
+    /// Column `c` one cell down.
     ColDown(u8),
 }
 
@@ -309,6 +315,7 @@ impl fmt::Display for Palette {
 /// shown in; searches work on masks or packed words.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Board {
+    /// The colour of every cell, row-major (an index into the palette).
     pub cells: Vec<u8>,
 }
 
@@ -360,6 +367,7 @@ pub trait Word:
     + Shl<u32, Output = Self>
     + Shr<u32, Output = Self>
 {
+    /// No bit set.
     const ZERO: Self;
     /// The lowest `bits` bits set.
     fn low_bits(bits: u32) -> Self;
@@ -384,15 +392,21 @@ impl Word for u128 {
 /// the direction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shifter<W> {
+    /// The bits that stay where they are.
     pub keep: W,
+    /// The bits that move right (to lower positions) by `right_by`.
     pub right: W,
+    /// How far they move.
     pub right_by: u32,
+    /// The bits that move left (to higher positions) by `left_by`.
     pub left: W,
+    /// How far they move.
     pub left_by: u32,
 }
 
 impl<W: Word> Shifter<W> {
     #[inline]
+    /// The word after the move.
     pub fn apply(&self, w: W) -> W {
         (w & self.keep) | ((w & self.right) >> self.right_by) | ((w & self.left) << self.left_by)
     }

@@ -26,7 +26,9 @@ use std::time::Instant;
 /// A colour's space and its distance table.
 #[derive(Debug)]
 pub struct MaskTable {
+    /// The colour's mask space.
     pub space: ColourMasks,
+    /// Its distance table.
     pub table: DistanceTable,
 }
 

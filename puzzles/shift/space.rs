@@ -62,8 +62,11 @@ pub struct ColourMasks {
 /// keeps the goal set and every distance.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mirror {
+    /// Rows in reverse order.
     UpDown,
+    /// Columns in reverse order.
     LeftRight,
+    /// Both: a half turn.
     HalfTurn,
 }
 
@@ -237,6 +240,7 @@ pub enum BoardGoal {
         first: u32,
         /// One cell's bits (`bits` low bits set).
         low: u128,
+        /// The one colour that must fill the region, or any when `None`.
         colour: Option<u8>,
     },
 }

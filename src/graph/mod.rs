@@ -11,7 +11,7 @@
 //!   (the node-link form d3 and networkx read).
 //!
 //! [`StateGraph`] is type-erased (text boards, text move labels) so that the object-safe
-//! [`Instance`](crate::registry::Instance) can hand it to the CLI, which never sees a plugin's
+//! [`Instance`](crate::instance::Instance) can hand it to the CLI, which never sees a plugin's
 //! state type.
 //!
 //! # Choices and trade-offs
@@ -91,20 +91,25 @@ pub struct StateNode {
     pub depth: u32,
     /// The fewest moves to a goal, when known (see the module docs).
     pub goal_distance: Option<u32>,
+    /// Whether the state is a goal.
     pub is_goal: bool,
+    /// Whether the state is the start.
     pub is_start: bool,
 }
 
 /// An edge: one move, by its label.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveEdge {
+    /// The move label, as played from the endpoint found first.
     pub label: String,
 }
 
 /// The petgraph graph behind a [`StateGraph`]: undirected when moves are invertible.
 #[derive(Clone, Debug)]
 pub enum Topology {
+    /// One edge per move (moves not known to be invertible).
     Directed(DiGraph<StateNode, MoveEdge>),
+    /// One edge per pair of states joined by a move and its inverse.
     Undirected(UnGraph<StateNode, MoveEdge>),
 }
 
@@ -130,6 +135,7 @@ impl fmt::Display for Cut {
 /// order.
 #[derive(Clone, Debug)]
 pub struct StateGraph {
+    /// The graph.
     pub topology: Topology,
     /// `None` when the graph is the whole component reachable from the start.
     pub cut: Option<Cut>,
@@ -141,10 +147,12 @@ impl StateGraph {
         self.cut.is_none()
     }
 
+    /// Whether edges are directed (moves not invertible).
     pub fn is_directed(&self) -> bool {
         matches!(self.topology, Topology::Directed(_))
     }
 
+    /// The number of states.
     pub fn node_count(&self) -> usize {
         match &self.topology {
             Topology::Directed(g) => g.node_count(),
@@ -152,6 +160,7 @@ impl StateGraph {
         }
     }
 
+    /// The number of edges.
     pub fn edge_count(&self) -> usize {
         match &self.topology {
             Topology::Directed(g) => g.edge_count(),

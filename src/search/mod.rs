@@ -123,7 +123,12 @@ pub enum Limit {
     /// The run was interrupted (Ctrl-C).
     Interrupted,
     /// The run would need `needed` bytes, more than the budget; refused before allocating.
-    Memory { needed: u128, budget: u64 },
+    Memory {
+        /// The bytes the work needs.
+        needed: u128,
+        /// The budget it passes.
+        budget: u64,
+    },
 }
 
 impl fmt::Display for Limit {
@@ -162,14 +167,18 @@ pub fn human_bytes(bytes: u128) -> String {
 /// One step of a path: the move played and the state it leads to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step<S, M> {
+    /// The move played.
     pub mv: M,
+    /// The state it leads to.
     pub state: S,
 }
 
 /// A path from a start state: the moves and every state they pass through.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Path<S, M> {
+    /// Where the path begins.
     pub start: S,
+    /// The moves, each with the state after it.
     pub steps: Vec<Step<S, M>>,
 }
 
@@ -256,6 +265,8 @@ fn serialize_seconds<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, 
 /// An [`Outcome`] with the [`Stats`] of the run that produced it.
 #[derive(Clone, Debug)]
 pub struct Report<S, M> {
+    /// How the run ended.
     pub outcome: Outcome<S, M>,
+    /// What it did.
     pub stats: Stats,
 }

@@ -111,7 +111,7 @@
 //! assert_eq!(compact.histogram(), t.histogram());
 //! ```
 
-use super::{Limit, Limits, Outcome, Path, Report, Stats, Step};
+use super::{Limit, Limits, Outcome, Path, Stats, Step};
 use crate::space::{GoalSet, Indexed, Invertible, StateSpace, Symmetric};
 use std::time::Instant;
 
@@ -555,26 +555,6 @@ pub fn build_symmetric<P: Indexed + Invertible + GoalSet + Symmetric>(
     width: Width,
 ) -> Result<DistanceTable, Limit> {
     Build::new(space, limits, width, Orbits)?.run()
-}
-
-/// Builds the table of `space` and answers for `start`: the [`Report`] carries the build's stats.
-/// For one query a forward BFS is cheaper; this is for checking the engine against the others and
-/// for callers that ask once per process.
-pub fn solve<P: Indexed + Invertible + GoalSet>(
-    space: &P,
-    start: P::State,
-    limits: &Limits,
-) -> Report<P::State, P::Move> {
-    match build(space, limits) {
-        Ok(table) => Report {
-            outcome: table.outcome(space, start),
-            stats: table.stats.clone(),
-        },
-        Err(limit) => Report {
-            outcome: Outcome::LimitReached(limit),
-            stats: Stats::default(),
-        },
-    }
 }
 
 /// Which states a build expands, and what else a reached state drags along: every state

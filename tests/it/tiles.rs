@@ -6,7 +6,7 @@
 use crate::{config_file, statespace};
 use statespace::config::{BoardText, Config, Mode};
 use statespace::instance::{Answer, Instance};
-use statespace::puzzles::tiles::{Board, Tiles};
+use statespace::puzzles::tiles::Tiles;
 use statespace::registry;
 use statespace::search::{Limits, table};
 use statespace::space::{BoardFormat, Indexed};
