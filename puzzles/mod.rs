@@ -4,6 +4,7 @@
 //! implementation and a [`Plugin`], then list it in [`PLUGINS`].
 
 pub mod flip;
+pub mod perm;
 pub mod shift;
 
 use crate::registry::Plugin;
