@@ -17,6 +17,7 @@
 
 pub mod def;
 pub mod state;
+pub mod tws;
 
 pub use def::{
     Definition, Metric, MoveDef, Orbit, OrbitState, OrbitTransform, Power, State, Transform, Turn,
