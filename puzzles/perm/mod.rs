@@ -16,6 +16,7 @@
 #![deny(missing_docs)]
 
 pub mod def;
+pub mod kpuzzle;
 pub mod state;
 pub mod tws;
 
