@@ -20,6 +20,9 @@ pub mod kpuzzle;
 pub mod state;
 pub mod tws;
 
+#[cfg(test)]
+mod tests;
+
 pub use def::{
     Definition, Metric, MoveDef, Orbit, OrbitState, OrbitTransform, Power, State, Transform, Turn,
 };
