@@ -259,10 +259,10 @@ fn perm_small_groups_have_their_sizes() {
     assert_eq!(count_positions::<28>(&pyra, Some(&tips)), 81);
 }
 
-/// About 20 s in the test profile on a shared 2-core machine, over the ~10 s a unit test may
+/// 12 to 20 s in the test profile on a shared 2-core machine, over the ~10 s a unit test may
 /// take: run with `cargo test --lib perm_2x2x2 -- --ignored`.
 #[test]
-#[ignore = "20 s BFS over 3,674,160 states"]
+#[ignore = "12-20 s BFS over 3,674,160 states"]
 fn perm_2x2x2_ufr_has_3674160_positions() {
     // One format suffices: `perm_both_formats_read_the_same_2x2x2` maps the KPuzzle reading
     // onto this one move for move.
