@@ -7,6 +7,7 @@
 //! complete example.
 
 pub mod flip;
+pub mod perm;
 pub mod shift;
 pub mod tiles;
 
