@@ -265,3 +265,46 @@ fn a_missing_file_and_an_empty_stdin_board_are_bad_input() {
         .code(2)
         .stderr(predicate::str::contains("not supported"));
 }
+
+#[test]
+fn a_full_stdout_is_one_line_and_exit_2_for_every_command() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return; // not Linux
+    };
+    let flip = crate::config_path("flip-4x4.toml");
+    let flip = flip.to_str().unwrap();
+    for args in [
+        vec!["solve", flip],
+        vec!["explore", flip],
+        vec!["export", flip],
+        vec!["puzzles"],
+    ] {
+        statespace()
+            .args(&args)
+            .stdout(full.try_clone().unwrap())
+            .assert()
+            .code(2)
+            .stderr("statespace: error: <stdout>: No space left on device (os error 28)\n");
+    }
+}
+
+#[test]
+fn the_readme_names_every_registered_puzzle_kind() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let kinds: Vec<_> = statespace::registry::plugins()
+        .iter()
+        .map(|p| p.info().kind)
+        .collect();
+    let known = format!("(known: {})", kinds.join(", "));
+    assert!(
+        readme.contains(&known),
+        "the README's unknown-kind example should list {known}"
+    );
+    for kind in kinds {
+        assert!(
+            readme.contains(&format!("`kind = \"{kind}\"`")),
+            "the README should show `kind = \"{kind}\"`"
+        );
+    }
+}

@@ -130,3 +130,35 @@ fn malformed_limits_are_bad_input() {
             "{path}:6: search.memory: `12 parsecs` is not a size"
         )));
 }
+
+#[test]
+fn over_the_memory_budget_is_one_exit_code_for_solve_explore_and_export() {
+    let flip_5x5 = crate::config("flip-5x5.toml");
+    let runs: [&[&str]; 3] = [
+        &["solve", &config(), "--mode", "table"],
+        &["explore", &config()],
+        &[
+            "export",
+            &flip_5x5,
+            "--max-states",
+            "1000000",
+            "--memory",
+            "10MB",
+        ],
+    ];
+    for args in runs {
+        Command::cargo_bin("statespace")
+            .unwrap()
+            .args(args)
+            .assert()
+            .code(4)
+            .stdout(predicate::str::contains("needs").or(predicate::str::is_empty()));
+    }
+    // The export refusal is one line on stderr with the figure.
+    Command::cargo_bin("statespace")
+        .unwrap()
+        .args(runs[2])
+        .assert()
+        .code(4)
+        .stderr("statespace: error: export: max-states: needs 2.0 GiB of memory, over the budget of 9.5 MiB (raise it with --memory)\n");
+}
