@@ -369,7 +369,7 @@ fn text_width(text: &str, font: f64) -> f64 {
 
 /// The colour of a `Cells` character, exact first, then ignoring case (Flip reads `B` as `b`);
 /// `None` for a character the style does not list.
-fn colour_of<'a>(colours: &'a [(char, String)], c: char) -> Option<&'a str> {
+fn colour_of(colours: &[(char, String)], c: char) -> Option<&str> {
     colours
         .iter()
         .find(|(k, _)| *k == c)
