@@ -454,3 +454,68 @@ fn the_pictures_in_docs_are_current() {
         assert_not_blank(&path);
     }
 }
+
+/// A 2 x 2 sliding puzzle (12 reachable arrangements), to draw tiles and text before any tiles
+/// plugin exists: cells are nibbles, 0 the blank; a move slides the tile it names.
+struct Slide2x2;
+
+impl statespace::space::StateSpace for Slide2x2 {
+    type State = [u8; 4];
+    type Move = u8;
+    fn successors(&self, s: [u8; 4], visit: &mut dyn FnMut(u8, [u8; 4])) {
+        let blank = s.iter().position(|&t| t == 0).unwrap();
+        // Neighbours in a 2 x 2: the cell beside (flip the column) and the one below or above.
+        for other in [blank ^ 1, blank ^ 2] {
+            let mut t = s;
+            t.swap(blank, other);
+            visit(s[other], t);
+        }
+    }
+    fn is_goal(&self, s: [u8; 4]) -> bool {
+        s == [1, 2, 3, 0]
+    }
+}
+
+#[test]
+fn tiles_and_text_boards_are_drawn_too() {
+    use statespace::graph::{self, ExportLimits};
+    use statespace::picture::BoardStyle;
+    let text = |s: [u8; 4]| {
+        let cell = |t: u8| {
+            if t == 0 {
+                "_".to_string()
+            } else {
+                t.to_string()
+            }
+        };
+        format!(
+            "{} {}\n{} {}",
+            cell(s[0]),
+            cell(s[1]),
+            cell(s[2]),
+            cell(s[3])
+        )
+    };
+    let g = graph::build(
+        &Slide2x2,
+        [0, 1, 3, 2],
+        true,
+        &ExportLimits::default(),
+        text,
+        &mut |_, _| {},
+    )
+    .unwrap();
+    assert_eq!(
+        (g.node_count(), g.edge_count(), g.complete()),
+        (12, 12, true)
+    );
+    let Some(browser) = chromium() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    for (name, style) in [("tiles", BoardStyle::Tiles), ("text", BoardStyle::Text)] {
+        let page = dir.path().join(format!("{name}.html"));
+        std::fs::write(&page, graph::to_html(&g, &style, "2 x 2 slide")).unwrap();
+        let dom = dump_dom(&browser, &page, "select=0");
+        assert_eq!(rendered(&dom), Some(12), "{name}");
+        assert!(dom.contains("Shortest path to a goal: "), "{name}: {dom}");
+    }
+}
