@@ -221,9 +221,12 @@ mod tests {
     fn the_page_holds_the_graph_and_no_url_but_xml_namespaces() {
         let html = page(100, |s| s.to_string());
         assert!(html.contains("<title>Flip &lt;2 x 3&gt;</title>"));
-        assert!(html.contains("16 states, 32 moves, the whole component"));
+        assert!(html.contains("16 states, 48 moves, the whole component"));
         assert!(!html.contains("id=\"cut\""));
-        for (at, _) in html.match_indices("http") {
+        let urls = html
+            .match_indices("http://")
+            .chain(html.match_indices("https://"));
+        for (at, _) in urls {
             let rest = &html[at..];
             assert!(
                 rest.starts_with("http://www.w3.org/"),
