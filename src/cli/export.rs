@@ -1,13 +1,18 @@
-//! `statespace export CONFIG [--format dot|graphml|json] [--depth D] [--max-states N]
+//! `statespace export CONFIG [--format dot|graphml|json|html] [--depth D] [--max-states N]
 //! [--board FILE|-] [-o FILE]`: the state graph around the config's start board.
 //!
 //! Without `--format`, the format follows the `-o` file's extension (`.dot`/`.gv`, `.graphml`,
-//! `.json`), and is DOT otherwise.
+//! `.json`, `.html`/`.htm`), and is DOT otherwise.
 //!
 //! The graph is the BFS neighbourhood of the start (see [`statespace::graph`]): up to
 //! `--max-states` states (default 10,000, at most 1,000,000) and, with `--depth`, no further than
 //! that many moves; the whole reachable component when it fits. A cut is said in one line on
 //! stderr, and the exit code stays 0: the file is what was asked for, only smaller.
+//!
+//! The HTML page ([`graph::to_html`]) is for a browser, which draws a few thousand boards
+//! smoothly but not a million: it keeps 5,000 states by default and at most 20,000; a larger
+//! `--max-states` is lowered to that, and the cut's note says it was the page's cap. Its boards
+//! are drawn in the instance's [`BoardStyle`](statespace::picture::BoardStyle).
 //!
 //! With `-o FILE` the text goes to a temporary file beside FILE which is renamed onto FILE once
 //! complete, so an error never leaves a half-written file (nor an old one clobbered). The
@@ -20,7 +25,10 @@ use super::{Exit, board_arg, write_stdout};
 use indicatif::HumanCount;
 use statespace::config::Config;
 use statespace::error::{Error, Location};
-use statespace::graph::{self, DEFAULT_MAX_STATES, ExportLimits, MAX_STATES_CAP};
+use statespace::graph::{
+    self, DEFAULT_MAX_STATES, ExportLimits, HTML_DEFAULT_MAX_STATES, HTML_MAX_STATES,
+    MAX_STATES_CAP,
+};
 use statespace::registry;
 use statespace::search::Limits;
 use std::path::{Path, PathBuf};
@@ -29,17 +37,18 @@ use std::path::{Path, PathBuf};
 pub struct ExportArgs {
     /// The TOML config: puzzle, goal and start board.
     config: String,
-    /// The output format (default: from the -o file's extension, .dot/.gv, .graphml, .json;
-    /// else dot).
+    /// The output format (default: from the -o file's extension, .dot/.gv, .graphml, .json,
+    /// .html; else dot).
     #[arg(long, value_enum)]
     format: Option<Format>,
     /// Keep states at most this many moves from the start (default: no depth limit).
     #[arg(long, value_name = "D")]
     depth: Option<u32>,
-    /// Keep at most this many states (1 to 1000000).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STATES,
+    /// Keep at most this many states (1 to 1000000; default 10000; html: default 5000, at most
+    /// 20000).
+    #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..=MAX_STATES_CAP))]
-    max_states: u64,
+    max_states: Option<u64>,
     /// Start from this board instead of the config's `[start] board` (`-` reads stdin).
     #[arg(long, value_name = "FILE|-")]
     board: Option<String>,
@@ -59,6 +68,8 @@ enum Format {
     Graphml,
     /// Node-link JSON (d3, networkx, Cytoscape).
     Json,
+    /// A self-contained page for any browser, offline: boards as pictures, pan, zoom, search.
+    Html,
 }
 
 pub fn run(args: ExportArgs) -> Result<Exit, Error> {
@@ -68,8 +79,8 @@ pub fn run(args: ExportArgs) -> Result<Exit, Error> {
         (None, Some(path)) => Format::from_extension(path).ok_or_else(|| {
             Error::input(
                 Location::file(path.display().to_string()).with_key("--format"),
-                "cannot tell the format from this file name (.dot, .gv, .graphml, .json): \
-                 give --format dot|graphml|json",
+                "cannot tell the format from this file name (.dot, .gv, .graphml, .json, .html): \
+                 give --format dot|graphml|json|html",
             )
         })?,
     };
@@ -86,9 +97,17 @@ pub fn run(args: ExportArgs) -> Result<Exit, Error> {
         Some(bytes) => bytes,
         None => config.limits(Limits::default())?.memory_budget,
     };
+    // The page's cap: a browser draws thousands of boards, not a million.
+    let (max_states, page_cap) = match (format, args.max_states) {
+        (Format::Html, requested) => {
+            let n = requested.unwrap_or(HTML_DEFAULT_MAX_STATES);
+            (n.min(HTML_MAX_STATES), n > HTML_MAX_STATES)
+        }
+        (_, requested) => (requested.unwrap_or(DEFAULT_MAX_STATES), false),
+    };
     let limits = ExportLimits {
         max_depth: args.depth,
-        max_states: args.max_states,
+        max_states,
         memory_budget: budget,
     };
     let mut progress = Progress::new("export");
@@ -106,13 +125,24 @@ pub fn run(args: ExportArgs) -> Result<Exit, Error> {
         Format::Dot => graph::to_dot(&state_graph),
         Format::Graphml => graph::to_graphml(&state_graph),
         Format::Json => graph::to_json(&state_graph),
+        Format::Html => graph::to_html(&state_graph, instance.style(), instance.description()),
     };
     match output {
         Some(file) => file.commit(text.as_bytes())?,
         None => write_stdout(&text)?,
     }
     progress.finish();
-    if let Some(cut) = state_graph.cut {
+    if let Some(cut @ graph::Cut::States(_)) = state_graph.cut
+        && page_cap
+    {
+        eprintln!(
+            "statespace: export: graph cut ({cut}: the html page takes at most {HTML_MAX_STATES} \
+             states) at {} states and {} edges; goal distances left out (use --format json for \
+             more)",
+            state_graph.node_count(),
+            state_graph.edge_count()
+        );
+    } else if let Some(cut) = state_graph.cut {
         eprintln!(
             "statespace: export: graph cut ({cut}) at {} states and {} edges; \
              goal distances left out (raise --max-states or --depth for the whole component)",
@@ -129,6 +159,7 @@ impl Format {
             Format::Dot => "dot",
             Format::Graphml => "graphml",
             Format::Json => "json",
+            Format::Html => "html",
         }
     }
 
@@ -137,6 +168,7 @@ impl Format {
             "dot" | "gv" => Some(Format::Dot),
             "graphml" => Some(Format::Graphml),
             "json" => Some(Format::Json),
+            "html" | "htm" => Some(Format::Html),
             _ => None,
         }
     }

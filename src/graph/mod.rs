@@ -7,8 +7,9 @@
 //!   reached, every node labelled with its board text, its depth from the start and, when the
 //!   whole reachable component was exported, its exact distance to the goal set.
 //! - The renderers turn a [`StateGraph`] into text: [`to_dot`] (Graphviz, through petgraph's
-//!   `dot` module), [`to_graphml`] (GraphML for Gephi, yEd, Cytoscape, networkx) and [`to_json`]
-//!   (the node-link form d3 and networkx read).
+//!   `dot` module), [`to_graphml`] (GraphML for Gephi, yEd, Cytoscape, networkx), [`to_json`]
+//!   (the node-link form d3 and networkx read) and [`to_html`] (a self-contained page that
+//!   draws the graph, its boards as pictures, in any browser).
 //!
 //! [`StateGraph`] is type-erased (text boards, text move labels) so that the object-safe
 //! [`Instance`](crate::instance::Instance) can hand it to the CLI, which never sees a plugin's
@@ -39,10 +40,12 @@
 
 mod dot;
 mod graphml;
+mod html;
 mod json;
 
 pub use dot::to_dot;
 pub use graphml::to_graphml;
+pub use html::{HTML_DEFAULT_MAX_STATES, HTML_MAX_STATES, to_html};
 pub use json::to_json;
 
 use crate::error::{Error, Location, Result};

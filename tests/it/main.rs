@@ -12,6 +12,8 @@
 //! - `table`: the distance-table engine: whole-space histograms, paths, memory refusal.
 //! - `explore`: `statespace explore` and the whole-space engine: histograms against brute force,
 //!   every strategy and thread count agreeing, JSON, plot, limits.
+//! - `view`: the HTML export page in headless Chromium (boards drawn, offline, not blank), the
+//!   SVG pictures of solutions, and the README's pictures in docs/.
 
 mod algebra;
 mod cases;
@@ -25,6 +27,7 @@ mod shift;
 mod shift_export;
 mod table;
 mod tiles;
+mod view;
 
 use assert_cmd::Command;
 use std::path::PathBuf;
