@@ -182,7 +182,9 @@ pub struct SearchSection {
 #[serde(deny_unknown_fields)]
 pub struct StartSection {
     /// The board, in the puzzle's board text.
-    pub board: Spanned<String>,
+    pub board: Option<Spanned<String>>,
+    /// Or moves applied to the goal, in the puzzle's move names (puzzles that read scrambles).
+    pub scramble: Option<Spanned<String>>,
 }
 
 impl Config {
@@ -198,13 +200,15 @@ impl Config {
     /// Parses `text`; `name` is the file name errors mention.
     pub fn parse(name: &str, text: &str) -> Result<Config> {
         let raw: RawConfig = toml::from_str(text).map_err(|e| toml_error(name, text, e))?;
-        Ok(Config {
+        let config = Config {
             name: name.to_string(),
             text: text.to_string(),
             kind: raw.puzzle.kind,
             search: raw.search,
             start: raw.start,
-        })
+        };
+        config.check_start()?;
+        Ok(config)
     }
 
     /// The plugin's `[puzzle]` section `P` and, when the file has one, its `[goal]` section `G`
@@ -347,11 +351,35 @@ impl Config {
         }
     }
 
-    /// The `[start] board` text with where its first row stands in the file.
+    /// The `[start] board` (or `scramble`) text with where it stands in the file; an error when
+    /// the section gives both or neither.
     pub fn start_board(&self) -> Option<BoardText> {
-        self.start
-            .as_ref()
-            .map(|s| self.board_text(&s.board, "start.board"))
+        let start = self.start.as_ref()?;
+        match (&start.board, &start.scramble) {
+            (Some(board), None) => Some(self.board_text(board, "start.board")),
+            (None, Some(moves)) => {
+                let mut text = self.board_text(moves, "start.scramble");
+                text.scramble = true;
+                Some(text)
+            }
+            _ => None,
+        }
+    }
+
+    /// Checks that `[start]`, when present, gives exactly one of `board` and `scramble`.
+    pub fn check_start(&self) -> Result<()> {
+        let Some(start) = &self.start else {
+            return Ok(());
+        };
+        match (&start.board, &start.scramble) {
+            (Some(_), Some(scramble)) => Err(self.error_at(
+                scramble.span(),
+                "start.scramble",
+                "give a board or a scramble, not both",
+            )),
+            (None, None) => Err(self.missing("start.board")),
+            _ => Ok(()),
+        }
     }
 
     /// A multi-line string value as a [`BoardText`] that reports errors at the file's lines.
@@ -366,6 +394,7 @@ impl Config {
             file: self.name.clone(),
             first_line: line_of(&self.text, span.start) + starts_on_next_line as usize,
             key: Some(key.to_string()),
+            scramble: false,
         }
     }
 }
@@ -381,6 +410,9 @@ pub struct BoardText {
     pub first_line: usize,
     /// The config key it came from, if any.
     pub key: Option<String>,
+    /// The text is a scramble (moves from the goal), not a board: see
+    /// [`BoardFormat::read`](crate::space::BoardFormat::read).
+    pub scramble: bool,
 }
 
 impl BoardText {
@@ -391,6 +423,7 @@ impl BoardText {
             file: file.to_string(),
             first_line: 1,
             key: None,
+            scramble: false,
         }
     }
 

@@ -206,7 +206,7 @@ impl<P: Puzzle> Runner<P> {
         board: &BoardText,
         engine: impl FnOnce(&P, State<P>) -> (Report<State<P>, P::Move>, serde_json::Map<String, Value>),
     ) -> Result<Solution> {
-        let start = space.parse(board)?;
+        let start = space.read(board)?;
         if let Some(name) = proof.and_then(|prove| prove(space, start)) {
             return Ok(Solution::proven_unsolvable(mode, space.format(start), name));
         }
@@ -288,7 +288,7 @@ impl<P: Puzzle> Runner<P> {
                             "this puzzle is explored forward from a start: give a [start] board",
                         )
                     })?;
-                    let start = space.parse(start)?;
+                    let start = space.read(start)?;
                     let layers = run(&space, start, engine_options, on_layer);
                     (Direction::Forward, "per-state", layers)
                 }
@@ -307,7 +307,7 @@ impl<P: Puzzle> Runner<P> {
     fn export(&self, undirected: bool) -> crate::instance::ExportFn {
         let space = self.space.clone();
         Box::new(move |board, limits: &ExportLimits, on_layer| {
-            let start = space.parse(board)?;
+            let start = space.read(board)?;
             graph::build(
                 &*space,
                 start,

@@ -98,6 +98,21 @@ pub trait BoardFormat: StateSpace {
     fn parse(&self, text: &crate::config::BoardText) -> crate::error::Result<Self::State>;
     /// The state as board text (rows, one per line).
     fn format(&self, state: Self::State) -> String;
+
+    /// The state a scramble (moves applied to the goal, in the puzzle's notation) reaches. The
+    /// default refuses: only puzzles with a move notation read scrambles.
+    fn parse_scramble(&self, text: &crate::config::BoardText) -> crate::error::Result<Self::State> {
+        Err(text.error_whole("this puzzle takes a [start] board, not a scramble"))
+    }
+
+    /// `text` as a state: a scramble or a board, as the text says.
+    fn read(&self, text: &crate::config::BoardText) -> crate::error::Result<Self::State> {
+        if text.scramble {
+            self.parse_scramble(text)
+        } else {
+            self.parse(text)
+        }
+    }
 }
 
 /// A dense index: a bijection between the states and `0..size()`.

@@ -279,12 +279,17 @@ fn a_full_stdout_is_one_line_and_exit_2_for_every_command() {
         vec!["export", flip],
         vec!["puzzles"],
     ] {
-        statespace()
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_statespace"))
             .args(&args)
             .stdout(full.try_clone().unwrap())
-            .assert()
-            .code(2)
-            .stderr("statespace: error: <stdout>: No space left on device (os error 28)\n");
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            "statespace: error: <stdout>: No space left on device (os error 28)\n",
+            "{args:?}"
+        );
     }
 }
 
