@@ -33,7 +33,9 @@ fn child(which: &str) {
             .iter()
             .map(|b| common::table_answer(&solver, b, &limits))
             .sum();
-        let (t, _) = solver.table(8, &limits).unwrap();
+        let (t, _) = solver
+            .table(8, &limits, &statespace::cache::TableCache::disabled())
+            .unwrap();
         (sum, t.table.bytes())
     } else {
         let table = common::baseline_table();

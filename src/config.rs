@@ -175,6 +175,12 @@ pub struct SearchSection {
     pub memory: Option<Spanned<String>>,
     /// Worker threads for engines that use several (`explore`); default: chosen by size.
     pub threads: Option<Spanned<i64>>,
+    /// The heuristic of `astar` and `idastar` (the puzzle's names: `manhattan`, `pdb`, ...).
+    pub heuristic: Option<Spanned<String>>,
+    /// Pattern-database groups: the pieces of each (`[[1, 2, 3], [4, 5, 6]]`).
+    pub pdb: Option<Spanned<Vec<Vec<i64>>>>,
+    /// Pattern databases also looked up in the puzzle's reflection.
+    pub reflect: Option<Spanned<bool>>,
 }
 
 /// `[start]`: the position to solve.
@@ -462,6 +468,10 @@ pub enum Mode {
     Iddfs,
     /// A distance table built backward from the goal set, then a lookup.
     Table,
+    /// A* with the puzzle's heuristic: optimal, memory for every state it reaches.
+    Astar,
+    /// IDA* with the puzzle's heuristic: optimal, memory linear in depth.
+    Idastar,
     /// Linear algebra over GF(2) (Flip on any size).
     Algebraic,
     /// The plugin picks by board size.
@@ -470,10 +480,12 @@ pub enum Mode {
 
 impl Mode {
     /// Every mode, in the order the docs list them.
-    pub const ALL: [Mode; 5] = [
+    pub const ALL: [Mode; 7] = [
         Mode::Bfs,
         Mode::Iddfs,
         Mode::Table,
+        Mode::Astar,
+        Mode::Idastar,
         Mode::Algebraic,
         Mode::Auto,
     ];
@@ -484,6 +496,8 @@ impl Mode {
             Mode::Bfs => "bfs",
             Mode::Iddfs => "iddfs",
             Mode::Table => "table",
+            Mode::Astar => "astar",
+            Mode::Idastar => "idastar",
             Mode::Algebraic => "algebraic",
             Mode::Auto => "auto",
         }

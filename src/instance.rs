@@ -15,6 +15,7 @@
 //! The trade-off: one indirect call per solve (nothing per state) buys a CLI and a test suite
 //! that know nothing about any puzzle's types.
 
+use crate::cache::TableCache;
 use crate::config::{BoardText, Mode, check_mode};
 use crate::error::{Error, Location, Result};
 use crate::graph::{ExportLimits, StateGraph};
@@ -24,8 +25,9 @@ use crate::search::{Limit, Limits, Outcome, Report, Stats};
 use serde_json::Value;
 use std::fmt::Display;
 
-/// An engine as the instance holds it: board text and limits in, a [`Solution`] out.
-pub type SolveFn = Box<dyn Fn(&BoardText, &Limits) -> Result<Solution> + Send + Sync>;
+/// An engine as the instance holds it: board text, limits and the table cache in, a [`Solution`]
+/// out.
+pub type SolveFn = Box<dyn Fn(&BoardText, &Limits, &TableCache) -> Result<Solution> + Send + Sync>;
 
 /// A whole-space sweep: the config's start board (for forward sweeps), options and a progress
 /// callback in, an [`Exploration`] out.
@@ -53,6 +55,8 @@ pub struct Instance {
     note: Option<String>,
     /// How the boards' text is drawn (pictures of solutions, the HTML export).
     style: BoardStyle,
+    /// Where engines that build tables keep them between runs (disabled unless set).
+    cache: TableCache,
 }
 
 impl Instance {
@@ -68,7 +72,14 @@ impl Instance {
             export: None,
             note: None,
             style: BoardStyle::default(),
+            cache: TableCache::disabled(),
         }
+    }
+
+    /// Keeps the tables engines build in `cache` (the CLI's `--cache-dir`, `--no-cache`).
+    pub fn with_cache(mut self, cache: TableCache) -> Self {
+        self.cache = cache;
+        self
     }
 
     /// Adds the engine for `mode`, replacing one the instance had (a plugin's own engine takes
@@ -206,7 +217,7 @@ impl Instance {
             .iter()
             .find(|(m, _)| *m == engine)
             .expect("checked: the instance has this engine");
-        let mut solution = solve(board, limits)?;
+        let mut solution = solve(board, limits, &self.cache)?;
         solution.mode = engine;
         if mode == Mode::Auto {
             solution.extra.insert("auto".into(), Value::Bool(true));

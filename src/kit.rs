@@ -33,14 +33,17 @@
 //! and generic methods (not object-safe), and the engines are generic so that the successor loop
 //! is monomorphised; a pointer to `bfs::solve_indexed::<Tiles>` keeps all of that.
 
+use crate::cache::{Source, TableCache};
 use crate::config::{BoardText, Mode};
 use crate::error::Result;
 use crate::graph::{self, ExportLimits};
 use crate::instance::{Direction, Exploration, Instance, Solution};
 use crate::search::layers::{self, Layers};
 use crate::search::table::{self, DistanceTable};
-use crate::search::{Limit, Limits, Outcome, Report, bfs, iddfs};
-use crate::space::{BoardFormat, GoalSet, Indexed, Invariant, Invertible, StateSpace, XorMoves};
+use crate::search::{Limit, Limits, Outcome, Report, astar, bfs, idastar, iddfs};
+use crate::space::{
+    BoardFormat, GoalSet, Heuristic, Indexed, Invariant, Invertible, StateSpace, XorMoves,
+};
 use serde_json::Value;
 use std::sync::{Arc, OnceLock};
 
@@ -55,6 +58,13 @@ impl<P: BoardFormat + Send + Sync + 'static> Puzzle for P {}
 
 type State<P> = <P as StateSpace>::State;
 type Engine<P> = fn(&P, State<P>, &Limits) -> Report<State<P>, <P as StateSpace>::Move>;
+type Guided<P> = fn(
+    &P,
+    &(dyn Heuristic<P> + 'static),
+    State<P>,
+    &Limits,
+) -> Report<State<P>, <P as StateSpace>::Move>;
+type Fingerprint<P> = fn(&P, &str) -> String;
 type TableBuild<P> = fn(&P, &Limits) -> std::result::Result<DistanceTable, Limit>;
 type TableLookup<P> =
     fn(&DistanceTable, &P, State<P>) -> Outcome<State<P>, <P as StateSpace>::Move>;
@@ -77,9 +87,11 @@ pub struct Kit<P: Puzzle> {
     space: Arc<P>,
     description: String,
     bfs: Engine<P>,
+    astar: Guided<P>,
+    heuristic: Option<Arc<dyn Heuristic<P> + Send + Sync>>,
     /// The space's size, when it is indexed.
     size: Option<u128>,
-    table: Option<(TableBuild<P>, TableLookup<P>)>,
+    table: Option<(TableBuild<P>, TableLookup<P>, Fingerprint<P>)>,
     sweep: Option<Sweep<P>>,
     undirected: bool,
     proof: Option<Proof<P>>,
@@ -93,6 +105,8 @@ impl<P: Puzzle> Kit<P> {
             space: Arc::new(space),
             description: description.into(),
             bfs: bfs::solve::<P>,
+            astar: astar::solve::<P, dyn Heuristic<P>>,
+            heuristic: None,
             size: None,
             table: None,
             sweep: None,
@@ -112,6 +126,7 @@ impl<P: Puzzle> Kit<P> {
         P: Indexed,
     {
         self.bfs = bfs::solve_indexed::<P>;
+        self.astar = astar::solve_indexed::<P, dyn Heuristic<P>>;
         self.size = Some(self.space.size());
         if self.sweep.is_none() {
             self.sweep = Some(Sweep::Forward(layers::forward::<P>));
@@ -135,7 +150,11 @@ impl<P: Puzzle> Kit<P> {
         P: Indexed + Invertible + GoalSet,
     {
         let mut kit = self.indexed().invertible();
-        kit.table = Some((table::build::<P>, DistanceTable::outcome::<P>));
+        kit.table = Some((
+            table::build::<P>,
+            DistanceTable::outcome::<P>,
+            fingerprint::<P>,
+        ));
         kit.sweep = Some(Sweep::Backward(layers::backward::<P>, "per-state"));
         kit
     }
@@ -146,6 +165,13 @@ impl<P: Puzzle> Kit<P> {
         P: XorMoves + GoalSet,
     {
         self.sweep = Some(Sweep::Backward(layers::xor_backward::<P>, "word-at-a-time"));
+        self
+    }
+
+    /// An admissible heuristic: the `astar` and `idastar` engines; `auto` runs IDA* where no
+    /// table is built.
+    pub fn heuristic(mut self, heuristic: impl Heuristic<P> + Send + 'static) -> Self {
+        self.heuristic = Some(Arc::new(heuristic));
         self
     }
 
@@ -165,6 +191,8 @@ impl<P: Puzzle> Kit<P> {
             space,
             description,
             bfs,
+            astar,
+            heuristic,
             size,
             table,
             sweep,
@@ -176,9 +204,21 @@ impl<P: Puzzle> Kit<P> {
             .with_default_mode(default_mode)
             .with_engine(Mode::Bfs, runner.engine(Mode::Bfs, bfs))
             .with_engine(Mode::Iddfs, runner.engine(Mode::Iddfs, iddfs::solve::<P>));
+        if let Some(heuristic) = heuristic {
+            let idastar = idastar::solve::<P, dyn Heuristic<P>>;
+            instance = instance
+                .with_engine(Mode::Astar, runner.guided(Mode::Astar, astar, &heuristic))
+                .with_engine(
+                    Mode::Idastar,
+                    runner.guided(Mode::Idastar, idastar, &heuristic),
+                )
+                .with_auto(Mode::Idastar);
+        }
         let small = size.is_some_and(|n| n <= AUTO_TABLE_MAX_STATES);
-        if let Some((build, lookup)) = table {
-            instance = instance.with_engine(Mode::Table, runner.table(build, lookup));
+        if let (Some((build, lookup, fingerprint)), Some(size)) = (table, size) {
+            let fingerprint = fingerprint(&runner.space, &description);
+            let engine = runner.table(build, lookup, fingerprint, size);
+            instance = instance.with_engine(Mode::Table, engine);
             if small {
                 instance = instance.with_auto(Mode::Table);
             }
@@ -188,6 +228,18 @@ impl<P: Puzzle> Kit<P> {
         }
         instance.with_export(runner.export(undirected))
     }
+}
+
+/// What names a space's distance table exactly, for the cache on disk: the description, the
+/// size and every goal board.
+fn fingerprint<P: Puzzle + Indexed + GoalSet>(space: &P, description: &str) -> String {
+    let mut goals = Vec::new();
+    space.goals(&mut |goal| goals.push(space.format(goal)));
+    format!(
+        "distance table v1; {description}; {} states; goals: {}",
+        space.size(),
+        goals.join(" | ")
+    )
 }
 
 /// What the closures share: the space and its proof.
@@ -218,24 +270,58 @@ impl<P: Puzzle> Runner<P> {
 
     fn engine(&self, mode: Mode, engine: Engine<P>) -> crate::instance::SolveFn {
         let (space, proof) = (self.space.clone(), self.proof);
-        Box::new(move |board, limits| {
+        Box::new(move |board, limits, _| {
             Self::solve(&space, proof, mode, board, |space, start| {
                 (engine(space, start, limits), Default::default())
             })
         })
     }
 
-    /// The table engine: built by the first board that needs it, kept for the others.
-    fn table(&self, build: TableBuild<P>, lookup: TableLookup<P>) -> crate::instance::SolveFn {
+    fn guided(
+        &self,
+        mode: Mode,
+        engine: Guided<P>,
+        heuristic: &Arc<dyn Heuristic<P> + Send + Sync>,
+    ) -> crate::instance::SolveFn {
+        let (space, proof, heuristic) = (self.space.clone(), self.proof, heuristic.clone());
+        Box::new(move |board, limits, _| {
+            Self::solve(&space, proof, mode, board, |space, start| {
+                (
+                    engine(space, &*heuristic, start, limits),
+                    Default::default(),
+                )
+            })
+        })
+    }
+
+    /// The table engine: built (or loaded from the cache on disk) by the first board that needs
+    /// it, kept for the others.
+    fn table(
+        &self,
+        build: TableBuild<P>,
+        lookup: TableLookup<P>,
+        fingerprint: String,
+        size: u128,
+    ) -> crate::instance::SolveFn {
         let (space, proof) = (self.space.clone(), self.proof);
-        let cache: Arc<OnceLock<DistanceTable>> = Arc::default();
-        Box::new(move |board, limits| {
+        let kept: Arc<OnceLock<(DistanceTable, Source)>> = Arc::default();
+        Box::new(move |board, limits, cache: &TableCache| {
             Self::solve(&space, proof, Mode::Table, board, |space, start| {
-                let reused = cache.get().is_some();
-                let table = match cache.get() {
-                    Some(table) => table,
-                    None => match build(space, limits) {
-                        Ok(built) => cache.get_or_init(|| built),
+                let reused = kept.get().is_some();
+                let built = || {
+                    let (table, source) =
+                        cache.load_or_build(&fingerprint, || build(space, limits))?;
+                    // A file of another size is not this space's table, whatever it says.
+                    if table.len() as u128 == size {
+                        Ok((table, source))
+                    } else {
+                        Ok((build(space, limits)?, Source::BuiltNotSaved))
+                    }
+                };
+                let (table, source) = match kept.get() {
+                    Some(kept) => kept,
+                    None => match built() {
+                        Ok(built) => kept.get_or_init(|| built),
                         Err(limit) => {
                             let report = Report {
                                 outcome: Outcome::LimitReached(limit),
@@ -256,6 +342,7 @@ impl<P: Puzzle> Runner<P> {
                 extra.insert("table_bytes".into(), table.bytes().into());
                 extra.insert("table_bits_per_entry".into(), table.bits_per_entry().into());
                 extra.insert("table_reused".into(), reused.into());
+                extra.insert("table_loaded".into(), source.is_loaded().into());
                 let stats = table.stats().clone();
                 (Report { outcome, stats }, extra)
             })

@@ -103,11 +103,16 @@ pub fn solver() -> RegionSolver {
     RegionSolver::new(g, g.interior(), None)
 }
 
+/// Made once: a cache is a value with a callback, not free to make per board.
+static NO_CACHE: std::sync::LazyLock<statespace::cache::TableCache> =
+    std::sync::LazyLock::new(statespace::cache::TableCache::disabled);
+
 /// The statespace answer (builds the table on first use). `limits` is made once by the caller:
 /// `Limits::default()` reads /proc/meminfo for the memory budget.
 pub fn table_answer(solver: &RegionSolver, board: &Board, limits: &Limits) -> u32 {
     solver
-        .distance(board, limits)
+        // No cache on disk: the benchmarks time the build.
+        .distance(board, limits, &NO_CACHE)
         .expect("fits the budget")
         .expect("some colour has 8 cells")
 }

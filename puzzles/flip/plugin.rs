@@ -120,7 +120,7 @@ impl Plugin for FlipPlugin {
             .with_style(style)
             .with_engine(
                 Mode::Algebraic,
-                Box::new(move |board, limits| algebraic.solve(board, limits)),
+                Box::new(move |board, limits, _| algebraic.solve(board, limits)),
             )
             .with_auto(auto))
     }

@@ -152,9 +152,9 @@ impl Plugin for ShiftPlugin {
                     let region = region.clone();
                     instance = instance.with_engine(
                         mode,
-                        Box::new(move |board, limits| {
+                        Box::new(move |board, limits, cache| {
                             let start = region.geometry.parse(&region.palette, board)?;
-                            let answer = region.solver.solve(&start, mode, limits);
+                            let answer = region.solver.solve(&start, mode, limits, cache);
                             Ok(region.solution(start, mode, answer))
                         }),
                     );

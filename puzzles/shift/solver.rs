@@ -16,9 +16,11 @@
 
 use super::board::{Board, Geometry, Shift};
 use super::space::ColourMasks;
+use crate::cache::TableCache;
 use crate::config::Mode;
 use crate::search::table::{self, DistanceTable, Width};
 use crate::search::{Limit, Limits, Outcome, Path, Stats, bfs, iddfs};
+use crate::space::Indexed;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -85,9 +87,14 @@ impl RegionSolver {
             .collect()
     }
 
-    /// The distance table for masks of `k` cells, built on first use within `limits`.
-    /// Returns whether it already existed.
-    pub fn table(&self, k: u32, limits: &Limits) -> Result<(Arc<MaskTable>, bool), Limit> {
+    /// The distance table for masks of `k` cells, built (or loaded from `cache`) on first use
+    /// within `limits`. Returns whether this solver already had it.
+    pub fn table(
+        &self,
+        k: u32,
+        limits: &Limits,
+        cache: &TableCache,
+    ) -> Result<(Arc<MaskTable>, bool), Limit> {
         let mut tables = self.tables.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(t) = tables.get(&k) {
             return Ok((Arc::clone(t), true));
@@ -98,18 +105,46 @@ impl RegionSolver {
         let mut rest = limits.clone();
         rest.memory_budget = limits.memory_budget.saturating_sub(held);
         // The board's mirrors keep the region: a quarter of the work on the HDU board.
-        let table = table::build_symmetric(&space, &rest, Width::Auto)?;
+        let fingerprint = format!(
+            "shift mask table v1; {} x {}; region {:#x}; {k} cells; {} masks",
+            self.geometry.rows,
+            self.geometry.cols,
+            self.region,
+            space.size()
+        );
+        let (mut table, _) = cache.load_or_build(&fingerprint, || {
+            table::build_symmetric(&space, &rest, Width::Auto)
+        })?;
+        if table.len() as u128 != space.size() {
+            // A file of another size is not this table, whatever its name says.
+            table = table::build_symmetric(&space, &rest, Width::Auto)?;
+        }
+        Ok(self.keep(&mut tables, k, space, table))
+    }
+
+    fn keep(
+        &self,
+        tables: &mut HashMap<u32, Arc<MaskTable>>,
+        k: u32,
+        space: ColourMasks,
+        table: DistanceTable,
+    ) -> (Arc<MaskTable>, bool) {
         let built = Arc::new(MaskTable { space, table });
         tables.insert(k, Arc::clone(&built));
-        Ok((built, false))
+        (built, false)
     }
 
     /// The fewest moves only, by table: `Ok(None)` when no colour can fill the region. What the
     /// judge asks, for many boards.
-    pub fn distance(&self, board: &Board, limits: &Limits) -> Result<Option<u32>, Limit> {
+    pub fn distance(
+        &self,
+        board: &Board,
+        limits: &Limits,
+        cache: &TableCache,
+    ) -> Result<Option<u32>, Limit> {
         let mut best = None;
         for (_, mask) in self.candidates(board) {
-            let (t, _) = self.table(mask.count_ones(), limits)?;
+            let (t, _) = self.table(mask.count_ones(), limits, cache)?;
             if let Some(d) = t.table.distance(&t.space, mask) {
                 best = Some(best.map_or(d, |b: u32| b.min(d)));
             }
@@ -117,12 +152,18 @@ impl RegionSolver {
         Ok(best)
     }
 
-    /// Solves `board` with `mode` (`table`, `bfs` or `iddfs`).
-    pub fn solve(&self, board: &Board, mode: Mode, limits: &Limits) -> RegionAnswer {
+    /// Solves `board` with `mode` (`table`, `bfs` or `iddfs`); tables kept in `cache`.
+    pub fn solve(
+        &self,
+        board: &Board,
+        mode: Mode,
+        limits: &Limits,
+        cache: &TableCache,
+    ) -> RegionAnswer {
         let started = Instant::now();
         let candidates = self.candidates(board);
         let mut answer = match mode {
-            Mode::Table => self.by_table(&candidates, limits),
+            Mode::Table => self.by_table(&candidates, limits, cache),
             Mode::Bfs => self.by_bfs(&candidates, limits),
             Mode::Iddfs => self.by_iddfs(&candidates, limits),
             other => unreachable!("the plugin checks modes first: {other}"),
@@ -133,11 +174,16 @@ impl RegionSolver {
         answer
     }
 
-    fn by_table(&self, candidates: &[(u8, u64)], limits: &Limits) -> RegionAnswer {
+    fn by_table(
+        &self,
+        candidates: &[(u8, u64)],
+        limits: &Limits,
+        cache: &TableCache,
+    ) -> RegionAnswer {
         let mut answer = RegionAnswer::unsolvable();
         let mut best: Option<(u32, u8, u64, Arc<MaskTable>)> = None;
         for &(colour, mask) in candidates {
-            let (t, reused) = match self.table(mask.count_ones(), limits) {
+            let (t, reused) = match self.table(mask.count_ones(), limits, cache) {
                 Ok(found) => found,
                 Err(limit) => return RegionAnswer::limit(limit, answer.stats),
             };

@@ -3,7 +3,9 @@
 //! Nothing but the answer goes to stdout; a malformed stream is an error on stderr with a
 //! non-zero exit, and an answer (`Impossible` included) exits 0.
 
+use super::cache::CacheArgs;
 use super::{Exit, read_input, write_stdout};
+use statespace::cache::TableCache;
 use statespace::config::BoardText;
 use statespace::error::{Error, Location};
 use statespace::puzzles::flip::{Flip, FlipGoal, Geometry};
@@ -15,6 +17,8 @@ pub struct JudgeArgs {
     /// The problem whose input and output format to use.
     #[arg(value_enum)]
     problem: Problem,
+    #[command(flatten)]
+    cache: CacheArgs,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -30,7 +34,7 @@ pub fn run(args: JudgeArgs) -> Result<Exit, Error> {
     let input = read_input("-")?;
     match args.problem {
         Problem::Poj1753 => poj1753(&input),
-        Problem::Hdu3278 => hdu3278(&input),
+        Problem::Hdu3278 => hdu3278(&input, &args.cache.cache()),
     }
 }
 
@@ -54,7 +58,7 @@ fn poj1753(input: &str) -> Result<Exit, Error> {
 /// prints nothing but the error. The problem promises 8 cells of each colour, but any counts are
 /// answered: on 24 cells of 3 colours some colour has at least 8, so an answer always exists
 /// (`Impossible` is printed should none, which cannot happen on this board).
-fn hdu3278(input: &str) -> Result<Exit, Error> {
+fn hdu3278(input: &str, cache: &TableCache) -> Result<Exit, Error> {
     let geometry = shift::Geometry { rows: 4, cols: 6 };
     let palette = &Palette::default();
     let mut tokens = input
@@ -102,7 +106,7 @@ fn hdu3278(input: &str) -> Result<Exit, Error> {
     let limits = Limits::default();
     let mut out = String::new();
     for (i, board) in boards.iter().enumerate() {
-        let answer = match solver.distance(board, &limits) {
+        let answer = match solver.distance(board, &limits, cache) {
             Ok(Some(d)) => d.to_string(),
             Ok(None) => "Impossible".to_string(),
             Err(limit) => unreachable!("a 360 KiB table fits any budget: {limit}"),

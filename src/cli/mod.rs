@@ -5,6 +5,7 @@
 //! else to stderr.
 
 mod atomic_output;
+mod cache;
 mod explore;
 mod export;
 mod judge;

@@ -136,6 +136,11 @@ fn draw_boards(labels: &[String], boards: &[String]) -> String {
 /// `path`, `boards`, `mode`, `outcome`, `limit`, `stats`, `proof` (the invariant that proved the
 /// start unsolvable, or null), plus the plugin's extra fields.
 pub fn json(solution: &Solution) -> String {
+    json_value(solution).to_string()
+}
+
+/// [`json`] as a value, for callers that add fields (`--boards` adds `index`).
+pub fn json_value(solution: &Solution) -> serde_json::Value {
     let (solvable, moves, path, boards, outcome, limit) = match &solution.answer {
         Answer::Solved { moves, boards } => (
             Some(true),
@@ -171,5 +176,5 @@ pub fn json(solution: &Solution) -> String {
     for (k, v) in &solution.extra {
         map.insert(k.clone(), v.clone());
     }
-    object.to_string()
+    object
 }

@@ -1,4 +1,13 @@
-//! `statespace solve CONFIG [--board FILE|-] [--mode M] [--json] [--svg FILE]`.
+//! `statespace solve CONFIG [--board FILE|-] [--boards FILE|-] [--mode M] [--json] [--svg FILE]`.
+//!
+//! `--boards FILE` solves every board in FILE (`-`: stdin) with one setup: the instance, its
+//! distance table or pattern databases are built (or loaded) once. Boards are in the config's
+//! board text, separated by blank lines. Text prints one block per board, headed `board N`;
+//! `--json` prints one object per line (JSON Lines) with `index` (1-based) and the fields of a
+//! single solve. A board that does not parse is one line on stderr naming its index and line,
+//! and the others still run; the exit code is then 2, else the worst answer's (130 interrupted, 4
+//! a limit, 3 `Impossible`, 0). Ctrl-C stops the batch after the board it interrupts; a time
+//! limit counts per board.
 //!
 //! `--svg FILE` also writes a picture of the answer ([`statespace::picture::solution_svg`]): the
 //! boards start to goal, each move's changes highlighted and its label underneath; for
@@ -9,14 +18,15 @@
 //! limit), since the text or JSON on stdout is still the answer.
 
 use super::atomic_output::AtomicOutput;
+use super::cache::CacheArgs;
 use super::limits::LimitArgs;
-use super::{Exit, board_arg, output, write_stdout};
-use statespace::config::{Config, Mode};
+use super::{Exit, board_arg, output, read_input, write_stdout};
+use statespace::config::{BoardText, Config, Mode};
 use statespace::error::{Error, Location};
 use statespace::instance::{Answer, Instance, Solution};
 use statespace::picture::{self, Frame};
 use statespace::registry;
-use statespace::search::Limit;
+use statespace::search::{Limit, Limits};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -37,16 +47,24 @@ pub struct SolveArgs {
     /// Also write the solution as a strip of board pictures (SVG, atomically).
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
+    /// Solve every board in FILE (`-` reads stdin), separated by blank lines, with one setup.
+    #[arg(long, value_name = "FILE|-", conflicts_with_all = ["board", "svg"])]
+    boards: Option<String>,
+    #[command(flatten)]
+    cache: CacheArgs,
 }
 
 pub fn run(args: SolveArgs) -> Result<Exit, Error> {
     let config = Config::load(&args.config)?;
-    let instance = registry::build(&config)?;
+    let instance = registry::build(&config)?.with_cache(args.cache.cache());
     let mode = args.mode.unwrap_or(instance.default_mode());
     instance
         .check_mode(mode)
         .map_err(|m| Error::input(Location::file("--mode"), m))?;
     let limits = args.limits.resolve(Some(&config))?;
+    if let Some(path) = &args.boards {
+        return batch(&instance, mode, &limits, path, args.json);
+    }
     let board = board_arg(&config, args.board.as_deref())?;
     let svg = args.svg.as_deref().map(AtomicOutput::create).transpose()?;
     let solution = instance.solve(&board, mode, &limits)?;
@@ -62,12 +80,96 @@ pub fn run(args: SolveArgs) -> Result<Exit, Error> {
             Err(why) => eprintln!("statespace: solve: {} not written: {why}", path.display()),
         }
     }
-    Ok(match solution.answer {
+    Ok(exit_of(&solution.answer))
+}
+
+fn exit_of(answer: &Answer) -> Exit {
+    match answer {
         Answer::Solved { .. } => Exit::Ok,
         Answer::Unsolvable => Exit::Unsolvable,
         Answer::LimitReached(Limit::Interrupted) => Exit::Interrupted,
         Answer::LimitReached(_) => Exit::LimitReached,
-    })
+    }
+}
+
+/// The boards of a `--boards` file: blocks of non-blank lines, each knowing where it stands.
+fn split_boards(name: &str, text: &str) -> Vec<BoardText> {
+    let mut boards: Vec<BoardText> = Vec::new();
+    let mut open = false;
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            open = false;
+        } else if open {
+            let board = boards.last_mut().expect("open");
+            board.text.push('\n');
+            board.text.push_str(line);
+        } else {
+            let mut board = BoardText::from_file(name, line.to_string());
+            board.first_line = i + 1;
+            board.key = Some(format!("board {}", boards.len() + 1));
+            boards.push(board);
+            open = true;
+        }
+    }
+    boards
+}
+
+/// `--boards`: every board with one setup; see the module docs.
+fn batch(
+    instance: &Instance,
+    mode: Mode,
+    limits: &Limits,
+    path: &str,
+    json: bool,
+) -> Result<Exit, Error> {
+    let name = if path == "-" { "<stdin>" } else { path };
+    let boards = split_boards(name, &read_input(path)?);
+    if boards.is_empty() {
+        return Err(Error::input(
+            Location::file(name),
+            "no boards: expected boards separated by blank lines",
+        ));
+    }
+    let mut worst = Exit::Ok;
+    let rank = |exit: Exit| match exit {
+        Exit::Ok => 0,
+        Exit::Unsolvable => 1,
+        Exit::LimitReached => 2,
+        Exit::Interrupted => 3,
+        _ => 4,
+    };
+    for (i, board) in boards.iter().enumerate() {
+        let mut limits = limits.clone();
+        limits.clock_start = Some(std::time::Instant::now());
+        let exit = match instance.solve(board, mode, &limits) {
+            Err(error @ Error::Input { .. }) => {
+                eprintln!("statespace: error: {error}");
+                Exit::BadInput
+            }
+            Err(other) => return Err(other),
+            Ok(solution) => {
+                let out = if json {
+                    let mut object = output::json_value(&solution);
+                    object
+                        .as_object_mut()
+                        .expect("an object")
+                        .insert("index".into(), (i + 1).into());
+                    format!("{object}\n")
+                } else {
+                    format!("board {}\n{}\n", i + 1, output::text(&solution))
+                };
+                write_stdout(&out)?;
+                exit_of(&solution.answer)
+            }
+        };
+        if rank(exit) > rank(worst) {
+            worst = exit;
+        }
+        if exit == Exit::Interrupted {
+            break;
+        }
+    }
+    Ok(worst)
 }
 
 /// The SVG strip of `solution`, or why there is none (a limit, or too many cells).

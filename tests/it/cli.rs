@@ -313,3 +313,135 @@ fn the_readme_names_every_registered_puzzle_kind() {
         );
     }
 }
+
+#[test]
+fn boards_solves_many_with_one_setup_and_names_a_bad_one() {
+    let boards = "8 6 7\n2 5 4\n3 _ 1\n\n1 2 3\n4 5 6\n7 _ 8\n\n\n2 1 3\n4 5 6\n7 8 _\n\n1 2 3\n4 5 9\n7 8 _\n\n1 2 3\n4 _ 5\n7 8 6\n";
+    let cache = tempfile::tempdir().unwrap();
+    let cache_dir = cache.path().to_str().unwrap();
+    let out = statespace()
+        .args([
+            "solve",
+            &crate::config("tiles-3x3.toml"),
+            "--boards",
+            "-",
+            "--json",
+        ])
+        .args(["--cache-dir", cache_dir])
+        .write_stdin(boards)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "a bad board makes the exit 2");
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let summary: Vec<_> = lines
+        .iter()
+        .map(|j| {
+            (
+                j["index"].as_u64().unwrap(),
+                j["moves"].as_u64(),
+                j["outcome"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (1, Some(31), "solved".into()),
+            (2, Some(1), "solved".into()),
+            (3, None, "unsolvable".into()),
+            (5, Some(2), "solved".into()),
+        ]
+    );
+    // One table for all: built by the first board, reused by the others.
+    assert_eq!(lines[0]["table_reused"], false);
+    assert_eq!(lines[1]["table_reused"], true);
+    assert_eq!(lines[2]["proof"], "parity");
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "statespace: error: <stdin>:15: board 4: `9` is not a tile (1 to 8, or _ for the blank)\n"
+    );
+    // The next run loads the table from the cache directory.
+    let out = statespace()
+        .args(["solve", &crate::config("tiles-3x3.toml"), "--json"])
+        .args(["--cache-dir", cache_dir])
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["table_loaded"], true);
+    assert_eq!(json["moves"], 31);
+    // Text: one block per board; all solvable boards exit 0.
+    statespace()
+        .args([
+            "solve",
+            &crate::config("tiles-3x3.toml"),
+            "--boards",
+            "-",
+            "--no-cache",
+        ])
+        .write_stdin("1 2 3\n4 5 6\n7 _ 8\n\n1 2 3\n4 5 6\n_ 7 8\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("board 1\n1 move\n"))
+        .stdout(predicate::str::contains("board 2\n2 moves\n"));
+    statespace()
+        .args(["solve", &crate::config("tiles-3x3.toml"), "--boards", "-"])
+        .write_stdin("\n\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no boards"));
+}
+
+#[test]
+fn a_corrupt_cached_table_is_reported_removed_and_rebuilt() {
+    let cache = tempfile::tempdir().unwrap();
+    let cache_dir = cache.path().to_str().unwrap();
+    let solve = || {
+        statespace()
+            .args(["solve", &crate::config("tiles-3x3.toml"), "--json"])
+            .args(["--cache-dir", cache_dir])
+            .output()
+            .unwrap()
+    };
+    assert_eq!(solve().status.code(), Some(0));
+    let file = std::fs::read_dir(cache.path())
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    std::fs::write(&file, bytes).unwrap();
+    let out = solve();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "the answer does not depend on the cache"
+    );
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with("statespace: warning: "), "{stderr}");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (json["moves"].as_u64(), json["table_loaded"].as_bool()),
+        (Some(31), Some(false))
+    );
+    // Rebuilt and saved again: the third run loads it.
+    let json: serde_json::Value = serde_json::from_slice(&solve().stdout).unwrap();
+    assert_eq!(json["table_loaded"], true);
+    // An unwritable cache directory costs a warning, never the answer.
+    let blocked = cache.path().join("a-file");
+    std::fs::write(&blocked, "not a directory").unwrap();
+    statespace()
+        .args(["solve", &crate::config("tiles-3x3.toml")])
+        .args(["--cache-dir", blocked.join("sub").to_str().unwrap()])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("31 moves"))
+        .stderr(predicate::str::starts_with("statespace: warning: "));
+}

@@ -5,6 +5,7 @@
 use crate::{config_file, statespace};
 use predicates::prelude::*;
 use proptest::prelude::*;
+use statespace::cache::TableCache;
 use statespace::config::Mode;
 use statespace::puzzles::shift::{
     Board, BoardGoal, Boards, ColourMasks, Geometry, Palette, RegionSolver, Shift,
@@ -375,13 +376,13 @@ proptest! {
     fn table_answers_equal_plain_bfs_on_hdu_boards(board in board_strategy(HDU, 3)) {
         let solver = hdu_solver();
         let limits = Limits::default();
-        let by_table = solver.solve(&board, Mode::Table, &limits);
-        let by_bfs = solver.solve(&board, Mode::Bfs, &limits);
+        let by_table = solver.solve(&board, Mode::Table, &limits, &TableCache::disabled());
+        let by_bfs = solver.solve(&board, Mode::Bfs, &limits, &TableCache::disabled());
         let (Outcome::Solved(t), Outcome::Solved(b)) = (&by_table.outcome, &by_bfs.outcome) else {
             panic!("{:?} {:?}", by_table.outcome, by_bfs.outcome);
         };
         prop_assert_eq!(t.len(), b.len());
-        prop_assert_eq!(Some(t.len() as u32), solver.distance(&board, &limits).unwrap());
+        prop_assert_eq!(Some(t.len() as u32), solver.distance(&board, &limits, &TableCache::disabled()).unwrap());
         // Plain BFS per colour, no pruning across colours, agrees with the minimum.
         let plain = (0..3u8)
             .filter_map(|c| {
@@ -418,7 +419,7 @@ proptest! {
         let limits = Limits::default();
         let answers: Vec<Option<usize>> = [Mode::Table, Mode::Bfs, Mode::Iddfs]
             .iter()
-            .map(|&mode| match solver.solve(&board, mode, &limits).outcome {
+            .map(|&mode| match solver.solve(&board, mode, &limits, &TableCache::disabled()).outcome {
                 Outcome::Solved(p) => Some(p.len()),
                 Outcome::Unsolvable => None,
                 other => panic!("{other:?}"),
