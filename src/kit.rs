@@ -65,6 +65,12 @@ type Guided<P> = fn(
     &Limits,
 ) -> Report<State<P>, <P as StateSpace>::Move>;
 type Fingerprint<P> = fn(&P, &str) -> String;
+/// A heuristic shared by the engines that use it.
+pub type SharedHeuristic<P> = Arc<dyn Heuristic<P> + Send + Sync>;
+/// Makes a heuristic when the first board needs it, within that solve's limits and with the
+/// instance's table cache (pattern databases are built or loaded then, once).
+pub type HeuristicFactory<P> =
+    Arc<dyn Fn(&Limits, &TableCache) -> Result<SharedHeuristic<P>, Limit> + Send + Sync>;
 type TableBuild<P> = fn(&P, &Limits) -> std::result::Result<DistanceTable, Limit>;
 type TableLookup<P> =
     fn(&DistanceTable, &P, State<P>) -> Outcome<State<P>, <P as StateSpace>::Move>;
@@ -88,7 +94,7 @@ pub struct Kit<P: Puzzle> {
     description: String,
     bfs: Engine<P>,
     astar: Guided<P>,
-    heuristic: Option<Arc<dyn Heuristic<P> + Send + Sync>>,
+    heuristic: Option<HeuristicFactory<P>>,
     /// The space's size, when it is indexed.
     size: Option<u128>,
     table: Option<(TableBuild<P>, TableLookup<P>, Fingerprint<P>)>,
@@ -170,8 +176,15 @@ impl<P: Puzzle> Kit<P> {
 
     /// An admissible heuristic: the `astar` and `idastar` engines; `auto` runs IDA* where no
     /// table is built.
-    pub fn heuristic(mut self, heuristic: impl Heuristic<P> + Send + 'static) -> Self {
-        self.heuristic = Some(Arc::new(heuristic));
+    pub fn heuristic(self, heuristic: impl Heuristic<P> + Send + 'static) -> Self {
+        let heuristic: SharedHeuristic<P> = Arc::new(heuristic);
+        self.heuristic_from(Arc::new(move |_, _| Ok(heuristic.clone())))
+    }
+
+    /// [`heuristic`](Self::heuristic) made by `factory` on first use: for heuristics that own
+    /// tables (pattern databases), built within the first solve's limits and kept after.
+    pub fn heuristic_from(mut self, factory: HeuristicFactory<P>) -> Self {
+        self.heuristic = Some(factory);
         self
     }
 
@@ -204,7 +217,11 @@ impl<P: Puzzle> Kit<P> {
             .with_default_mode(default_mode)
             .with_engine(Mode::Bfs, runner.engine(Mode::Bfs, bfs))
             .with_engine(Mode::Iddfs, runner.engine(Mode::Iddfs, iddfs::solve::<P>));
-        if let Some(heuristic) = heuristic {
+        if let Some(factory) = heuristic {
+            let heuristic = Arc::new(Lazy {
+                factory,
+                made: OnceLock::new(),
+            });
             let idastar = idastar::solve::<P, dyn Heuristic<P>>;
             instance = instance
                 .with_engine(Mode::Astar, runner.guided(Mode::Astar, astar, &heuristic))
@@ -240,6 +257,22 @@ fn fingerprint<P: Puzzle + Indexed + GoalSet>(space: &P, description: &str) -> S
         space.size(),
         goals.join(" | ")
     )
+}
+
+/// A heuristic made on first use and kept.
+struct Lazy<P: StateSpace> {
+    factory: HeuristicFactory<P>,
+    made: OnceLock<SharedHeuristic<P>>,
+}
+
+impl<P: StateSpace> Lazy<P> {
+    fn get(&self, limits: &Limits, cache: &TableCache) -> Result<&SharedHeuristic<P>, Limit> {
+        if let Some(made) = self.made.get() {
+            return Ok(made);
+        }
+        let made = (self.factory)(limits, cache)?;
+        Ok(self.made.get_or_init(|| made))
+    }
 }
 
 /// What the closures share: the space and its proof.
@@ -281,15 +314,20 @@ impl<P: Puzzle> Runner<P> {
         &self,
         mode: Mode,
         engine: Guided<P>,
-        heuristic: &Arc<dyn Heuristic<P> + Send + Sync>,
+        heuristic: &Arc<Lazy<P>>,
     ) -> crate::instance::SolveFn {
         let (space, proof, heuristic) = (self.space.clone(), self.proof, heuristic.clone());
-        Box::new(move |board, limits, _| {
+        Box::new(move |board, limits, cache| {
             Self::solve(&space, proof, mode, board, |space, start| {
-                (
-                    engine(space, &*heuristic, start, limits),
-                    Default::default(),
-                )
+                let report = match heuristic.get(limits, cache) {
+                    Ok(h) => engine(space, &**h, start, limits),
+                    // Its tables would pass the budget: refused before they are built.
+                    Err(limit) => Report {
+                        outcome: Outcome::LimitReached(limit),
+                        stats: Default::default(),
+                    },
+                };
+                (report, Default::default())
             })
         })
     }
