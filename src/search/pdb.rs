@@ -418,6 +418,7 @@ mod tests {
     }
 
     /// One counter of [`Pair`] alone.
+    #[derive(Debug)]
     struct Ring;
     impl StateSpace for Ring {
         type State = u8;
@@ -453,6 +454,7 @@ mod tests {
     }
 
     /// Counter `0` or `1` of the pair.
+    #[derive(Debug)]
     struct Counter(u8, Ring);
     impl Abstraction<Pair> for Counter {
         type Space = Ring;
