@@ -9,15 +9,17 @@
 //!
 //! ```text
 //! cargo bench --bench tiles -- [--cache DIR] [--only NAMES] [--easiest N] [--manhattan N]
-//!                              [--pathfinding N] [--instances A-B]
+//!                              [--pathfinding N] [--lc N]
 //! ```
 //!
 //! - `--cache DIR`: where the databases are cached (default: a `pdb-cache` directory under the
 //!   target directory); a second run loads them.
-//! - `--only`: a comma-separated subset of `manhattan,lc,663,78,pathfinding`.
-//! - `--easiest N`: the instances for linear conflict, 6-6-3 and 7-8 are the N easiest by Korf's
-//!   node count (default all 100).
-//! - `--manhattan N`, `--pathfinding N`: the N easiest for those two (default 10 and 5).
+//! - `--only`: a comma-separated subset of `manhattan,lc,663,78,pathfinding` (`pathfinding`: ours
+//!   and the crate's IDA* with Manhattan on the same instances; `pf-only`: the crate's alone, for
+//!   instruction counts under callgrind).
+//! - `--easiest N`: the instances for 6-6-3 and 7-8 are the N easiest by Korf's node count
+//!   (default all 100).
+//! - `--manhattan N`, `--pathfinding N`, `--lc N`: the N easiest for those (default 10, 5, 100).
 
 use statespace::cache::TableCache;
 use statespace::puzzles::tiles::heuristic::{
@@ -75,6 +77,24 @@ struct Totals {
     generated: u64,
     elapsed: Duration,
     ids: String,
+    /// Korf's (1985) IDA* with Manhattan distance on the same instances: nodes generated.
+    korf: u64,
+}
+
+/// Prints one row of the results table.
+fn print_row(t: &Totals) {
+    let secs = t.elapsed.as_secs_f64();
+    println!(
+        "| {} | {} | {} | {} | {} | {:.2} s | {:.2} M | {} |",
+        t.name,
+        t.instances,
+        t.expanded,
+        t.generated,
+        t.generated / t.instances as u64,
+        secs,
+        t.generated as f64 / secs / 1e6,
+        t.korf
+    );
 }
 
 fn run<H: Heuristic<Tiles> + ?Sized>(
@@ -90,6 +110,7 @@ fn run<H: Heuristic<Tiles> + ?Sized>(
         generated: 0,
         elapsed: Duration::ZERO,
         ids: ids(set),
+        korf: set.iter().map(|i| i.korf_nodes).sum(),
     };
     for inst in set {
         let report = idastar::solve(tiles, h, inst.board, &Limits::default());
@@ -121,6 +142,7 @@ fn run_pathfinding(tiles: &Tiles, h: &Manhattan, set: &[&Instance]) -> Totals {
         generated: 0,
         elapsed: Duration::ZERO,
         ids: ids(set),
+        korf: set.iter().map(|i| i.korf_nodes).sum(),
     };
     for inst in set {
         let started = Instant::now();
@@ -212,6 +234,7 @@ fn main() {
     let main_set = easiest(&all, number("--easiest", 100));
     let manhattan_set = easiest(&all, number("--manhattan", 10));
     let pathfinding_set = easiest(&all, number("--pathfinding", 5));
+    let lc_set = easiest(&all, number("--lc", 100));
 
     println!("| databases | tiles | entries | width | bytes | max | source | time |");
     println!("|---|---|---|---|---|---|---|---|");
@@ -221,39 +244,34 @@ fn main() {
 
     let manhattan = Manhattan::new(&tiles);
     let mut rows = Vec::new();
+    println!(
+        "| heuristic | instances | expanded | generated | generated / instance | time | generated / s | Korf 1985 Manhattan, generated |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
     if wants("manhattan") {
         rows.push(run("manhattan", &tiles, &manhattan, &manhattan_set));
+        print_row(rows.last().unwrap());
     }
     if wants("pathfinding") {
         rows.push(run("manhattan", &tiles, &manhattan, &pathfinding_set));
+        print_row(rows.last().unwrap());
+    }
+    if wants("pathfinding") || wants("pf-only") {
         rows.push(run_pathfinding(&tiles, &manhattan, &pathfinding_set));
+        print_row(rows.last().unwrap());
     }
     if wants("lc") {
         let lc = LinearConflict::new(&tiles);
-        rows.push(run("linear conflict", &tiles, &lc, &main_set));
+        rows.push(run("linear conflict", &tiles, &lc, &lc_set));
+        print_row(rows.last().unwrap());
     }
     if let Some(h) = &pdb663 {
         rows.push(run("pdb 6-6-3 reflected", &tiles, h, &main_set));
+        print_row(rows.last().unwrap());
     }
     if let Some(h) = &pdb78 {
         rows.push(run("pdb 7-8 reflected", &tiles, h, &main_set));
-    }
-    println!(
-        "| heuristic | instances | expanded | generated | generated / instance | time | generated / s |"
-    );
-    println!("|---|---|---|---|---|---|---|");
-    for t in &rows {
-        let secs = t.elapsed.as_secs_f64();
-        println!(
-            "| {} | {} | {} | {} | {} | {:.2} s | {:.2} M |",
-            t.name,
-            t.instances,
-            t.expanded,
-            t.generated,
-            t.generated / t.instances as u64,
-            secs,
-            t.generated as f64 / secs / 1e6
-        );
+        print_row(rows.last().unwrap());
     }
     println!();
     for t in &rows {
