@@ -9,6 +9,7 @@
 //! | [`astar`] | [`StateSpace`](crate::space::StateSpace) + a [`Heuristic`](crate::space::Heuristic) (+ [`Indexed`](crate::space::Indexed) for dense arrays) | every state generated (closed and open) | optimal path, expanding only states with `g + h` up to the answer's length; unsolvability proof when everything reachable is closed |
 //! | [`idastar`] | [`StateSpace`](crate::space::StateSpace) + a [`Heuristic`](crate::space::Heuristic) | linear in depth | optimal path, deepening by `g + h` thresholds instead of depth; unsolvability proof when the pruned tree is exhausted |
 //! | [`table`] | [`Indexed`](crate::space::Indexed) + [`Invertible`](crate::space::Invertible) + [`GoalSet`](crate::space::GoalSet) | 4 bits per state of the whole space (wider if deep), or 2 bits (distance mod 3) | the distance of every state to the goal set; then each query is a lookup (mod 3: a walk), its path a descent |
+//! | [`pdb`] | an [`Abstraction`](pdb::Abstraction): a projection onto an [`Indexed`](crate::space::Indexed) + [`Invertible`](crate::space::Invertible) + [`GoalSet`](crate::space::GoalSet) space | the abstract space's exact table (4 or 8 bits per abstract state) | [`Heuristic`](crate::space::Heuristic)s for A* and IDA*: one database, [`Max`](pdb::Max) of several, [`Additive`](pdb::Additive) over disjoint pieces with symmetric lookups |
 //! | [`layers`] | [`Indexed`](crate::space::Indexed) (word-at-a-time with [`XorMoves`](crate::space::XorMoves)) | three bits per state of the whole space | every reachable state counted by distance (histogram), one farthest state; multi-threaded |
 //!
 //! Every path search returns a [`Report`]: an [`Outcome`] (solved with a path, proven unsolvable, or a
@@ -19,6 +20,7 @@ pub mod bfs;
 pub mod idastar;
 pub mod iddfs;
 pub mod layers;
+pub mod pdb;
 pub mod table;
 pub mod visited;
 

@@ -3,6 +3,8 @@
 //! - `algebra`: the algebraic Flip solver against brute force, BFS, replay and OEIS A159257.
 //! - `cases`: the data-driven suite (tests/cases/*.toml), run by every engine a plugin lists.
 //! - `flip`: Flip engines against brute force over press subsets, paths replayed.
+//! - `heuristics`: the tiles heuristics and pattern databases: admissible on whole spaces, IDA*
+//!   and A* optimal with each, the Korf 100 file, cache and memory refusal.
 //! - `cli`: the binary: solve, judge, puzzles, exit codes and every class of bad input.
 //! - `limits`: time limit, Ctrl-C, memory budget.
 //! - `fuzz`: arbitrary and mutated inputs to every parser; the corpus in tests/fuzz-corpus.
@@ -22,6 +24,7 @@ mod explore;
 mod export;
 mod flip;
 mod fuzz;
+mod heuristics;
 mod limits;
 mod shift;
 mod shift_export;

@@ -1,0 +1,562 @@
+//! Pattern databases: admissible heuristics from exact distances in an abstraction of the space.
+//!
+//! An [`Abstraction`] maps every state of a space `P` onto a state of a smaller space (say, only
+//! where some of the pieces are), such that every move of `P` maps onto a move of the small space
+//! or onto no move at all. Then the distance of the projected state to the projected goals never
+//! exceeds the distance of the state itself: a lower bound, so an admissible [`Heuristic`]. The
+//! small space is [`Indexed`], [`Invertible`] and has a [`GoalSet`], so its whole distance table
+//! is built once by the existing [`table`] engine (one backward BFS from the projected goals) and
+//! every estimate afterwards is a projection and one table lookup.
+//!
+//! | type | estimate | admissible because |
+//! |---|---|---|
+//! | [`PatternDatabase`] | the table's distance of the projected state | the projection maps paths onto paths no longer |
+//! | [`Max`] | the largest of several heuristics | each is a lower bound |
+//! | [`Additive`] | the sum over databases whose abstractions count disjoint sets of pieces' moves, maximised over [`Symmetry`] images | every move counts in at most one table (Korf & Felner 2002) |
+//!
+//! # Additivity
+//!
+//! A sum of pattern databases is admissible only when no move is counted twice. An abstraction
+//! says whose moves its distances count through [`Abstraction::pieces`] (a mask); a move of a
+//! piece outside the mask must cost 0 in the abstraction. The usual way is to let the abstract
+//! space move only its own pieces (the sliding-tile groups of the tiles plugin); then every move
+//! of `P` moves one piece, counted by the one group that owns it, and the sum of the groups'
+//! distances is a lower bound. [`Additive::new`] refuses abstractions whose masks overlap.
+//!
+//! # Symmetries
+//!
+//! A [`Symmetry`] maps states to states exactly as far from the goal set (a reflection of the
+//! board that maps the goal onto itself). Looking up the image in the same databases is another
+//! lower bound, for the price of the lookups only; [`Additive`] takes the max of the direct sum and
+//! the sums of the images (Culberson & Schaeffer 1998; the diagonal reflection of the 15-puzzle).
+//!
+//! # Building, caching, memory
+//!
+//! [`PatternDatabase::build`] builds an exact table (one lookup per estimate, never the mod-3
+//! walk) and, when given a [`TableCache`], goes through [`TableCache::load_or_build`] with the
+//! fingerprint of [`PatternDatabase::fingerprint`] (the abstraction's own fingerprint, which names
+//! the puzzle, size, goal and abstraction, plus the entry width), so a second run loads the table
+//! from disk. [`build_all`] builds several databases for one heuristic against one memory budget:
+//! it refuses, before allocating anything, when their smallest exact tables together do not fit,
+//! and builds each one with the budget left by those already held. The table engine checks the
+//! budget again before every allocation and widening.
+//!
+//! Trade-offs: an estimate is a projection (for tiles, one pass over the board and a rank) plus a
+//! random access into a table that is often far larger than the caches, so a database lookup
+//! costs tens of nanoseconds where Manhattan distance costs a few; it pays when it cuts the
+//! search tree by more than that factor, which the larger databases do by orders of magnitude.
+//! Estimates allocate nothing.
+
+use super::table::{self, DistanceTable, Width};
+use super::{Limit, Limits};
+use crate::cache::{Source, TableCache};
+use crate::space::{GoalSet, Heuristic, Indexed, Invertible, StateSpace};
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// The version of the databases' layout and meaning, part of every fingerprint: bump it when an
+/// abstraction's index or moves change, so that old cache files are not trusted.
+pub const FINGERPRINT_VERSION: u32 = 1;
+
+/// A projection of the states of `P` onto a smaller space whose distances are lower bounds.
+///
+/// Invariants an implementation keeps:
+/// - `project(s)` is the [`index`](Indexed::index) in [`space`](Self::space) of the image of `s`;
+/// - every goal of `P` projects onto a goal of the abstract space;
+/// - every move `s -> t` of `P` either maps onto a move `project(s) -> project(t)` of the abstract
+///   space or leaves the projection unchanged (a move that does not count);
+/// - a move that changes the projection is a move of one of [`pieces`](Self::pieces).
+///
+/// Then the abstract distance of `project(s)` never exceeds the distance of `s`.
+pub trait Abstraction<P: StateSpace + ?Sized>: Sync {
+    /// The abstract space, whose distance table is built backward from its goals.
+    type Space: Indexed + Invertible + GoalSet + Sync;
+
+    /// The abstract space.
+    fn space(&self) -> &Self::Space;
+
+    /// The abstract index of `state`; allocates nothing (it runs for every generated node).
+    fn project(&self, space: &P, state: P::State) -> u64;
+
+    /// Names exactly what the table is of: the puzzle, its size and goal, the abstraction and its
+    /// parameters. Two abstractions with equal fingerprints have equal tables.
+    fn fingerprint(&self) -> String;
+
+    /// The pieces whose moves the abstract distance counts, as a mask (bit `i`: piece `i`, in the
+    /// puzzle's own numbering); `u64::MAX` when every move may count. [`Additive`] needs the masks
+    /// of its databases disjoint.
+    fn pieces(&self) -> u64;
+}
+
+/// A map of states onto states exactly as far from the goal set (a symmetry of the space that maps
+/// the goal set onto itself): looking its image up in the same databases gives another lower
+/// bound.
+pub trait Symmetry<P: StateSpace + ?Sized>: Sync {
+    /// The image of `state`; allocates nothing.
+    fn apply(&self, space: &P, state: P::State) -> P::State;
+}
+
+/// The symmetry type of an [`Additive`] heuristic that uses none.
+#[derive(Clone, Copy, Debug)]
+pub enum NoSymmetry {}
+
+impl<P: StateSpace + ?Sized> Symmetry<P> for NoSymmetry {
+    fn apply(&self, _: &P, _: P::State) -> P::State {
+        match *self {}
+    }
+}
+
+/// Why a pattern-database heuristic could not be made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PdbError {
+    /// The abstractions asked for are not valid (a piece twice, overlapping groups, a piece
+    /// that does not exist); the message says which.
+    Invalid(String),
+    /// A build stopped at a limit (memory refused before allocating, time, Ctrl-C).
+    Limit(Limit),
+}
+
+impl fmt::Display for PdbError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PdbError::Invalid(message) => write!(f, "pattern database: {message}"),
+            PdbError::Limit(limit) => write!(f, "pattern database build: {limit}"),
+        }
+    }
+}
+
+impl std::error::Error for PdbError {}
+
+impl From<Limit> for PdbError {
+    fn from(limit: Limit) -> Self {
+        PdbError::Limit(limit)
+    }
+}
+
+/// An abstraction and the exact distance table of its space.
+#[derive(Debug)]
+pub struct PatternDatabase<A> {
+    abstraction: A,
+    table: DistanceTable,
+    source: Source,
+    /// Wall-clock time to build or load the table.
+    took: Duration,
+}
+
+impl<A> PatternDatabase<A> {
+    /// Builds (or, with a cache, loads) the exact table of `abstraction`'s space.
+    ///
+    /// - `limits`: the build's limits; `memory_budget` is checked before allocating and before
+    ///   every widening of the table.
+    /// - `cache`: when given, the table is loaded from it if a valid file is there, else built and
+    ///   saved; a loaded table whose size does not match the abstract space is not trusted
+    ///   (rebuilt).
+    pub fn build<P: StateSpace + ?Sized>(
+        abstraction: A,
+        limits: &Limits,
+        cache: Option<&TableCache>,
+    ) -> Result<Self, Limit>
+    where
+        A: Abstraction<P>,
+    {
+        let started = Instant::now();
+        let space = abstraction.space();
+        let build = || table::build_with(space, limits, Width::Exact);
+        let (table, source) = match cache {
+            Some(cache) => {
+                let fingerprint = Self::fingerprint_of(&abstraction);
+                let (table, source) = cache.load_or_build(&fingerprint, build)?;
+                if Self::fits(space, &table) {
+                    (table, source)
+                } else {
+                    (build()?, Source::BuiltNotSaved)
+                }
+            }
+            None => (build()?, Source::BuiltNotSaved),
+        };
+        Ok(PatternDatabase {
+            abstraction,
+            table,
+            source,
+            took: started.elapsed(),
+        })
+    }
+
+    /// A database from a table built elsewhere; `None` unless the table is exact and covers
+    /// exactly the abstract space's indices.
+    pub fn from_table<P: StateSpace + ?Sized>(abstraction: A, table: DistanceTable) -> Option<Self>
+    where
+        A: Abstraction<P>,
+    {
+        Self::fits(abstraction.space(), &table).then_some(PatternDatabase {
+            abstraction,
+            table,
+            source: Source::BuiltNotSaved,
+            took: Duration::ZERO,
+        })
+    }
+
+    fn fits<S: Indexed>(space: &S, table: &DistanceTable) -> bool {
+        table.is_exact() && table.len() as u128 == space.size()
+    }
+
+    /// The cache fingerprint: the abstraction's, the entry coding and [`FINGERPRINT_VERSION`].
+    pub fn fingerprint<P: StateSpace + ?Sized>(&self) -> String
+    where
+        A: Abstraction<P>,
+    {
+        Self::fingerprint_of(&self.abstraction)
+    }
+
+    fn fingerprint_of<P: StateSpace + ?Sized>(abstraction: &A) -> String
+    where
+        A: Abstraction<P>,
+    {
+        format!(
+            "pdb v{FINGERPRINT_VERSION}, {}, exact width",
+            abstraction.fingerprint()
+        )
+    }
+
+    /// The abstract distance of `state`: a lower bound on its distance to the goal set.
+    /// `u32::MAX` when the projection cannot reach an abstract goal (then neither can `state`).
+    #[inline]
+    pub fn value<P: StateSpace + ?Sized>(&self, space: &P, state: P::State) -> u32
+    where
+        A: Abstraction<P>,
+    {
+        let index = self.abstraction.project(space, state);
+        self.table.code(index).map_or(u32::MAX, |code| code as u32)
+    }
+
+    /// The abstraction.
+    pub fn abstraction(&self) -> &A {
+        &self.abstraction
+    }
+
+    /// The distance table (its size, width, histogram and build statistics).
+    pub fn table(&self) -> &DistanceTable {
+        &self.table
+    }
+
+    /// Whether the table was loaded from the cache or built.
+    pub fn source(&self) -> Source {
+        self.source
+    }
+
+    /// Wall-clock time the table took to build or load.
+    pub fn took(&self) -> Duration {
+        self.took
+    }
+}
+
+impl<P: StateSpace + ?Sized, A: Abstraction<P>> Heuristic<P> for PatternDatabase<A> {
+    #[inline]
+    fn estimate(&self, space: &P, state: P::State) -> u32 {
+        self.value(space, state)
+    }
+}
+
+/// Builds the databases of `abstractions` against one memory budget, in order.
+///
+/// Refuses with [`Limit::Memory`] before allocating anything when the smallest exact tables
+/// (4 bits per state) of all of them do not fit `limits.memory_budget` together; then builds each
+/// with the budget minus the bytes of the tables already held, so the heuristic as a whole stays
+/// within it.
+pub fn build_all<P: StateSpace + ?Sized, A: Abstraction<P>>(
+    abstractions: Vec<A>,
+    limits: &Limits,
+    cache: Option<&TableCache>,
+) -> Result<Vec<PatternDatabase<A>>, Limit> {
+    // 4 bits per state, rounded up to whole words as the engine allocates.
+    let smallest = |a: &A| a.space().size().div_ceil(16) * 8;
+    let needed: u128 = abstractions.iter().map(smallest).sum();
+    limits.check_memory(needed)?;
+    let mut held = 0u64;
+    let mut databases = Vec::with_capacity(abstractions.len());
+    for abstraction in abstractions {
+        let mut left = limits.clone();
+        left.memory_budget = limits.memory_budget.saturating_sub(held);
+        let database = PatternDatabase::build(abstraction, &left, cache)?;
+        held += database.table.bytes();
+        databases.push(database);
+    }
+    Ok(databases)
+}
+
+/// The largest estimate of several admissible heuristics: admissible, and at least as good as
+/// each.
+#[derive(Debug)]
+pub struct Max<H> {
+    parts: Vec<H>,
+}
+
+impl<H> Max<H> {
+    /// The max of `parts` (the zero heuristic when empty).
+    pub fn new(parts: Vec<H>) -> Self {
+        Max { parts }
+    }
+
+    /// The heuristics combined.
+    pub fn parts(&self) -> &[H] {
+        &self.parts
+    }
+}
+
+impl<P: StateSpace + ?Sized, H: Heuristic<P>> Heuristic<P> for Max<H> {
+    #[inline]
+    fn estimate(&self, space: &P, state: P::State) -> u32 {
+        self.parts
+            .iter()
+            .map(|h| h.estimate(space, state))
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// A boxed heuristic is one, so that [`Max`] can combine heuristics of different types and a
+/// caller can pick one at run time.
+impl<P: StateSpace + ?Sized, H: Heuristic<P> + ?Sized> Heuristic<P> for Box<H> {
+    #[inline]
+    fn estimate(&self, space: &P, state: P::State) -> u32 {
+        (**self).estimate(space, state)
+    }
+}
+
+/// The sum of pattern databases over disjoint pieces, maximised over symmetric images: the
+/// disjoint additive databases of Korf & Felner (2002), with the reflection lookups of Felner,
+/// Korf & Hanan (2004).
+#[derive(Debug)]
+pub struct Additive<A, S = NoSymmetry> {
+    databases: Vec<PatternDatabase<A>>,
+    symmetries: Vec<S>,
+}
+
+impl<A, S> Additive<A, S> {
+    /// The sum of `databases`, and the max of that with the sum for the image under each of
+    /// `symmetries`. [`PdbError::Invalid`] when two abstractions count the same piece's moves
+    /// ([`Abstraction::pieces`] overlap): their sum would not be admissible.
+    pub fn new<P: StateSpace + ?Sized>(
+        databases: Vec<PatternDatabase<A>>,
+        symmetries: Vec<S>,
+    ) -> Result<Self, PdbError>
+    where
+        A: Abstraction<P>,
+        S: Symmetry<P>,
+    {
+        let mut seen = 0u64;
+        for (i, database) in databases.iter().enumerate() {
+            let pieces = database.abstraction.pieces();
+            if seen & pieces != 0 {
+                return Err(PdbError::Invalid(format!(
+                    "database {} counts moves of pieces another one counts too (mask {:#x}); \
+                     an additive heuristic needs disjoint pieces",
+                    i + 1,
+                    seen & pieces
+                )));
+            }
+            seen |= pieces;
+        }
+        Ok(Additive {
+            databases,
+            symmetries,
+        })
+    }
+
+    /// The databases summed.
+    pub fn databases(&self) -> &[PatternDatabase<A>] {
+        &self.databases
+    }
+
+    /// The symmetries whose images are looked up too.
+    pub fn symmetries(&self) -> &[S] {
+        &self.symmetries
+    }
+
+    /// The sum of the databases' values of `state`, without symmetries (saturating: an
+    /// unreachable projection makes it `u32::MAX`).
+    #[inline]
+    pub fn sum<P: StateSpace + ?Sized>(&self, space: &P, state: P::State) -> u32
+    where
+        A: Abstraction<P>,
+    {
+        self.databases
+            .iter()
+            .fold(0u32, |sum, db| sum.saturating_add(db.value(space, state)))
+    }
+}
+
+impl<P: StateSpace + ?Sized, A: Abstraction<P>, S: Symmetry<P>> Heuristic<P> for Additive<A, S> {
+    #[inline]
+    fn estimate(&self, space: &P, state: P::State) -> u32 {
+        let direct = self.sum(space, state);
+        self.symmetries.iter().fold(direct, |best, symmetry| {
+            best.max(self.sum(space, symmetry.apply(space, state)))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two counters on a ring of 6 each, a move steps one of them; the goal is both at 0. State
+    /// `(a, b)`; counter `i` is piece `i`.
+    struct Pair;
+    impl StateSpace for Pair {
+        type State = (u8, u8);
+        type Move = i8; // +-1 for counter 0, +-2 for counter 1
+        fn successors(&self, (a, b): (u8, u8), visit: &mut dyn FnMut(i8, (u8, u8))) {
+            visit(1, ((a + 1) % 6, b));
+            visit(-1, ((a + 5) % 6, b));
+            visit(2, (a, (b + 1) % 6));
+            visit(-2, (a, (b + 5) % 6));
+        }
+        fn is_goal(&self, s: (u8, u8)) -> bool {
+            s == (0, 0)
+        }
+    }
+
+    /// One counter of [`Pair`] alone.
+    #[derive(Debug)]
+    struct Ring;
+    impl StateSpace for Ring {
+        type State = u8;
+        type Move = i8;
+        fn successors(&self, s: u8, visit: &mut dyn FnMut(i8, u8)) {
+            visit(1, (s + 1) % 6);
+            visit(-1, (s + 5) % 6);
+        }
+        fn is_goal(&self, s: u8) -> bool {
+            s == 0
+        }
+    }
+    impl Indexed for Ring {
+        fn size(&self) -> u128 {
+            6
+        }
+        fn index(&self, s: u8) -> u64 {
+            s as u64
+        }
+        fn state(&self, i: u64) -> u8 {
+            i as u8
+        }
+    }
+    impl Invertible for Ring {
+        fn inverse(&self, m: i8) -> i8 {
+            -m
+        }
+    }
+    impl GoalSet for Ring {
+        fn goals(&self, visit: &mut dyn FnMut(u8)) {
+            visit(0)
+        }
+    }
+
+    /// Counter `0` or `1` of the pair.
+    #[derive(Debug)]
+    struct Counter(u8, Ring);
+    impl Abstraction<Pair> for Counter {
+        type Space = Ring;
+        fn space(&self) -> &Ring {
+            &self.1
+        }
+        fn project(&self, _: &Pair, (a, b): (u8, u8)) -> u64 {
+            if self.0 == 0 { a as u64 } else { b as u64 }
+        }
+        fn fingerprint(&self) -> String {
+            format!("pair test, counter {}", self.0)
+        }
+        fn pieces(&self) -> u64 {
+            1 << self.0
+        }
+    }
+
+    /// Swaps the counters: a symmetry of the pair (both rings alike, the goal fixed).
+    struct Swap;
+    impl Symmetry<Pair> for Swap {
+        fn apply(&self, _: &Pair, (a, b): (u8, u8)) -> (u8, u8) {
+            (b, a)
+        }
+    }
+
+    fn ring_distance(s: u8) -> u32 {
+        s.min(6 - s) as u32
+    }
+
+    #[test]
+    fn additive_sums_disjoint_counters_exactly() {
+        let dbs = build_all(
+            vec![Counter(0, Ring), Counter(1, Ring)],
+            &Limits::default(),
+            None,
+        )
+        .unwrap();
+        let h = Additive::new(dbs, vec![Swap]).unwrap();
+        for a in 0..6 {
+            for b in 0..6 {
+                // The two counters are independent: the sum is the exact distance.
+                let exact = ring_distance(a) + ring_distance(b);
+                assert_eq!(h.estimate(&Pair, (a, b)), exact);
+            }
+        }
+        let max = Max::new(
+            build_all(
+                vec![Counter(0, Ring), Counter(1, Ring)],
+                &Limits::default(),
+                None,
+            )
+            .unwrap(),
+        );
+        assert_eq!(max.estimate(&Pair, (2, 3)), 3);
+        assert_eq!(max.estimate(&Pair, (0, 0)), 0);
+    }
+
+    #[test]
+    fn overlapping_pieces_are_refused() {
+        let dbs = build_all(
+            vec![Counter(0, Ring), Counter(0, Ring)],
+            &Limits::default(),
+            None,
+        )
+        .unwrap();
+        let err = Additive::<_, NoSymmetry>::new(dbs, vec![]).unwrap_err();
+        assert!(matches!(err, PdbError::Invalid(_)), "{err}");
+    }
+
+    #[test]
+    fn memory_is_refused_before_building() {
+        let limits = Limits {
+            memory_budget: 8,
+            ..Limits::default()
+        };
+        // Two tables of one word each: 16 bytes over a budget of 8.
+        let err = build_all(vec![Counter(0, Ring), Counter(1, Ring)], &limits, None).unwrap_err();
+        assert_eq!(
+            err,
+            Limit::Memory {
+                needed: 16,
+                budget: 8
+            }
+        );
+    }
+
+    #[test]
+    fn a_cache_builds_once_then_loads() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = TableCache::new(Some(dir.path().into()), true, |w| panic!("{w}"));
+        let first = PatternDatabase::build(Counter(1, Ring), &Limits::default(), Some(&cache));
+        let first = first.unwrap();
+        assert_eq!(first.source(), Source::Built);
+        assert_eq!(
+            first.fingerprint(),
+            "pdb v1, pair test, counter 1, exact width"
+        );
+        let again = PatternDatabase::build(Counter(1, Ring), &Limits::default(), Some(&cache));
+        let again = again.unwrap();
+        assert_eq!(again.source(), Source::Loaded);
+        for s in 0..6 {
+            assert_eq!(again.value(&Pair, (0, s)), ring_distance(s));
+        }
+    }
+}
