@@ -89,6 +89,12 @@ pub fn build(config: &Config) -> Result<Instance> {
         )
     })?;
     let mut instance = plugin.build(config)?;
+    if !instance.modes().contains(&crate::config::Mode::Idastar) {
+        let why = "this puzzle has no heuristic (no astar, idastar)";
+        config.refuse(&config.search.heuristic, "search.heuristic", why)?;
+        config.refuse(&config.search.pdb, "search.pdb", why)?;
+        config.refuse(&config.search.reflect, "search.reflect", why)?;
+    }
     if let Some((mode, span)) = config.mode()? {
         instance
             .set_default_mode(mode)

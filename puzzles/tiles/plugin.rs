@@ -4,14 +4,17 @@
 //! index), iddfs, the distance table, explore and export, and consults the parity first.
 
 use super::board::parse;
+use super::heuristic::{LinearConflict, Manhattan, Transpose, additive};
 use super::space::{MAX_CELLS, Tiles};
 use crate::config::{Config, Keys, Mode};
 use crate::error::Result;
 use crate::instance::Instance;
-use crate::kit::Kit;
+use crate::kit::{HeuristicFactory, Kit, SharedHeuristic};
 use crate::picture::BoardStyle;
 use crate::rank::Permutations;
 use crate::registry::{Plugin, PluginInfo};
+use crate::search::pdb::PdbError;
+use std::sync::Arc;
 
 /// Registered as `tiles`.
 pub struct TilesPlugin;
@@ -78,9 +81,12 @@ impl Plugin for TilesPlugin {
             },
         };
         let description = format!("Sliding tiles {rows} x {cols}, goal {name}");
-        let kit = Kit::new(Tiles::new(rows, cols, target), description)
+        let tiles = Tiles::new(rows, cols, target);
+        let heuristic = heuristic(config, &tiles)?;
+        let kit = Kit::new(tiles, description)
             .invertible()
-            .invariant();
+            .invariant()
+            .heuristic_from(heuristic);
         // Ranks fit a u64 up to 20 cells; beyond, no index (and no table could fit anyway).
         let kit = if cells <= Permutations::MAX_LEN as usize {
             kit.table()
@@ -88,5 +94,86 @@ impl Plugin for TilesPlugin {
             kit
         };
         Ok(kit.build(Mode::Auto).with_style(BoardStyle::Tiles))
+    }
+}
+
+/// `[search] heuristic` for astar and idastar: `linear-conflict` (the default: no table to build,
+/// so a first solve starts at once), `manhattan`, or `pdb`: additive pattern databases over the
+/// `[search] pdb` tile groups (disjoint), also looked up in the board's reflection about the main
+/// diagonal unless `reflect = false` (square boards whose goal has the blank on the diagonal);
+/// built by the first solve that needs them, within its memory budget, and cached on disk.
+fn heuristic(config: &Config, tiles: &Tiles) -> Result<HeuristicFactory<Tiles>> {
+    let search = &config.search;
+    let name = search.heuristic.as_ref();
+    if name.is_none_or(|n| n.get_ref() != "pdb") {
+        config.refuse(&search.pdb, "search.pdb", "only with heuristic = \"pdb\"")?;
+        config.refuse(
+            &search.reflect,
+            "search.reflect",
+            "only with heuristic = \"pdb\"",
+        )?;
+    }
+    let ready = |h: SharedHeuristic<Tiles>| -> HeuristicFactory<Tiles> {
+        Arc::new(move |_, _| Ok(h.clone()))
+    };
+    match name.map(|n| n.get_ref().as_str()) {
+        None | Some("linear-conflict") => Ok(ready(Arc::new(LinearConflict::new(tiles)))),
+        Some("manhattan") => Ok(ready(Arc::new(Manhattan::new(tiles)))),
+        Some("pdb") => {
+            let raw = search
+                .pdb
+                .as_ref()
+                .ok_or_else(|| config.missing("search.pdb"))?;
+            let bad = |m: String| config.error_at(raw.span(), "search.pdb", m);
+            let mut groups = Vec::new();
+            let mut seen = vec![false; tiles.cells()];
+            for group in raw.get_ref() {
+                let mut tiles_of = Vec::new();
+                for &tile in group {
+                    let t = usize::try_from(tile)
+                        .ok()
+                        .filter(|&t| t > 0 && t < seen.len());
+                    let t = t.ok_or_else(|| {
+                        bad(format!("{tile} is not a tile (1 to {})", seen.len() - 1))
+                    })?;
+                    if std::mem::replace(&mut seen[t], true) {
+                        return Err(bad(format!(
+                            "tile {t} is in two groups: groups are disjoint"
+                        )));
+                    }
+                    tiles_of.push(t as u8);
+                }
+                groups.push(tiles_of);
+            }
+            let reflect = match &search.reflect {
+                Some(r) if *r.get_ref() && Transpose::new(tiles).is_none() => {
+                    let why = "the reflection needs a square board whose goal has the blank on the diagonal";
+                    return Err(config.error_at(r.span(), "search.reflect", why));
+                }
+                Some(r) => *r.get_ref(),
+                None => Transpose::new(tiles).is_some(),
+            };
+            let tiles = tiles.clone();
+            // Each group is checked here (its size, its tiles), so that building can only meet
+            // the memory budget.
+            for group in &groups {
+                super::heuristic::TileGroup::new(&tiles, group).map_err(|e| bad(e.to_string()))?;
+            }
+            Ok(Arc::new(move |limits, cache| {
+                match additive(&tiles, &groups, reflect, limits, Some(cache)) {
+                    Ok(pdb) => Ok(Arc::new(pdb) as SharedHeuristic<Tiles>),
+                    Err(PdbError::Limit(limit)) => Err(limit),
+                    Err(PdbError::Invalid(why)) => {
+                        unreachable!("checked when the config was read: {why}")
+                    }
+                }
+            }))
+        }
+        Some(other) => {
+            let message = format!(
+                "unknown tiles heuristic `{other}` (known: linear-conflict, manhattan, pdb)"
+            );
+            Err(config.error_at(name.expect("some").span(), "search.heuristic", message))
+        }
     }
 }

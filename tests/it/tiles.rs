@@ -133,7 +133,14 @@ fn every_2x2_and_2x3_board_by_every_engine() {
         let instance = instance(rows, cols);
         assert_eq!(
             instance.modes(),
-            [Mode::Bfs, Mode::Iddfs, Mode::Table, Mode::Auto]
+            [
+                Mode::Bfs,
+                Mode::Iddfs,
+                Mode::Table,
+                Mode::Astar,
+                Mode::Idastar,
+                Mode::Auto
+            ]
         );
         // Every arrangement of the n symbols: half reach the goal, half are proven not to.
         let mut board: Vec<u8> = (0..n as u8).collect();
@@ -332,7 +339,9 @@ fn the_24_puzzle_is_representable() {
         .args(["solve", path, "--mode", "table"])
         .assert()
         .code(2)
-        .stderr(predicates::str::contains("supported: bfs, iddfs, auto"));
+        .stderr(predicates::str::contains(
+            "supported: bfs, iddfs, astar, idastar, auto",
+        ));
 }
 
 #[test]
@@ -429,4 +438,76 @@ fn the_tiles_case_files_agree_with_brute_force() {
         checked += 1;
     }
     assert!(checked >= 4);
+}
+
+#[test]
+fn heuristics_come_from_the_config_and_bad_ones_name_their_line() {
+    let head = "[puzzle]\nkind = \"tiles\"\nrows = 3\ncols = 3\n[start]\nboard = \"\"\"\n8 6 7\n2 5 4\n3 _ 1\n\"\"\"\n[search]\n";
+    for (search, mode) in [
+        ("heuristic = \"manhattan\"\n", "idastar"),
+        ("heuristic = \"linear-conflict\"\n", "astar"),
+        (
+            "heuristic = \"pdb\"\npdb = [[1, 2, 3, 4], [5, 6, 7, 8]]\n",
+            "idastar",
+        ),
+        (
+            "heuristic = \"pdb\"\npdb = [[1, 2, 3], [4, 5, 6], [7, 8]]\nreflect = false\n",
+            "astar",
+        ),
+    ] {
+        let file = config_file(&format!("{head}{search}"));
+        let out = statespace()
+            .args([
+                "solve",
+                file.path().to_str().unwrap(),
+                "--mode",
+                mode,
+                "--json",
+            ])
+            .args(["--no-cache"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{search}");
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(json["moves"], 31, "{search}");
+        assert_eq!(json["mode"], mode);
+    }
+    let bad = [
+        (
+            "heuristic = \"hamming\"\n",
+            ":12: search.heuristic: unknown tiles heuristic `hamming`",
+        ),
+        ("heuristic = \"pdb\"\n", ": search.pdb: missing"),
+        (
+            "heuristic = \"pdb\"\npdb = [[1, 2], [2, 3]]\n",
+            ":13: search.pdb: tile 2 is in two groups",
+        ),
+        (
+            "heuristic = \"pdb\"\npdb = [[1, 9]]\n",
+            ":13: search.pdb: 9 is not a tile (1 to 8)",
+        ),
+        (
+            "pdb = [[1, 2]]\n",
+            ":12: search.pdb: not used here: only with heuristic = \"pdb\"",
+        ),
+    ];
+    for (search, message) in bad {
+        let file = config_file(&format!("{head}{search}"));
+        statespace()
+            .args(["solve", file.path().to_str().unwrap()])
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(message));
+    }
+    // A puzzle with no heuristic refuses the key.
+    let flip = config_file(
+        "[puzzle]\nkind = \"flip\"\nrows = 2\ncols = 2\n[search]\nheuristic = \"manhattan\"\n",
+    );
+    statespace()
+        .args(["solve", flip.path().to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            ":6: search.heuristic: not used here: this puzzle has no heuristic",
+        ));
 }
