@@ -431,8 +431,14 @@ fn the_pictures_in_docs_are_current() {
         "docs/flip-4x4-solution.svg is stale: run UPDATE_DOCS=1 cargo test"
     );
 
-    let screenshots: [(&str, &str, &[&str], &str); 2] = [
+    let screenshots: [(&str, &str, &[&str], &str); 3] = [
         ("view-flip-3x3.png", "flip-3x3.toml", &[], "select=300"),
+        (
+            "view-tiles-3x3.png",
+            "tiles-3x3.toml",
+            &["--depth", "4"],
+            "select=0",
+        ),
         (
             "view-shift-3x5.png",
             "shift-3x5.toml",
