@@ -205,6 +205,23 @@ impl TableCache {
         Ok((table, source))
     }
 
+    /// [`load_or_build`](Self::load_or_build) within `limits`' memory budget: a cached file larger
+    /// than the budget is refused before it is read ([`Limit::Memory`] with its size), as a build
+    /// of that table would be.
+    pub fn load_or_build_within(
+        &self,
+        fingerprint: &str,
+        limits: &crate::search::Limits,
+        build: impl FnOnce() -> Result<DistanceTable, Limit>,
+    ) -> Result<(DistanceTable, Source), Limit> {
+        if let Some(path) = self.path_for(fingerprint)
+            && let Ok(meta) = std::fs::metadata(&path)
+        {
+            limits.check_memory(meta.len() as u128)?;
+        }
+        self.load_or_build(fingerprint, build)
+    }
+
     /// The table named `fingerprint` if its file is there and passes every check. A file that
     /// fails one is reported (one line) and removed; a missing file is no news.
     pub fn load(&self, fingerprint: &str) -> Option<DistanceTable> {

@@ -348,7 +348,8 @@ impl<P: Puzzle> Runner<P> {
                 let reused = kept.get().is_some();
                 let built = || {
                     let (table, source) =
-                        cache.load_or_build(&fingerprint, || build(space, limits))?;
+                        cache
+                            .load_or_build_within(&fingerprint, limits, || build(space, limits))?;
                     // A file of another size is not this space's table, whatever it says.
                     if table.len() as u128 == size {
                         Ok((table, source))

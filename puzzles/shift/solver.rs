@@ -112,7 +112,7 @@ impl RegionSolver {
             self.region,
             space.size()
         );
-        let (mut table, _) = cache.load_or_build(&fingerprint, || {
+        let (mut table, _) = cache.load_or_build_within(&fingerprint, &rest, || {
             table::build_symmetric(&space, &rest, Width::Auto)
         })?;
         if table.len() as u128 != space.size() {

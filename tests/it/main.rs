@@ -35,9 +35,14 @@ mod view;
 use assert_cmd::Command;
 use std::path::PathBuf;
 
-/// The binary under test.
+/// The binary under test. Its table cache is a directory of this test run's own, so the tests
+/// neither read nor fill the user's `~/.cache/statespace` (they still exercise the cache).
 pub fn statespace() -> Command {
-    Command::cargo_bin("statespace").unwrap()
+    static CACHE: std::sync::LazyLock<tempfile::TempDir> =
+        std::sync::LazyLock::new(|| tempfile::tempdir().unwrap());
+    let mut command = Command::cargo_bin("statespace").unwrap();
+    command.env("XDG_CACHE_HOME", CACHE.path());
+    command
 }
 
 /// A config file with `text` in a temporary directory (removed when dropped).
