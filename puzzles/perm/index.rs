@@ -106,6 +106,8 @@ pub struct Layout {
     indexable: bool,
     /// Invariant parity sets (masks over classes) with their solved XOR, for the proof.
     parity_sets: Vec<(u64, bool)>,
+    /// The flat digit lists of the index.
+    fast: Digits,
 }
 
 fn gcd(a: u32, b: u32) -> u32 {
@@ -159,14 +161,17 @@ impl Layout {
             size: 1,
             indexable: true,
             parity_sets: Vec::new(),
+            fast: Digits::default(),
         };
         layout.parities(generators);
         for c in &layout.classes {
             layout.size = layout.size.saturating_mul(c.radix());
             layout.indexable &= c.ranker.is_some();
         }
-        // `state` keeps one rank per class on the stack.
-        layout.indexable &= layout.size <= u128::from(u64::MAX) && layout.classes.len() <= 256;
+        layout.fast = layout.digits();
+        // Every ranked class has at least 2 arrangements, so at most 63 fit a u64 (`state`
+        // keeps their ranks in a fixed array); byte offsets are u8 (Packer: at most 256 bytes).
+        layout.indexable &= layout.size <= u128::from(u64::MAX) && layout.fast.ranked.len() <= 64;
         layout
     }
 
@@ -323,38 +328,58 @@ impl Layout {
         None
     }
 
+    /// The flat digit lists [`index`](Self::index) walks (see [`Digits`]).
+    fn digits(&self) -> Digits {
+        let mut d = Digits::default();
+        for (k, c) in self.classes.iter().enumerate() {
+            match c.ranker {
+                Some(Ranker::One) => d.constants.push((c.labels[0], c.label[0])),
+                _ => d.ranked.push(k as u16),
+            }
+            let Some((&last, rest)) = c.oris.split_last() else {
+                continue;
+            };
+            d.orientations
+                .extend(rest.iter().map(|&b| (b, c.orientations)));
+            let radix = c.orientations / c.step;
+            match (c.step, radix) {
+                (1, _) => d.orientations.push((last, c.orientations)),
+                (_, 1) => d.fixups.push(k as u16),
+                _ => {
+                    d.lasts.push((last, radix, c.step));
+                    d.fixups.push(k as u16);
+                }
+            }
+        }
+        d
+    }
+
     /// The index of `bytes`, a packed state that breaks no invariant. Needs
     /// [`indexable`](Self::indexable).
+    ///
+    /// The digits, most significant first: every class's arrangement rank, then every free
+    /// orientation, then the high part of each last orientation that is known modulo a step.
     #[inline]
     pub fn index(&self, bytes: &[u8]) -> u64 {
         let mut index = 0u64;
         let mut buf = [0u8; 64];
-        for c in &self.classes {
+        for &k in &self.fast.ranked {
+            let c = &self.classes[k as usize];
             let n = c.labels.len();
+            c.symbols(bytes, &mut buf[..n]);
             let rank = match c.ranker {
+                Some(Ranker::Full(p)) => p.rank(&buf[..n]),
+                Some(Ranker::Half(p)) => p.rank_half(&buf[..n]),
+                Some(Ranker::Multi(m)) => m.rank(&buf[..n]),
                 Some(Ranker::One) | None => 0,
-                Some(Ranker::Full(p)) => {
-                    c.symbols(bytes, &mut buf[..n]);
-                    p.rank(&buf[..n])
-                }
-                Some(Ranker::Half(p)) => {
-                    c.symbols(bytes, &mut buf[..n]);
-                    p.rank_half(&buf[..n])
-                }
-                Some(Ranker::Multi(m)) => {
-                    c.symbols(bytes, &mut buf[..n]);
-                    m.rank(&buf[..n])
-                }
             };
             index = index * c.arrangements + rank;
-            if let Some((&last, rest)) = c.oris.split_last() {
-                let o = u64::from(c.orientations);
-                for &b in rest {
-                    index = index * o + u64::from(bytes[b as usize]);
-                }
-                let step = u64::from(c.step);
-                index = index * (o / step) + u64::from(bytes[last as usize]) / step;
-            }
+        }
+        for &(b, o) in &self.fast.orientations {
+            index = index * u64::from(o) + u64::from(bytes[b as usize]);
+        }
+        for &(b, radix, step) in &self.fast.lasts {
+            index = index * u64::from(radix) + u64::from(bytes[b as usize] / step);
         }
         index
     }
@@ -362,51 +387,61 @@ impl Layout {
     /// Writes the state of `index` (below [`size`](Self::size)) into `bytes` (the used bytes of
     /// a packed state; every one is written).
     pub fn state(&self, mut index: u64, bytes: &mut [u8]) {
-        let mut ranks = [0u64; 256];
-        for (k, c) in self.classes.iter().enumerate().rev() {
-            if let Some((&last, rest)) = c.oris.split_last() {
-                let o = u64::from(c.orientations);
-                let step = u64::from(c.step);
-                let high = index % (o / step);
-                index /= o / step;
-                let mut sum = 0u32;
-                for &b in rest.iter().rev() {
-                    let d = (index % o) as u8;
-                    index /= o;
-                    bytes[b as usize] = d;
-                    sum += u32::from(d);
-                }
-                // The last slot: the residue that makes the sum right, plus `step` times `high`.
-                let s = u32::from(c.step);
-                let low = (u32::from(c.residue) + s * 256 - sum % s) % s;
-                bytes[last as usize] = (low + s * high as u32) as u8;
-            }
-            ranks[k] = index % c.arrangements;
+        let fast = &self.fast;
+        // The digits in reverse; a last orientation's high part waits in its byte.
+        for &(b, radix, _) in fast.lasts.iter().rev() {
+            bytes[b as usize] = (index % u64::from(radix)) as u8;
+            index /= u64::from(radix);
+        }
+        for &(b, o) in fast.orientations.iter().rev() {
+            bytes[b as usize] = (index % u64::from(o)) as u8;
+            index /= u64::from(o);
+        }
+        let mut ranks = [0u64; 64];
+        for (r, &k) in fast.ranked.iter().enumerate().rev() {
+            let c = &self.classes[k as usize];
+            ranks[r] = index % c.arrangements;
             index /= c.arrangements;
+        }
+        for &k in &fast.fixups {
+            // The last slot: the residue that makes the sum right, plus `step` times its high
+            // part (0 when the orientation is fully determined).
+            let c = &self.classes[k as usize];
+            let (&last, rest) = c.oris.split_last().expect("fixups turn");
+            let sum: u32 = rest.iter().map(|&b| u32::from(bytes[b as usize])).sum();
+            let s = u32::from(c.step);
+            let high = if c.orientations / c.step > 1 {
+                u32::from(bytes[last as usize])
+            } else {
+                0
+            };
+            let low = (u32::from(c.residue) + s * 256 - sum % s) % s;
+            bytes[last as usize] = (low + s * high) as u8;
+        }
+        for &(b, label) in &fast.constants {
+            bytes[b as usize] = label;
         }
         // Full ranks first: a half-ranked class's parity depends on them.
         let mut parities = 0u64;
         let mut buf = [0u8; 64];
         for half in [false, true] {
-            for (k, c) in self.classes.iter().enumerate() {
+            for (r, &k) in fast.ranked.iter().enumerate() {
+                let c = &self.classes[k as usize];
+                let k = k as usize;
                 let n = c.labels.len();
-                let is_half = matches!(c.ranker, Some(Ranker::Half(_)));
-                if is_half != half {
-                    continue;
-                }
                 match c.ranker {
-                    Some(Ranker::One) | None => buf[0] = 0,
-                    Some(Ranker::Full(p)) => {
-                        p.unrank(ranks[k], &mut buf[..n]);
+                    Some(Ranker::Half(p)) if half => {
+                        let odd = c.solved_xor ^ ((parities & c.parity_of).count_ones() & 1 == 1);
+                        p.unrank_half(ranks[r], odd, &mut buf[..n]);
+                    }
+                    Some(Ranker::Full(p)) if !half => {
+                        p.unrank(ranks[r], &mut buf[..n]);
                         if k < 64 && parity(&buf[..n]) {
                             parities |= 1 << k;
                         }
                     }
-                    Some(Ranker::Half(p)) => {
-                        let odd = c.solved_xor ^ ((parities & c.parity_of).count_ones() & 1 == 1);
-                        p.unrank_half(ranks[k], odd, &mut buf[..n]);
-                    }
-                    Some(Ranker::Multi(m)) => m.unrank(ranks[k], &mut buf[..n]),
+                    Some(Ranker::Multi(m)) if !half => m.unrank(ranks[r], &mut buf[..n]),
+                    _ => continue,
                 }
                 for (&b, &s) in c.labels.iter().zip(&buf[..n]) {
                     bytes[b as usize] = c.label[s as usize];
@@ -414,6 +449,21 @@ impl Layout {
             }
         }
     }
+}
+
+/// The index's digits as flat lists, so that [`Layout::index`] is three plain loops.
+#[derive(Clone, Debug, Default)]
+struct Digits {
+    /// Classes with more than one arrangement, in class order.
+    ranked: Vec<u16>,
+    /// Label bytes of one-slot classes and their only label.
+    constants: Vec<(u8, u8)>,
+    /// Free orientation bytes and their orientation count.
+    orientations: Vec<(u8, u8)>,
+    /// Last orientation bytes known modulo `step`: (byte, values of the high part, step).
+    lasts: Vec<(u8, u8, u8)>,
+    /// Classes whose last orientation is rebuilt from the others' sum.
+    fixups: Vec<u16>,
 }
 
 impl Class {
