@@ -14,4 +14,9 @@ pub mod tiles;
 use crate::registry::Plugin;
 
 /// Every plugin the CLI knows, by `[puzzle] kind`.
-pub static PLUGINS: &[&dyn Plugin] = &[&flip::FlipPlugin, &shift::ShiftPlugin, &tiles::TilesPlugin];
+pub static PLUGINS: &[&dyn Plugin] = &[
+    &flip::FlipPlugin,
+    &shift::ShiftPlugin,
+    &tiles::TilesPlugin,
+    &perm::PermPlugin,
+];

@@ -102,6 +102,18 @@ impl<const N: usize> Packer<N> {
         self.modulus.is_empty()
     }
 
+    /// Per orbit, in definition order: the first label byte, the first orientation byte (for
+    /// orbits with more than one orientation) and the number of slots.
+    pub fn orbit_bytes(&self) -> &[(usize, Option<usize>, usize)] {
+        &self.orbits
+    }
+
+    /// Per used byte, the modulus a move's add reduces by (255 for label bytes, the orbit's
+    /// orientation count for orientation bytes).
+    pub fn modulus(&self) -> &[u8] {
+        &self.modulus
+    }
+
     /// The number of move tables.
     pub fn moves(&self) -> usize {
         self.tables.len()

@@ -52,11 +52,14 @@ fn assert_one_line(message: &str) {
     );
 }
 
-/// Valid configs to mutate.
+/// Valid configs to mutate: the `.toml` files of configs/ (configs/defs/ holds puzzle
+/// definitions, not configs).
 fn seeds() -> Vec<String> {
     let mut seeds: Vec<String> = std::fs::read_dir(crate::config_path(""))
         .unwrap()
-        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
         .collect();
     seeds.sort();
     seeds

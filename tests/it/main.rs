@@ -7,6 +7,8 @@
 //!   and A* optimal with each, the Korf 100 file, cache and memory refusal.
 //! - `cli`: the binary: solve, judge, puzzles, exit codes and every class of bad input.
 //! - `limits`: time limit, Ctrl-C, memory budget.
+//! - `perm`: the permutation-puzzle plugin: known distance tables (2x2x2, Skewb, Pyraminx,
+//!   LoopOver), the index, engines agreeing on scrambles, invariants, bad definitions.
 //! - `fuzz`: arbitrary and mutated inputs to every parser; the corpus in tests/fuzz-corpus.
 //! - `export`: `statespace export` in every format, and the sample histogram in docs/.
 //! - `shift`: the Shift plugin: HDU samples, table against BFS, encodings, bad input.
@@ -26,6 +28,7 @@ mod flip;
 mod fuzz;
 mod heuristics;
 mod limits;
+mod perm;
 mod shift;
 mod shift_export;
 mod table;

@@ -1,0 +1,209 @@
+//! The permutation-puzzle plugin: `[puzzle] kind = "perm"` -> an [`Instance`] through the
+//! generic glue.
+//!
+//! ```toml
+//! [puzzle]
+//! kind = "perm"
+//! definition = "defs/2x2x2.tws"   # relative to this file; .json is KPuzzle, else ksolve text
+//!                                 # ("builtin:2x2x2": the project's own, in the binary)
+//! moves = ["U", "F", "R"]         # the generators (default: every non-derived move)
+//! metric = "htm"                  # htm (U, U2, U' each one move) | qtm (U, U' only)
+//! [start]
+//! scramble = "R U R' F2"          # or board = """CORNERS 0 1 ... / 0 0 ..."""
+//! ```
+//!
+//! The space's byte length picks the state type (`Packed<16>` to `Packed<128>`: each is its own
+//! monomorphised set of engines; a smaller state hashes and copies faster). The kit gives bfs,
+//! iddfs and export always; the dense index (bitset bfs), the distance table and `explore` when
+//! the index fits a `u64` (the kit then refuses what passes the memory budget); the invariants
+//! (pieces, orientation, parity) before every engine.
+
+use super::def::{Definition, Metric};
+use super::space::PermSpace;
+use super::{kpuzzle, tws};
+use crate::config::{Config, Keys, Mode};
+use crate::error::{Error, Location, Result};
+use crate::instance::Instance;
+use crate::kit::Kit;
+use crate::registry::{Plugin, PluginInfo};
+use std::path::Path;
+
+/// Registered as `perm`.
+pub struct PermPlugin;
+
+crate::keys! {
+    /// `[puzzle]` of a permutation puzzle.
+    pub struct PermKeys {
+        /// the definition file, relative to the config's directory: .json is KPuzzle, anything else ksolve/twsearch text; builtin:NAME for the project's own (2x2x2, 3x3x3, skewb, pyraminx, loopover-3x3, ...)
+        definition: String,
+        /// the generators to search with (twsearch's --moves); default every move that is not derived
+        moves: Vec<String>,
+        /// htm (every power of a generator is one move, the default) or qtm (only the quarter turns)
+        metric: String,
+    }
+}
+
+crate::keys! {
+    /// `[goal]` of a permutation puzzle.
+    pub struct PermGoalKeys {}
+}
+
+/// The most bytes a state may take (the largest state type).
+pub const MAX_STATE_BYTES: usize = 128;
+
+/// The project's own definitions (`configs/defs/`), built into the binary: `definition =
+/// "builtin:NAME"` needs no file (the example config uses one, so `statespace puzzles` works
+/// from any directory).
+pub const BUILTIN: &[(&str, &str)] = &[
+    ("2x2x2", include_str!("../../configs/defs/2x2x2.tws")),
+    ("2x2x2.json", include_str!("../../configs/defs/2x2x2.json")),
+    ("3x3x3", include_str!("../../configs/defs/3x3x3.tws")),
+    ("skewb", include_str!("../../configs/defs/skewb.tws")),
+    ("pyraminx", include_str!("../../configs/defs/pyraminx.tws")),
+    (
+        "loopover-3x3",
+        include_str!("../../configs/defs/loopover-3x3.tws"),
+    ),
+    (
+        "loopover-4x4",
+        include_str!("../../configs/defs/loopover-4x4.tws"),
+    ),
+    (
+        "loopover-3x3-rows",
+        include_str!("../../configs/defs/loopover-3x3-rows.tws"),
+    ),
+];
+
+/// Reads the definition at `path`: KPuzzle JSON for `.json`, ksolve/twsearch text otherwise.
+pub fn read_definition(path: &Path) -> Result<Definition> {
+    if path.extension().is_some_and(|e| e == "json") {
+        kpuzzle::read(path)
+    } else {
+        tws::read(path)
+    }
+}
+
+/// The built-in definition `name` (see [`BUILTIN`]), if there is one.
+pub fn builtin(name: &str) -> Option<Result<Definition>> {
+    let (key, text) = BUILTIN.iter().find(|(k, _)| *k == name)?;
+    let file = format!("builtin:{key}");
+    Some(if key.ends_with(".json") {
+        kpuzzle::parse(text, &file)
+    } else {
+        tws::parse(text, &file)
+    })
+}
+
+impl Plugin for PermPlugin {
+    fn info(&self) -> PluginInfo {
+        PluginInfo {
+            kind: "perm",
+            summary: "permutation puzzles from a definition file (ksolve/twsearch .tws or KPuzzle .json): cubes, Skewb, Pyraminx, LoopOver",
+            puzzle_keys: PermKeys::KEYS,
+            goals: &[("solved", "the definition's solved state (default)")],
+            goal_keys: PermGoalKeys::KEYS,
+            example: "[puzzle]\nkind = \"perm\"\ndefinition = \"builtin:loopover-3x3\"\n",
+        }
+    }
+
+    fn build(&self, config: &Config) -> Result<Instance> {
+        let (keys, goal) = config.sections::<PermKeys, PermGoalKeys>()?;
+        if let Some(goal) = &goal
+            && goal.kind.get_ref() != "solved"
+        {
+            let message = format!(
+                "unknown perm goal `{}` (known: solved)",
+                goal.kind.get_ref()
+            );
+            return Err(config.error_at(goal.kind.span(), "goal.kind", message));
+        }
+        let file = keys
+            .definition
+            .as_ref()
+            .ok_or_else(|| config.missing("puzzle.definition"))?;
+        let def = match file.get_ref().strip_prefix("builtin:") {
+            Some(name) => builtin(name).ok_or_else(|| {
+                let known: Vec<&str> = BUILTIN.iter().map(|(k, _)| *k).collect();
+                config.error_at(
+                    file.span(),
+                    "puzzle.definition",
+                    format!(
+                        "no built-in definition \"{name}\" (known: {})",
+                        known.join(", ")
+                    ),
+                )
+            })??,
+            None => {
+                let dir = Path::new(&config.name).parent().unwrap_or(Path::new(""));
+                read_definition(&dir.join(file.get_ref()))?
+            }
+        };
+        let metric = match &keys.metric {
+            None => Metric::Htm,
+            Some(m) => m
+                .get_ref()
+                .parse()
+                .map_err(|e: String| config.error_at(m.span(), "puzzle.metric", e))?,
+        };
+        let (names, at) = match &keys.moves {
+            Some(list) => {
+                let line = crate::config::line_of(&config.text, list.span().start);
+                let at = Location::file(&config.name)
+                    .at_line(line)
+                    .with_key("puzzle.moves");
+                (Some(list.get_ref().as_slice()), at)
+            }
+            None => (None, Location::file(&config.name).with_key("puzzle")),
+        };
+        let powers = def.generators(names, metric, &at)?;
+        let names: Vec<&str> = {
+            let mut seen = Vec::new();
+            for p in &powers {
+                let n = def.moves[p.base].name.as_str();
+                if !seen.contains(&n) {
+                    seen.push(n);
+                }
+            }
+            seen
+        };
+        let description = format!(
+            "{} ({}), moves {}, {metric}",
+            def.name,
+            file.get_ref(),
+            names.join(" ")
+        );
+        let bytes: usize = def
+            .orbits
+            .iter()
+            .map(|o| o.pieces * if o.orientations > 1 { 2 } else { 1 })
+            .sum();
+        let qtm = metric == Metric::Qtm;
+        match bytes {
+            0..=16 => instance::<16>(def, &powers, qtm, description),
+            17..=32 => instance::<32>(def, &powers, qtm, description),
+            33..=64 => instance::<64>(def, &powers, qtm, description),
+            65..=MAX_STATE_BYTES => instance::<128>(def, &powers, qtm, description),
+            _ => Err(Error::input(
+                Location::file(&config.name).with_key("puzzle.definition"),
+                format!(
+                    "{}: a state takes {bytes} bytes, more than the {MAX_STATE_BYTES} supported",
+                    file.get_ref()
+                ),
+            )),
+        }
+    }
+}
+
+/// The instance over `Packed<N>` states.
+fn instance<const N: usize>(
+    def: Definition,
+    powers: &[super::def::Power],
+    qtm: bool,
+    description: String,
+) -> Result<Instance> {
+    let space = PermSpace::<N>::new(def, powers, qtm)?;
+    let indexable = space.indexable();
+    let kit = Kit::new(space, description).invertible().invariant();
+    let kit = if indexable { kit.table() } else { kit };
+    Ok(kit.build(Mode::Auto))
+}

@@ -1,0 +1,362 @@
+//! [`PermSpace`]: a permutation puzzle's definition and chosen generators as a [`StateSpace`]
+//! with a dense index, invertible moves, its solved state, board text and invariants.
+//!
+//! # States and moves
+//!
+//! A state is the packed byte array of [`state`](super::state) ([`Packed<N>`]), `N` the
+//! smallest of 16, 32, 64 or 128 that holds the layout (the plugin picks it). A move is one
+//! power of a generator ([`Power`]), compiled into two byte tables of length `N` (the byte each
+//! output byte reads and the twist it adds) and applied in one fixed-length loop: no branch on a
+//! byte's kind, no bounds check (`N` is a power of two, so the read index is masked), no
+//! allocation. Bytes past the layout read themselves and stay 0.
+//!
+//! [`PermMove`] is the label: the move's number and its name inline (at most
+//! [`MAX_NAME_BYTES`] bytes), so it is `Copy` and displays as the power name twsearch uses
+//! (`R`, `R2`, `R'`) without a pointer back to the space.
+//!
+//! # Canonical sequences
+//!
+//! [`may_follow`](StateSpace::may_follow) refuses two turns of one generator in a row (they
+//! make one turn or none) and, for two generators whose transforms commute, the one listed
+//! later before the earlier (`U D` is searched, `D U` is not). Every sequence can be rewritten
+//! into one that passes by swapping commuting neighbours and merging turns of one generator,
+//! never longer, so pruning loses no shortest path. In the quarter-turn metric `X X` is the only
+//! way to make `X2`, so a generator of order 4 or more may repeat the same quarter turn.
+//!
+//! # Index and invariants
+//!
+//! See [`index`](super::index): per class of slots, an arrangement rank and orientation digits,
+//! with the orientation-sum and parity invariants the generators keep. The [`Invariant`]
+//! (consulted before any engine) refuses states that break them, so the index is only asked
+//! about states it covers.
+//!
+//! # Pattern databases
+//!
+//! The classes are closed under every move, so forgetting some of them is a homomorphism:
+//! [`PermSpace::project`] resets every class outside a chosen set to its solved bytes, and the
+//! distance of a projected state in the projected space is a lower bound on the real one. A
+//! pattern database over some orbits (the 3x3x3's corners) indexes the projected states and
+//! builds its table backward from the solved state; [`PermSpace::layout`] lists the classes
+//! (orbit, slots, radix) to choose from. This is the hook for `src/search/pdb.rs`.
+
+use super::def::{Definition, Power};
+use super::index::Layout;
+use super::state::{Packed, Packer};
+use crate::config::BoardText;
+use crate::error::{Error, Location, Result};
+use crate::space::{BoardFormat, GoalSet, Indexed, Invariant, Invertible, StateSpace};
+use std::fmt;
+
+/// The longest move name [`PermMove`] holds.
+pub const MAX_NAME_BYTES: usize = 21;
+
+/// A move: the power of a generator, by its number in the space and its name.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PermMove {
+    index: u16,
+    len: u8,
+    name: [u8; MAX_NAME_BYTES],
+}
+
+impl PermMove {
+    /// The move's number: its position in [`PermSpace::moves`].
+    pub fn index(self) -> usize {
+        self.index as usize
+    }
+
+    /// The name, as the definition and twsearch write it (`R2'`).
+    pub fn name(&self) -> &str {
+        // Built from a `&str` cut at a char boundary.
+        std::str::from_utf8(&self.name[..self.len as usize]).unwrap_or("?")
+    }
+}
+
+impl fmt::Display for PermMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl fmt::Debug for PermMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One move as byte tables of the state's length.
+#[derive(Clone, Debug)]
+struct Table<const N: usize> {
+    src: [u8; N],
+    add: [u8; N],
+}
+
+/// A permutation puzzle with a chosen set of generators (see the module docs).
+#[derive(Clone, Debug)]
+pub struct PermSpace<const N: usize> {
+    def: Definition,
+    packer: Packer<N>,
+    tables: Vec<Table<N>>,
+    modulus: [u8; N],
+    moves: Vec<PermMove>,
+    /// Per move: its generator's ordinal among the chosen generators.
+    generator: Vec<u16>,
+    /// Per move: the move that undoes it.
+    inverse: Vec<u16>,
+    /// Per pair of generator ordinals `a * generators + b`: their transforms commute.
+    commute: Vec<bool>,
+    /// Per generator ordinal: the same turn may follow itself (quarter turns of order >= 4).
+    repeats: Vec<bool>,
+    generators: usize,
+    solved: Packed<N>,
+    layout: Layout,
+}
+
+impl<const N: usize> PermSpace<N> {
+    /// The space of `def` searched with `powers` (from [`Definition::generators`]); `qtm` when
+    /// only quarter turns are moves. Errors (at the definition's name) when the state does not
+    /// fit `N` bytes, a name is longer than [`MAX_NAME_BYTES`] or there is no move.
+    pub fn new(def: Definition, powers: &[Power], qtm: bool) -> Result<Self> {
+        const { assert!(N.is_power_of_two() && N <= 256) };
+        let at = Location::file(&def.name);
+        if powers.is_empty() {
+            return Err(Error::input(
+                at,
+                "no moves: every chosen generator does nothing",
+            ));
+        }
+        if powers.len() > usize::from(u16::MAX) {
+            return Err(Error::input(at, "too many moves"));
+        }
+        let transforms: Vec<_> = powers.iter().map(|p| &p.transform).collect();
+        let packer = Packer::<N>::new(&def, &transforms)?;
+        let mut modulus = [u8::MAX; N];
+        modulus[..packer.len()].copy_from_slice(packer.modulus());
+        let tables = transforms
+            .iter()
+            .map(|t| {
+                let table = packer.table(t);
+                let mut src: [u8; N] = std::array::from_fn(|j| j as u8);
+                let mut add = [0u8; N];
+                src[..table.src.len()].copy_from_slice(&table.src);
+                add[..table.add.len()].copy_from_slice(&table.add);
+                Table { src, add }
+            })
+            .collect();
+        let mut bases: Vec<usize> = Vec::new();
+        for p in powers {
+            if !bases.contains(&p.base) {
+                bases.push(p.base);
+            }
+        }
+        let ordinal = |base: usize| bases.iter().position(|&b| b == base).unwrap_or(0);
+        let orders: Vec<u128> = bases
+            .iter()
+            .map(|&b| def.moves[b].transform.order(&def.orbits))
+            .collect();
+        let mut moves = Vec::new();
+        for (i, p) in powers.iter().enumerate() {
+            if p.name.len() > MAX_NAME_BYTES {
+                return Err(Error::input(
+                    at,
+                    format!("move name {} is longer than {MAX_NAME_BYTES} bytes", p.name),
+                ));
+            }
+            let mut name = [0u8; MAX_NAME_BYTES];
+            name[..p.name.len()].copy_from_slice(p.name.as_bytes());
+            moves.push(PermMove {
+                index: i as u16,
+                len: p.name.len() as u8,
+                name,
+            });
+        }
+        let generator: Vec<u16> = powers.iter().map(|p| ordinal(p.base) as u16).collect();
+        let inverse = powers
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let order = orders[ordinal(p.base)];
+                let wanted = (order - u128::from(p.amount)) % order;
+                powers
+                    .iter()
+                    .position(|q| q.base == p.base && u128::from(q.amount) == wanted)
+                    .unwrap_or(i) as u16
+            })
+            .collect();
+        let g = bases.len();
+        let mut commute = vec![false; g * g];
+        for (a, &x) in bases.iter().enumerate() {
+            for (b, &y) in bases.iter().enumerate() {
+                let (x, y) = (&def.moves[x].transform, &def.moves[y].transform);
+                commute[a * g + b] = x.then(y, &def.orbits) == y.then(x, &def.orbits);
+            }
+        }
+        let repeats = orders.iter().map(|&k| qtm && k >= 4).collect();
+        let solved = packer.pack(&def.solved);
+        let layout = Layout::new(&def, &transforms, packer.orbit_bytes());
+        Ok(PermSpace {
+            def,
+            packer,
+            tables,
+            modulus,
+            moves,
+            generator,
+            inverse,
+            commute,
+            repeats,
+            generators: g,
+            solved,
+            layout,
+        })
+    }
+
+    /// The definition.
+    pub fn definition(&self) -> &Definition {
+        &self.def
+    }
+
+    /// The moves, in the order [`successors`](StateSpace::successors) lists them.
+    pub fn moves(&self) -> &[PermMove] {
+        &self.moves
+    }
+
+    /// The move named `name`, if it is one of the moves.
+    pub fn move_named(&self, name: &str) -> Option<PermMove> {
+        self.moves.iter().copied().find(|m| m.name() == name)
+    }
+
+    /// The solved state.
+    pub fn solved(&self) -> Packed<N> {
+        self.solved
+    }
+
+    /// The classes of slots, the index and its invariants.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// True when the dense index covers every state (its size fits a `u64`).
+    pub fn indexable(&self) -> bool {
+        self.layout.indexable()
+    }
+
+    /// `state` with every class whose bit is clear in `keep` (classes numbered as in
+    /// [`layout`](Self::layout)) reset to its solved bytes: the pattern-database projection
+    /// (module docs).
+    pub fn project(&self, state: Packed<N>, keep: u64) -> Packed<N> {
+        let mut out = state;
+        self.layout.reset(&mut out.0, &self.solved.0, keep);
+        out
+    }
+
+    /// `move` applied to `state`.
+    #[inline]
+    pub fn apply(&self, state: Packed<N>, m: PermMove) -> Packed<N> {
+        self.apply_table(&state, &self.tables[m.index()])
+    }
+
+    #[inline]
+    fn apply_table(&self, s: &Packed<N>, t: &Table<N>) -> Packed<N> {
+        let mut out = [0u8; N];
+        for (j, o) in out.iter_mut().enumerate() {
+            // `% N` is a mask (N is a power of two): no bounds check. A byte below its modulus
+            // plus a twist below it stays below 2 * modulus <= 254 (labels add 0).
+            let v = s.0[t.src[j] as usize % N].wrapping_add(t.add[j]);
+            let m = self.modulus[j];
+            *o = if v >= m { v - m } else { v };
+        }
+        Packed(out)
+    }
+
+    fn location(text: &BoardText) -> Location {
+        let mut at = Location::file(&text.file).at_line(text.first_line);
+        at.key = text.key.clone();
+        at
+    }
+}
+
+impl<const N: usize> StateSpace for PermSpace<N> {
+    type State = Packed<N>;
+    type Move = PermMove;
+
+    #[inline]
+    fn successors(&self, state: Packed<N>, visit: &mut dyn FnMut(PermMove, Packed<N>)) {
+        for (m, t) in self.moves.iter().zip(&self.tables) {
+            visit(*m, self.apply_table(&state, t));
+        }
+    }
+
+    fn is_goal(&self, state: Packed<N>) -> bool {
+        state == self.solved
+    }
+
+    fn may_follow(&self, previous: PermMove, next: PermMove) -> bool {
+        let a = self.generator[previous.index()] as usize;
+        let b = self.generator[next.index()] as usize;
+        if a == b {
+            return self.repeats[a] && previous == next;
+        }
+        !(b < a && self.commute[a * self.generators + b])
+    }
+}
+
+impl<const N: usize> Invertible for PermSpace<N> {
+    fn inverse(&self, m: PermMove) -> PermMove {
+        self.moves[self.inverse[m.index()] as usize]
+    }
+}
+
+impl<const N: usize> GoalSet for PermSpace<N> {
+    fn goals(&self, visit: &mut dyn FnMut(Packed<N>)) {
+        visit(self.solved)
+    }
+}
+
+impl<const N: usize> Invariant for PermSpace<N> {
+    fn unsolvable_by(&self, state: Packed<N>) -> Option<&'static str> {
+        self.layout.unsolvable_by(&state.0)
+    }
+}
+
+/// The index of [`index`](super::index); declared by the plugin only when
+/// [`indexable`](PermSpace::indexable).
+impl<const N: usize> Indexed for PermSpace<N> {
+    fn size(&self) -> u128 {
+        self.layout.size()
+    }
+
+    #[inline]
+    fn index(&self, state: Packed<N>) -> u64 {
+        self.layout.index(&state.0)
+    }
+
+    #[inline]
+    fn state(&self, index: u64) -> Packed<N> {
+        let mut bytes = [0u8; N];
+        self.layout.state(index, &mut bytes);
+        Packed(bytes)
+    }
+}
+
+/// The state text of [`Definition::format_state`] (`CORNERS 0 1 2 ... / 0 0 ...`, one orbit a
+/// line, 0-based); scrambles in the definition's move names, applied to the solved state.
+impl<const N: usize> BoardFormat for PermSpace<N> {
+    fn parse(&self, text: &BoardText) -> Result<Packed<N>> {
+        let state = self.def.parse_state(&text.text, &Self::location(text))?;
+        Ok(self.packer.pack(&state))
+    }
+
+    fn format(&self, state: Packed<N>) -> String {
+        self.def.format_state(&self.packer.unpack(&state))
+    }
+
+    /// Any move of the definition may appear (derived moves and generators left out of
+    /// `moves` too): a scramble outside the searched group is proven unsolvable by the
+    /// invariants, or searched to exhaustion.
+    fn parse_scramble(&self, text: &BoardText) -> Result<Packed<N>> {
+        let turns = self.def.parse_sequence(&text.text, &Self::location(text))?;
+        let t = self.def.sequence_transform(&turns);
+        Ok(self
+            .packer
+            .pack(&self.def.solved.apply(&t, &self.def.orbits)))
+    }
+}

@@ -1,0 +1,441 @@
+//! The permutation-puzzle plugin (`kind = "perm"`): whole-space distance tables against the
+//! known ones (2x2x2 in both metrics from the twsearch sample and the project's own definition
+//! in both formats, the Skewb, the Pyraminx without tips, LoopOver 3x3, look-alike tiles), the
+//! dense index as a bijection, bfs / iddfs / table agreeing on random scrambles with paths
+//! replayed by the model alone, the invariants, the CLI's output, and every class of bad
+//! definition (exit 2, one line naming the file and the line or JSON path).
+
+use crate::{config, statespace};
+use statespace::config::{BoardText, Config, Mode};
+use statespace::instance::{Answer, ExploreOptions, Instance};
+use statespace::puzzles::perm::def::Metric;
+use statespace::puzzles::perm::plugin::read_definition;
+use statespace::puzzles::perm::{PermSpace, tws};
+use statespace::registry;
+use statespace::search::Limits;
+use statespace::space::{Indexed, Invariant, StateSpace};
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The twsearch samples, read in place.
+fn shared(name: &str) -> String {
+    root()
+        .join("../shared/defs")
+        .join(name)
+        .to_str()
+        .unwrap()
+        .to_string()
+}
+
+fn own(name: &str) -> String {
+    root()
+        .join("configs/defs")
+        .join(name)
+        .to_str()
+        .unwrap()
+        .to_string()
+}
+
+/// An instance of `definition` (an absolute path) with `extra` `[puzzle]` lines.
+fn instance(definition: &str, extra: &str) -> Instance {
+    let text = format!("[puzzle]\nkind = \"perm\"\ndefinition = \"{definition}\"\n{extra}\n");
+    registry::build(&Config::parse("/test.toml", &text).unwrap()).unwrap()
+}
+
+/// The distance histogram of the whole space around the solved state.
+fn histogram(definition: &str, extra: &str) -> (Vec<u64>, u128) {
+    let inst = instance(definition, extra);
+    let e = inst
+        .explore(None, &ExploreOptions::default(), &mut |_, _| {})
+        .unwrap();
+    assert!(e.stopped.is_none());
+    (e.histogram, e.space_size)
+}
+
+const UFR: &str = "moves = [\"U\", \"F\", \"R\"]";
+
+/// The 2x2x2 with U, F, R in the half-turn metric (e.g. Jaap's puzzle page).
+const HTM_2X2X2: [u64; 12] = [
+    1, 9, 54, 321, 1847, 9992, 50136, 227536, 870072, 1887748, 623800, 2644,
+];
+/// And in the quarter-turn metric.
+const QTM_2X2X2: [u64; 15] = [
+    1, 6, 27, 120, 534, 2256, 8969, 33058, 114149, 360508, 930588, 1350852, 782536, 90280, 276,
+];
+
+#[test]
+fn perm_2x2x2_from_the_twsearch_sample_has_gods_number_11_and_14() {
+    let (h, size) = histogram(&shared("2x2x2.tws"), UFR);
+    assert_eq!(h, HTM_2X2X2);
+    assert_eq!(h.iter().sum::<u64>(), 3_674_160);
+    // The index is exact: one fixed corner, the last twist determined.
+    assert_eq!(size, 3_674_160);
+    let (h, _) = histogram(&shared("2x2x2.tws"), &format!("{UFR}\nmetric = \"qtm\""));
+    assert_eq!(h, QTM_2X2X2);
+}
+
+#[test]
+fn perm_2x2x2_from_the_projects_own_definitions_in_both_formats() {
+    let (h, _) = histogram(&own("2x2x2.tws"), UFR);
+    assert_eq!(h, HTM_2X2X2);
+    let (h, _) = histogram(&own("2x2x2.tws"), &format!("{UFR}\nmetric = \"qtm\""));
+    assert_eq!(h, QTM_2X2X2);
+    let (h, _) = histogram(&own("2x2x2.json"), UFR);
+    assert_eq!(h, HTM_2X2X2);
+}
+
+#[test]
+fn perm_skewb_around_a_fixed_corner_has_3149280_positions_and_gods_number_11() {
+    let moves = "moves = [\"DFR\", \"UBR\", \"DRB\", \"DBL\"]";
+    let (h, size) = histogram(&shared("skewb.tws"), moves);
+    assert_eq!(h.iter().sum::<u64>(), 3_149_280);
+    assert_eq!(h.len() - 1, 11);
+    // The index does not see the Skewb's twist invariant: 9 times too many (module docs).
+    assert_eq!(size, 9 * 3_149_280);
+    let (own_h, _) = histogram(&own("skewb.tws"), "");
+    assert_eq!(own_h, h);
+}
+
+#[test]
+fn perm_loopover_pyraminx_and_look_alike_tiles_have_their_sizes() {
+    for def in [shared("lo33.tws"), own("loopover-3x3.tws")] {
+        let (h, size) = histogram(&def, "");
+        assert_eq!(h.iter().sum::<u64>(), 181_440, "{def}");
+        assert_eq!(size, 181_440, "{def}: the even half");
+        assert_eq!(h.len() - 1, 8, "{def}");
+    }
+    let (h, size) = histogram(&own("pyraminx.tws"), "");
+    assert_eq!(h.iter().sum::<u64>(), 933_120);
+    assert_eq!(size, 933_120, "even edges, flip sum, free centres");
+    assert_eq!(h.len() - 1, 11);
+    let (h, size) = histogram(&own("loopover-3x3-rows.tws"), "");
+    assert_eq!(h.iter().sum::<u64>(), 1_680);
+    assert_eq!(size, 1_680);
+    // Pyraminx tips alone (the twsearch sample): 3^4, each tip its own class.
+    let (h, size) = histogram(
+        &shared("pyraminx.tws"),
+        "moves = [\"FRD\", \"FDL\", \"DRL\", \"FLR\"]",
+    );
+    assert_eq!((h.iter().sum::<u64>(), size), (81, 81));
+}
+
+/// A small deterministic generator, for scrambles.
+struct Lcg(u64);
+impl Lcg {
+    fn next(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+/// The space of `definition` with `moves`, over `N`-byte states.
+fn space<const N: usize>(definition: &str, moves: Option<&[&str]>, metric: Metric) -> PermSpace<N> {
+    let def = read_definition(Path::new(definition)).unwrap();
+    let names: Option<Vec<String>> = moves.map(|m| m.iter().map(|s| s.to_string()).collect());
+    let at = statespace::error::Location::file("test");
+    let powers = def.generators(names.as_deref(), metric, &at).unwrap();
+    PermSpace::new(def, &powers, metric == Metric::Qtm).unwrap()
+}
+
+#[test]
+fn perm_index_is_a_bijection_on_the_states_it_covers() {
+    let cases: [(&str, Option<&[&str]>); 3] = [
+        ("2x2x2.tws", Some(&["U", "F", "R"])),
+        ("loopover-3x3.tws", None),
+        ("loopover-3x3-rows.tws", None),
+    ];
+    let mut rng = Lcg(3);
+    for (name, moves) in cases {
+        let space = space::<16>(&own(name), moves, Metric::Htm);
+        let size = space.size() as u64;
+        for _ in 0..2000 {
+            let i = rng.next(size as usize) as u64;
+            let s = space.state(i);
+            assert_eq!(space.index(s), i, "{name}");
+            assert_eq!(space.unsolvable_by(s), None, "{name}: index {i}");
+        }
+        // Random walks from solved: every state indexes and comes back.
+        let mut s = space.solved();
+        for _ in 0..2000 {
+            let m = space.moves()[rng.next(space.moves().len())];
+            s = space.apply(s, m);
+            let i = space.index(s);
+            assert!(u128::from(i) < space.size());
+            assert_eq!(space.state(i), s, "{name}");
+        }
+    }
+    // The 3x3x3's joint parity: corners and edges swap together.
+    let def = tws::read(Path::new(&own("3x3x3.tws"))).unwrap();
+    let at = statespace::error::Location::file("test");
+    let powers = def.generators(None, Metric::Htm, &at).unwrap();
+    let cube = PermSpace::<64>::new(def, &powers, false).unwrap();
+    assert!(!cube.indexable(), "43 quintillion positions");
+    let mut s = cube.solved();
+    s.0[0..2].swap(0, 1); // two corners swapped: odd corners, even edges
+    assert_eq!(cube.unsolvable_by(s), Some("parity"));
+    let mut s = cube.solved();
+    s.0[8] = 1; // one corner twisted
+    assert_eq!(cube.unsolvable_by(s), Some("orientation"));
+}
+
+/// Replays `moves` (power names) from solved through the model alone (composition of the
+/// definition's transforms, no packed bytes) and returns the state text.
+fn model_replay(definition: &str, start: &str, moves: &[String]) -> String {
+    let def = read_definition(Path::new(definition)).unwrap();
+    let at = statespace::error::Location::file("test");
+    let mut state = def.parse_state(start, &at).unwrap();
+    let turns = def.parse_sequence(&moves.join(" "), &at).unwrap();
+    state = state.apply(&def.sequence_transform(&turns), &def.orbits);
+    def.format_state(&state)
+}
+
+#[test]
+fn perm_bfs_iddfs_and_table_agree_on_random_scrambles() {
+    let ufr: &[&str] = &["U", "F", "R"];
+    let qtm = format!("{UFR}\nmetric = \"qtm\"");
+    let cases = [
+        (own("2x2x2.tws"), UFR, Some(ufr), 7, 6),
+        (own("loopover-3x3.tws"), "", None, 7, 5),
+        (own("skewb.tws"), "", None, 6, 2),
+        (own("2x2x2.json"), qtm.as_str(), Some(ufr), 6, 3),
+    ];
+    let mut rng = Lcg(11);
+    for (def, extra, generators, length, count) in cases {
+        let inst = instance(&def, extra);
+        let space = space::<32>(&def, generators, Metric::Htm);
+        let names: Vec<String> = space.moves().iter().map(|m| m.to_string()).collect();
+        for _ in 0..count {
+            let scramble: Vec<&str> = (0..length)
+                .map(|_| names[rng.next(names.len())].as_str())
+                .collect();
+            let mut board = BoardText::from_file("scramble", scramble.join(" "));
+            board.scramble = true;
+            let mut answers = Vec::new();
+            for mode in [Mode::Bfs, Mode::Iddfs, Mode::Table] {
+                let solution = inst.solve(&board, mode, &Limits::default()).unwrap();
+                let Answer::Solved { moves, boards } = &solution.answer else {
+                    panic!("{def} {scramble:?} {mode}: {:?}", solution.answer)
+                };
+                // The path ends solved by the model's own composition.
+                let end = model_replay(&def, &solution.start, moves);
+                assert_eq!(Some(&end), boards.last().or(Some(&solution.start)));
+                let def_model = read_definition(Path::new(&def)).unwrap();
+                assert_eq!(end, def_model.format_state(&def_model.solved), "{mode}");
+                answers.push(moves.len());
+            }
+            assert!(
+                answers.iter().all(|&a| a == answers[0]),
+                "{def} {scramble:?}: {answers:?}"
+            );
+            // Half turns of the scramble count two in the quarter-turn metric.
+            assert!(answers[0] <= 2 * length);
+        }
+    }
+}
+
+#[test]
+fn perm_invariants_prove_boards_unsolvable_at_once() {
+    let inst = instance(&own("loopover-3x3.tws"), "");
+    let board = BoardText::from_file("b", "TILES 1 0 2 3 4 5 6 7 8".into());
+    let solution = inst.solve(&board, Mode::Bfs, &Limits::default()).unwrap();
+    assert!(matches!(solution.answer, Answer::Unsolvable));
+    assert_eq!(solution.stats.expanded, 0);
+    let inst = instance(&own("2x2x2.tws"), UFR);
+    // The corner U, F, R never touch (slot 7: down-back-left) moved: "pieces".
+    let board = BoardText::from_file("b", "CORNERS 0 1 2 3 4 5 7 6 / 0 0 0 0 0 0 0 0".into());
+    let solution = inst.solve(&board, Mode::Table, &Limits::default()).unwrap();
+    assert!(matches!(solution.answer, Answer::Unsolvable));
+    let board = BoardText::from_file("b", "CORNERS 0 1 2 3 4 5 6 7 / 1 0 0 0 0 0 0 0".into());
+    let solution = inst.solve(&board, Mode::Iddfs, &Limits::default()).unwrap();
+    assert!(matches!(solution.answer, Answer::Unsolvable));
+    // A scramble with a move outside the generators that leaves the group: L moves that corner.
+    let mut board = BoardText::from_file("s", "L".into());
+    board.scramble = true;
+    let solution = inst.solve(&board, Mode::Bfs, &Limits::default()).unwrap();
+    assert!(matches!(solution.answer, Answer::Unsolvable));
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = statespace().args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn perm_solve_prints_moves_in_the_definitions_notation() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("c.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "[puzzle]\nkind = \"perm\"\ndefinition = \"{}\"\n{UFR}\n[start]\nscramble = \"R U2 F'\"\n",
+            own("2x2x2.tws")
+        ),
+    )
+    .unwrap();
+    let (code, out, err) = run(&["solve", cfg.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["moves"], 3);
+    assert_eq!(json["path"], serde_json::json!(["F", "U2", "R'"]));
+    // Every shipped config solves, fast.
+    for name in [
+        "perm-2x2x2.toml",
+        "perm-2x2x2-qtm.toml",
+        "perm-skewb.toml",
+        "perm-pyraminx.toml",
+        "perm-loopover-3x3.toml",
+        "perm-loopover-4x4.toml",
+        "perm-loopover-rows.toml",
+        "perm-3x3x3.toml",
+    ] {
+        let (code, out, err) = run(&["solve", &config(name)]);
+        assert_eq!(code, 0, "{name}: {out}{err}");
+        assert!(
+            out.contains(" moves") || out.starts_with("0 moves"),
+            "{name}: {out}"
+        );
+    }
+    let (code, out, err) = run(&["explore", &config("perm-loopover-3x3.toml")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("reachable: 181,440 of 181,440 states"),
+        "{out}"
+    );
+    let (code, out, err) = run(&[
+        "export",
+        &config("perm-loopover-rows.toml"),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let graph: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(graph.to_string().contains("TILES 1 0 0 0 1 1 2 2 2"));
+}
+
+/// Runs `solve` on a config in a fresh directory next to a definition file `def_name` with
+/// `def_text`; returns (exit code, stderr).
+fn bad(def_name: &str, def_text: &str, extra: &str) -> (i32, String) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(def_name), def_text).unwrap();
+    let cfg = dir.path().join("c.toml");
+    std::fs::write(
+        &cfg,
+        format!("[puzzle]\nkind = \"perm\"\ndefinition = \"{def_name}\"\n{extra}\n[start]\nscramble = \"\"\n"),
+    )
+    .unwrap();
+    let (code, _, err) = run(&["solve", cfg.to_str().unwrap()]);
+    (code, err)
+}
+
+const GOOD: &str = "Name T\nSet A 3 2\nSolved\nA\n1 2 3\nEnd\nMove X\nA\n2 3 1\n1 1 0\nEnd\n";
+
+#[test]
+fn perm_bad_definitions_get_exit_2_and_one_line_with_the_place() {
+    let (code, err) = bad("t.tws", GOOD, "");
+    assert_eq!((code, err.as_str()), (0, ""), "the good one solves");
+    let cases = [
+        // A move that is not a permutation.
+        (
+            GOOD.replace("2 3 1\n", "2 2 1\n"),
+            "t.tws:9: move X: 2 is repeated in the permutation",
+        ),
+        // An orientation out of range.
+        (
+            GOOD.replace("1 1 0\n", "1 2 0\n"),
+            "t.tws:10: move X: orientation 2 is out of range 0..1",
+        ),
+        // An unknown set.
+        (
+            GOOD.replace("Move X\nA\n", "Move X\nB\n"),
+            "t.tws:8: move X: unknown set \"B\"",
+        ),
+        // An unknown move in a sequence.
+        (
+            format!("{GOOD}MoveSequence Y X Z2\n"),
+            "t.tws:12: move sequence Y: unknown move \"Z2\"",
+        ),
+    ];
+    for (text, wanted) in cases {
+        let (code, err) = bad("t.tws", &text, "");
+        assert_eq!(code, 2, "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(wanted), "{err} lacks {wanted}");
+    }
+    // A `moves` entry the file lacks: the config's line.
+    let (code, err) = bad("t.tws", GOOD, "moves = [\"X\", \"Q\"]");
+    assert_eq!(code, 2);
+    assert_eq!(err.lines().count(), 1);
+    assert!(
+        err.contains("c.toml:4: puzzle.moves: unknown move \"Q\" (the moves are X)"),
+        "{err}"
+    );
+    // A KPuzzle whose orbit names disagree between the orbits and a move.
+    let json = r#"{"name": "T", "orbits": [{"orbitName": "A", "numPieces": 2, "numOrientations": 1}],
+      "defaultPattern": {"A": {"pieces": [0, 1], "orientation": [0, 0]}},
+      "moves": {"X": {"B": {"permutation": [1, 0], "orientationDelta": [0, 0]}}}}"#;
+    let (code, err) = bad("t.json", json, "");
+    assert_eq!(code, 2);
+    assert_eq!(err.lines().count(), 1);
+    assert!(
+        err.contains("t.json: moves.X.B: unknown orbit (the orbits are A)"),
+        "{err}"
+    );
+    // A missing file, an unknown metric, a missing key.
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("c.toml");
+    std::fs::write(
+        &cfg,
+        "[puzzle]\nkind = \"perm\"\ndefinition = \"none.tws\"\n",
+    )
+    .unwrap();
+    let (code, _, err) = run(&["solve", cfg.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("none.tws"), "{err}");
+    let (code, err) = bad("t.tws", GOOD, "metric = \"ftm\"");
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("c.toml:4: puzzle.metric: unknown metric"),
+        "{err}"
+    );
+    let cfg = dir.path().join("d.toml");
+    std::fs::write(&cfg, "[puzzle]\nkind = \"perm\"\n").unwrap();
+    let (code, _, err) = run(&["solve", cfg.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("puzzle.definition: missing"), "{err}");
+}
+
+#[test]
+fn perm_state_text_and_scrambles_round_trip() {
+    let space = space::<16>(&own("2x2x2.tws"), Some(&["U", "F", "R"]), Metric::Htm);
+    use statespace::space::BoardFormat;
+    let mut board = BoardText::from_file("s", "R U R' F2".into());
+    board.scramble = true;
+    let s = space.read(&board).unwrap();
+    let text = space.format(s);
+    assert!(text.starts_with("CORNERS "), "{text}");
+    assert_eq!(space.parse(&BoardText::from_file("b", text)).unwrap(), s);
+    let mut replayed = space.solved();
+    for name in ["R", "U", "R'", "F2"] {
+        replayed = space.apply(replayed, space.move_named(name).unwrap());
+    }
+    assert_eq!(replayed, s);
+    // Canonical order: no two turns of one generator in a row.
+    let r = space.move_named("R").unwrap();
+    let r2 = space.move_named("R2").unwrap();
+    assert!(!space.may_follow(r, r2));
+    assert!(space.may_follow(r, space.move_named("U").unwrap()));
+    let mut bad = BoardText::from_file("s", "R Q".into());
+    bad.scramble = true;
+    let e = space.read(&bad).unwrap_err().to_string();
+    assert_eq!(e, "s:1: unknown move \"Q\" (token 2 of \"R Q\")");
+}
