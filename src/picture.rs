@@ -33,6 +33,7 @@
 //! - **Size.** A strip of big boards is large (one rectangle a cell): past [`MAX_SVG_CELLS`] cells
 //!   in all, [`solution_svg`] refuses rather than write a file no viewer opens.
 
+use crate::graph::xml_escape;
 use std::fmt::{self, Write};
 
 /// How a board's text is drawn.
@@ -280,11 +281,11 @@ pub fn solution_svg(style: &BoardStyle, title: &str, frames: &[Frame]) -> Result
     let height = TITLE_HEIGHT + rows as f64 * (slot_h + GAP) - GAP + MARGIN;
 
     let mut svg = svg_open(width, height);
-    writeln!(svg, "<title>{}</title>", escape(title)).unwrap();
+    writeln!(svg, "<title>{}</title>", xml_escape(title)).unwrap();
     writeln!(
         svg,
         "<text x=\"{MARGIN:.1}\" y=\"22.0\" font-size=\"14\" font-weight=\"bold\">{}</text>",
-        escape(title)
+        xml_escape(title)
     )
     .unwrap();
     for (i, frame) in frames.iter().enumerate() {
@@ -305,7 +306,7 @@ pub fn solution_svg(style: &BoardStyle, title: &str, frames: &[Frame]) -> Result
         writeln!(
             svg,
             "<g class=\"board\" transform=\"translate({bx:.1},{by:.1})\"><title>{}</title>",
-            escape(frame.label)
+            xml_escape(frame.label)
         )
         .unwrap();
         draw_board(&mut svg, style, &grids[i], &changed, mark);
@@ -316,7 +317,7 @@ pub fn solution_svg(style: &BoardStyle, title: &str, frames: &[Frame]) -> Result
              text-anchor=\"middle\">{}</text>",
             x + slot_w / 2.0,
             y + board_h + 18.0,
-            escape(frame.label)
+            xml_escape(frame.label)
         )
         .unwrap();
     }
@@ -410,7 +411,7 @@ fn draw_board(
                     "<text x=\"4.0\" y=\"{:.1}\" font-family=\"monospace\" font-size=\"{TEXT_FONT}\" \
                      style=\"white-space:pre\">{}</text>",
                     3.0 + (r as f64 + 0.8) * TEXT_LINE,
-                    escape(&line[0])
+                    xml_escape(&line[0])
                 )
                 .unwrap();
             }
@@ -525,7 +526,7 @@ fn cell_text(svg: &mut String, x: f64, y: f64, cell: f64, text: &str, colour: &s
         x + cell / 2.0,
         y + cell * 0.68,
         (cell * 0.5).floor(),
-        escape(text)
+        xml_escape(text)
     )
     .unwrap();
 }
@@ -538,21 +539,6 @@ fn line_mark(svg: &mut String, x: f64, y: f64, w: f64, h: f64) {
          fill=\"none\" stroke=\"{HIGHLIGHT}\" stroke-width=\"2\" stroke-dasharray=\"4 3\"/>"
     )
     .unwrap();
-}
-
-/// Escapes text for SVG content and attribute values.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            _ => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

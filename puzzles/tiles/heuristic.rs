@@ -366,19 +366,12 @@ impl TileGroup {
         }
         let ranks = Arrangements::new(n as u32, group.len() as u32)
             .expect("at most 10 of at most 25 cells fit a u64");
+        // A tile on `cell` moves to a neighbour the opposite way to the neighbour's tile
+        // sliding into `cell`.
         let steps = (0..n as u8)
             .map(|cell| {
-                let (r, c) = (cell / cols, cell % cols);
-                [
-                    (r > 0, cell.wrapping_sub(cols), Dir::Up),
-                    (r + 1 < rows, cell + cols, Dir::Down),
-                    (c > 0, cell.wrapping_sub(1), Dir::Left),
-                    (c + 1 < cols, cell + 1, Dir::Right),
-                ]
-                .into_iter()
-                .filter(|&(inside, _, _)| inside)
-                .map(|(_, to, dir)| (to, dir))
-                .collect()
+                let neighbours = tiles.neighbours(cell).iter();
+                neighbours.map(|&(to, dir)| (to, dir.opposite())).collect()
             })
             .collect();
         let goal_text: Vec<String> = tiles.goal().cells[..n]

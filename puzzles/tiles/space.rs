@@ -59,6 +59,18 @@ pub struct Slide {
     pub dir: Dir,
 }
 
+impl Dir {
+    /// The way back.
+    pub fn opposite(self) -> Dir {
+        match self {
+            Dir::Up => Dir::Down,
+            Dir::Down => Dir::Up,
+            Dir::Left => Dir::Right,
+            Dir::Right => Dir::Left,
+        }
+    }
+}
+
 impl fmt::Display for Slide {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let dir = match self.dir {
@@ -140,6 +152,11 @@ impl Tiles {
         self.rows as usize * self.cols as usize
     }
 
+    /// The cells next to `cell`, each with the way its tile would slide into `cell`.
+    pub fn neighbours(&self, cell: u8) -> &[(u8, Dir)] {
+        &self.neighbours[cell as usize]
+    }
+
     /// The goal board.
     pub fn goal(&self) -> Board {
         self.goal
@@ -181,13 +198,10 @@ impl StateSpace for Tiles {
 
 impl Invertible for Tiles {
     fn inverse(&self, m: Slide) -> Slide {
-        let dir = match m.dir {
-            Dir::Up => Dir::Down,
-            Dir::Down => Dir::Up,
-            Dir::Left => Dir::Right,
-            Dir::Right => Dir::Left,
-        };
-        Slide { tile: m.tile, dir }
+        Slide {
+            tile: m.tile,
+            dir: m.dir.opposite(),
+        }
     }
 }
 

@@ -11,6 +11,7 @@
 //! reads.
 
 use super::StateGraph;
+use super::xml_escape;
 use std::fmt::Write;
 
 /// `(id, for, type)` of every attribute; the id doubles as `attr.name`.
@@ -59,14 +60,19 @@ pub fn to_graphml(graph: &StateGraph) -> String {
         writeln!(
             out,
             "    <data key=\"cut\">{}</data>",
-            escape(&cut.to_string())
+            xml_escape(&cut.to_string())
         )
         .unwrap();
     }
     for (id, node) in graph.nodes().iter().enumerate() {
         let n = &node.weight;
         writeln!(out, "    <node id=\"n{id}\">").unwrap();
-        writeln!(out, "      <data key=\"board\">{}</data>", escape(&n.board)).unwrap();
+        writeln!(
+            out,
+            "      <data key=\"board\">{}</data>",
+            xml_escape(&n.board)
+        )
+        .unwrap();
         writeln!(out, "      <data key=\"depth\">{}</data>", n.depth).unwrap();
         if let Some(d) = n.goal_distance {
             writeln!(out, "      <data key=\"goal_distance\">{d}</data>").unwrap();
@@ -80,29 +86,11 @@ pub fn to_graphml(graph: &StateGraph) -> String {
             out,
             "    <edge id=\"e{id}\" source=\"n{source}\" target=\"n{target}\">\
              <data key=\"move\">{}</data></edge>",
-            escape(&edge.label)
+            xml_escape(&edge.label)
         )
         .unwrap();
     }
     out.push_str("  </graph>\n</graphml>\n");
-    out
-}
-
-/// Text safe in XML content and in double-quoted attributes.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('\u{FFFD}'),
-            c => out.push(c),
-        }
-    }
     out
 }
 
@@ -113,7 +101,7 @@ mod tests {
     #[test]
     fn escape_covers_markup_quotes_and_forbidden_controls() {
         assert_eq!(
-            escape("a<b & \"c\" 'd'>\u{1}\n"),
+            xml_escape("a<b & \"c\" 'd'>\u{1}\n"),
             "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;\u{FFFD}\n"
         );
     }

@@ -418,6 +418,22 @@ fn set_goal_distances<Ty: EdgeType>(graph: &mut Graph<StateNode, MoveEdge, Ty>) 
     }
 }
 
+/// Text safe in XML (GraphML, SVG) content and in double-quoted attributes.
+pub fn xml_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
