@@ -805,7 +805,11 @@ impl<'a, P: Indexed + GoalSet, R: Reduction<P>> Build<'a, P, R> {
                     continue;
                 }
                 // One bit per lane at the lane's bottom, then the whole lane.
-                let lanes = spread(piece, bits) * fill;
+                let lanes = if bits == START_BITS {
+                    spread_nibbles(piece)
+                } else {
+                    spread(piece, bits)
+                } * fill;
                 let word = &mut entries.words[first + k as usize];
                 debug_assert_eq!(*word & lanes, lanes, "a state reached twice");
                 *word = (*word & !lanes) | (pattern & lanes);
@@ -1017,6 +1021,27 @@ impl Clock<'_> {
             None => Ok(()),
         }
     }
+}
+
+/// `NIBBLES[b]`: bit `i` of the byte `b` moved to bit `4 i`.
+const NIBBLES: [u32; 256] = {
+    let mut table = [0u32; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut i = 0;
+        while i < 8 {
+            table[b] |= ((b as u32 >> i) & 1) << (4 * i);
+            i += 1;
+        }
+        b += 1;
+    }
+    table
+};
+
+/// [`spread`] for 4-bit entries (16 bits of `piece`), by two table look-ups.
+#[inline]
+fn spread_nibbles(piece: u64) -> u64 {
+    NIBBLES[(piece & 0xff) as usize] as u64 | (NIBBLES[(piece >> 8 & 0xff) as usize] as u64) << 32
 }
 
 /// Moves bit `i` of `piece` (`64 / bits` bits) to bit `i * bits`, for `bits` a power of two:
@@ -1248,6 +1273,9 @@ mod tests {
             }
             let all = u64::MAX >> (64 - per);
             assert_eq!(spread(all, bits), u64::MAX / ((1u64 << bits) - 1));
+        }
+        for piece in (0..1u64 << 16).step_by(7).chain([0xffff]) {
+            assert_eq!(spread_nibbles(piece), spread(piece, 4), "{piece:#x}");
         }
     }
 
