@@ -52,6 +52,14 @@
 //! state's neighbours are at depth `d` or unreached. Nothing is allocated per state; the only
 //! memory is the table.
 //!
+//! # Spaces with XOR moves
+//!
+//! [`build_xor`] builds the same table for a space whose moves XOR the index
+//! ([`XorMoves`], Flip) from the word-at-a-time sweep of [`layers`]: the sweep finds each level
+//! 64 states per move, and the level's bitset is written into the table a word at a time. Its
+//! memory is the table and the sweep's three bitsets. For Flip 5 x 5 it is about 2.5 times
+//! faster than [`build`] (BENCHMARKS.md).
+//!
 //! # Symmetry
 //!
 //! [`build_symmetric`] takes a space that also lists its [`Symmetric`] images (permutations of the
