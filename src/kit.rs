@@ -165,12 +165,16 @@ impl<P: Puzzle> Kit<P> {
         kit
     }
 
-    /// Moves that XOR the index: `explore` moves a 64-bit word of states per move.
+    /// Moves that XOR the index: `explore` moves a 64-bit word of states per move, and so does
+    /// the `table` build ([`table::build_xor`]) when [`table`](Self::table) was called before.
     pub fn xor(mut self) -> Self
     where
         P: XorMoves + GoalSet,
     {
         self.sweep = Some(Sweep::Backward(layers::xor_backward::<P>, "word-at-a-time"));
+        if let Some(table) = &mut self.table {
+            table.0 = table::build_xor::<P>;
+        }
         self
     }
 

@@ -176,6 +176,33 @@ pub fn xor_backward<P: XorMoves + GoalSet + Sync>(
     run(space, &sources, &XorWords::new(space), options, on_layer)
 }
 
+/// What [`xor_backward_each`] calls with every completed layer: its depth and its states as a
+/// bitset over the index; an `Err` stops the sweep.
+pub type EachLayer<'a> = &'a mut dyn FnMut(u32, &[u64]) -> Result<(), Limit>;
+
+/// [`xor_backward`], handing every completed layer to `on_layer(depth, words)`: the states first
+/// reached at `depth` as a bitset over the index (state `i` is bit `i % 64` of `words[i / 64]`;
+/// bits past `size` are clear). The slice is the engine's own frontier, lent for the call: no
+/// copy. An `Err` from `on_layer` ends the sweep with that limit in [`Layers::stopped`] (the
+/// layer it was given counts as completed). This is how [`table::build_xor`](super::table::build_xor)
+/// writes a distance table from the sweep.
+pub fn xor_backward_each<P: XorMoves + GoalSet + Sync>(
+    space: &P,
+    options: Options,
+    on_layer: EachLayer,
+) -> Layers<P::State> {
+    let sources = goal_indices(space);
+    let strategy = XorWords::new(space);
+    run_each(
+        space,
+        &sources,
+        &strategy,
+        options,
+        &mut |_, _| {},
+        on_layer,
+    )
+}
+
 /// The bytes a sweep over `space` allocates: three bitsets.
 pub fn memory_needed<P: Indexed + ?Sized>(space: &P) -> u128 {
     3 * space.size().div_ceil(64) * 8
@@ -578,6 +605,20 @@ fn run<P: Indexed, A: Advance>(
     options: Options,
     on_layer: &mut dyn FnMut(u32, u64),
 ) -> Layers<P::State> {
+    run_each(space, sources, strategy, options, on_layer, &mut |_, _| {
+        Ok(())
+    })
+}
+
+/// [`run`], also lending each completed layer's bitset to `each` (see [`xor_backward_each`]).
+fn run_each<P: Indexed, A: Advance>(
+    space: &P,
+    sources: &[u64],
+    strategy: &A,
+    options: Options,
+    on_layer: &mut dyn FnMut(u32, u64),
+    each: EachLayer,
+) -> Layers<P::State> {
     let started = Instant::now();
     let limits = options.limits;
     let threads = threads_for(space.size(), options.threads).max(1);
@@ -646,6 +687,10 @@ fn run<P: Indexed, A: Advance>(
         stats.visited += layer.count;
         stats.peak_frontier = stats.peak_frontier.max(layer.count);
         on_layer(stats.depth, stats.visited);
+        if let Err(limit) = each(stats.depth, &sets.frontier) {
+            result.stopped = Some(limit);
+            break;
+        }
 
         if let Some(max) = limits.max_states
             && stats.visited > max

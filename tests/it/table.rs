@@ -302,3 +302,138 @@ fn two_bit_tables_are_refused_before_allocating_when_even_they_do_not_fit() {
     let roomy = table::build(&flip, &limits(3 * 32_768)).unwrap();
     assert_eq!(roomy.bits_per_entry(), 4);
 }
+
+fn flip(rows: u32, cols: u32, wrap: bool) -> Flip {
+    Flip::new(Geometry { rows, cols, wrap }, FlipGoal::Uniform)
+}
+
+/// `table::build_xor_with` gives `plain`'s table: same coding, width, bytes, histogram, the stats
+/// the histogram fixes, and the same code at every index.
+fn assert_same_table(flip: &Flip, xor: &DistanceTable, plain: &DistanceTable) {
+    assert_eq!(xor.histogram(), plain.histogram());
+    assert_eq!(xor.is_exact(), plain.is_exact());
+    assert_eq!(xor.bits_per_entry(), plain.bits_per_entry());
+    assert_eq!(xor.bytes(), plain.bytes());
+    assert_eq!(xor.len(), plain.len());
+    let (x, p) = (xor.stats(), plain.stats());
+    assert_eq!(
+        (x.visited, x.peak_frontier, x.depth),
+        (p.visited, p.peak_frontier, p.depth)
+    );
+    // The sweep expands every reached state once, with one successor per press.
+    assert_eq!(x.expanded, xor.reachable());
+    assert_eq!(x.generated, x.expanded * flip.geometry().cells() as u64);
+    for i in 0..flip.size() as u64 {
+        assert_eq!(xor.code(i), plain.code(i), "index {i}");
+    }
+}
+
+#[test]
+fn xor_build_equals_the_plain_build_entry_for_entry() {
+    let limits = Limits::default();
+    for (rows, cols, wrap) in [
+        (3, 3, false),
+        (4, 4, false),
+        (4, 4, true),
+        (5, 4, false),
+        (2, 2, false),
+        (1, 5, false),
+    ] {
+        let space = flip(rows, cols, wrap);
+        for width in [Width::Auto, Width::Exact, Width::Mod3] {
+            let plain = table::build_with(&space, &limits, width).unwrap();
+            let xor = table::build_xor_with(&space, &limits, width).unwrap();
+            assert_same_table(&space, &xor, &plain);
+        }
+        assert_eq!(
+            table::build_xor(&space, &limits).unwrap().histogram(),
+            table::build(&space, &limits).unwrap().histogram()
+        );
+    }
+}
+
+#[test]
+fn xor_build_of_flip_5x5_in_both_codings() {
+    let space = flip(5, 5, false);
+    let limits = Limits::default();
+    let plain = table::build(&space, &limits).unwrap();
+    let xor = table::build_xor(&space, &limits).unwrap();
+    assert_eq!(
+        xor.histogram(),
+        [
+            2, 50, 600, 4600, 25300, 106260, 352352, 934208, 1913554, 2680450, 1953872, 391440,
+            25920
+        ]
+    );
+    assert_eq!(xor.bits_per_entry(), 4);
+    assert_same_table(&space, &xor, &plain);
+    let mod3 = table::build_xor_with(&space, &limits, Width::Mod3).unwrap();
+    assert_eq!(mod3.histogram(), xor.histogram());
+    for i in 0..space.size() as u64 {
+        assert_eq!(mod3.code(i), plain.code(i).map(|d| d % 3), "index {i}");
+    }
+}
+
+#[test]
+fn xor_build_counts_its_bitsets_against_the_budget() {
+    let space = flip(4, 4, false);
+    // 2^16 boards: three bitsets of 8 KiB, a 4-bit table of 32 KiB, a 2-bit one of 16 KiB.
+    let bitsets = 3 * 8192;
+    let mod3 = table::build_with(&space, &Limits::default(), Width::Mod3).unwrap();
+    // Room for the bitsets and a 2-bit table but not three 4-bit ones: Auto picks mod 3.
+    let limits = Limits {
+        memory_budget: bitsets + 3 * 32768 - 1,
+        ..Limits::default()
+    };
+    let t = table::build_xor(&space, &limits).unwrap();
+    assert!(!t.is_exact());
+    assert_same_table(&space, &t, &mod3);
+    // Just enough for three 4-bit tables and the bitsets: exact.
+    let limits = Limits {
+        memory_budget: bitsets + 3 * 32768,
+        ..Limits::default()
+    };
+    assert!(table::build_xor(&space, &limits).unwrap().is_exact());
+    // Not even the bitsets and a 2-bit table: refused before allocating, naming both.
+    let limits = Limits {
+        memory_budget: bitsets + 16384 - 1,
+        ..Limits::default()
+    };
+    assert_eq!(
+        table::build_xor(&space, &limits).unwrap_err(),
+        Limit::Memory {
+            needed: bitsets as u128 + 16384,
+            budget: bitsets + 16384 - 1
+        }
+    );
+}
+
+#[test]
+fn xor_build_stops_at_the_time_and_state_limits() {
+    let space = flip(4, 4, false);
+    let limits = Limits {
+        time_limit: Some(std::time::Duration::ZERO),
+        ..Limits::default()
+    };
+    assert!(matches!(
+        table::build_xor(&space, &limits),
+        Err(Limit::Time(_))
+    ));
+    let limits = Limits {
+        max_states: Some(100),
+        ..Limits::default()
+    };
+    assert_eq!(
+        table::build_xor(&space, &limits).unwrap_err(),
+        Limit::States(100)
+    );
+    // A depth limit does not apply to a table.
+    let limits = Limits {
+        max_depth: Some(2),
+        ..Limits::default()
+    };
+    assert_eq!(
+        table::build_xor(&space, &limits).unwrap().max_distance(),
+        Some(6)
+    );
+}
