@@ -196,10 +196,7 @@ pub struct StartSection {
 impl Config {
     /// Reads and parses the config at `path`.
     pub fn load(path: &str) -> Result<Config> {
-        let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
-            path: path.to_string(),
-            source,
-        })?;
+        let text = crate::error::read_text(std::path::Path::new(path))?;
         Config::parse(path, &text)
     }
 

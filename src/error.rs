@@ -97,3 +97,11 @@ impl Error {
 
 /// The library's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The text of the file at `path`, or an [`Error::Io`] naming it.
+pub fn read_text(path: &std::path::Path) -> Result<String> {
+    std::fs::read_to_string(path).map_err(|source| Error::Io {
+        path: path.display().to_string(),
+        source,
+    })
+}

@@ -52,10 +52,7 @@ use std::path::Path;
 
 /// Reads and parses the `.tws` file at `path`; errors name the path as given.
 pub fn read(path: &Path) -> Result<Definition> {
-    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
-        path: path.display().to_string(),
-        source,
-    })?;
+    let text = crate::error::read_text(path)?;
     parse(&text, &path.display().to_string())
 }
 

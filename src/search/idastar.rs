@@ -24,9 +24,6 @@ use super::{Iteration, Limit, Limits, Outcome, Path, Report, Stats, Step};
 use crate::space::{Heuristic, StateSpace};
 use std::time::Instant;
 
-/// How often (in expanded states) the clock and the interrupt flag are checked.
-const CHECK_EVERY: u64 = 4096;
-
 /// IDA* from `start`.
 ///
 /// - `space`: the graph; its `may_follow` rule prunes the tree.
@@ -189,18 +186,10 @@ impl<P: StateSpace, H: Heuristic<P> + ?Sized> Search<'_, P, H> {
     }
 
     fn expand_checks(&mut self) -> Result<(), Stop> {
-        self.stats.expanded += 1;
-        if let Some(max) = self.limits.max_states
-            && self.stats.expanded > max
-        {
-            return Err(Stop::Limit(Limit::States(max)));
+        match super::count_expansion(&mut self.stats, self.limits, self.started) {
+            Some(limit) => Err(Stop::Limit(limit)),
+            None => Ok(()),
         }
-        if self.stats.expanded.is_multiple_of(CHECK_EVERY)
-            && let Some(limit) = self.limits.stop_reason(self.started)
-        {
-            return Err(Stop::Limit(limit));
-        }
-        Ok(())
     }
 }
 

@@ -18,9 +18,6 @@ use super::{Limit, Limits, Outcome, Path, Report, Stats, Step};
 use crate::space::StateSpace;
 use std::time::Instant;
 
-/// How often (in expanded states) the clock and the interrupt flag are checked.
-const CHECK_EVERY: u64 = 4096;
-
 /// IDDFS from `start`.
 ///
 /// - `space`: the graph; its `may_follow` rule prunes the tree.
@@ -161,17 +158,9 @@ impl<P: StateSpace> Search<'_, P> {
     }
 
     fn expand_checks(&mut self) -> Result<(), Stop> {
-        self.stats.expanded += 1;
-        if let Some(max) = self.limits.max_states
-            && self.stats.expanded > max
-        {
-            return Err(Stop::Limit(Limit::States(max)));
+        match super::count_expansion(&mut self.stats, self.limits, self.started) {
+            Some(limit) => Err(Stop::Limit(limit)),
+            None => Ok(()),
         }
-        if self.stats.expanded.is_multiple_of(CHECK_EVERY)
-            && let Some(limit) = self.limits.stop_reason(self.started)
-        {
-            return Err(Stop::Limit(limit));
-        }
-        Ok(())
     }
 }

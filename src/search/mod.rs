@@ -98,6 +98,25 @@ impl Limits {
     }
 }
 
+/// How often (in expanded states) the depth-first engines poll the clock and the interrupt flag.
+pub(crate) const CHECK_EVERY: u64 = 4096;
+
+/// Counts one expansion in `stats` and says whether a limit stops the run: `max_states`, or
+/// every [`CHECK_EVERY`] expansions the clock and Ctrl-C. Shared by IDDFS and IDA*.
+#[inline]
+pub(crate) fn count_expansion(
+    stats: &mut Stats,
+    limits: &Limits,
+    started: Instant,
+) -> Option<Limit> {
+    stats.expanded += 1;
+    match limits.max_states {
+        Some(max) if stats.expanded > max => Some(Limit::States(max)),
+        _ if stats.expanded.is_multiple_of(CHECK_EVERY) => limits.stop_reason(started),
+        _ => None,
+    }
+}
+
 /// Half the physical memory (from `/proc/meminfo`), or 4 GiB where that cannot be read.
 pub fn default_memory_budget() -> u64 {
     const FALLBACK: u64 = 4 << 30;
