@@ -437,6 +437,15 @@ impl BoardText {
         Error::input(location, message)
     }
 
+    /// Refuses a scramble: for puzzles (and engines) that read boards only.
+    pub fn board_only(&self) -> Result<()> {
+        if self.scramble {
+            Err(self.error_whole("this puzzle takes a [start] board, not a scramble"))
+        } else {
+            Ok(())
+        }
+    }
+
     /// An error about the board as a whole (empty, wrong number of rows).
     pub fn error_whole(&self, message: impl Into<String>) -> Error {
         let mut location = Location::file(&self.file).at_line(self.first_line);
@@ -699,6 +708,33 @@ mod tests {
             "x.toml:4: search.threads: 0 is out of range (allowed: 1 to 1024)"
         );
         assert!(config("\"two\"").is_err());
+    }
+
+    #[test]
+    fn a_start_gives_a_board_or_a_scramble_not_both_nor_neither() {
+        let parse = |start: &str| {
+            let text = format!("[puzzle]\nkind = \"t\"\n[start]\n{start}");
+            Config::parse("x.toml", &text).map_err(|e| e.to_string())
+        };
+        let scramble = parse("scramble = \"R U\"\n").unwrap();
+        let board = scramble.start_board().unwrap();
+        assert!(board.scramble);
+        assert_eq!(board.key.as_deref(), Some("start.scramble"));
+        assert!(
+            !parse("board = \"bw\"\n")
+                .unwrap()
+                .start_board()
+                .unwrap()
+                .scramble
+        );
+        assert_eq!(
+            parse("board = \"bw\"\nscramble = \"R\"\n").unwrap_err(),
+            "x.toml:5: start.scramble: give a board or a scramble, not both"
+        );
+        assert_eq!(
+            parse("").unwrap_err(),
+            "x.toml: start.board: missing (required here)"
+        );
     }
 
     #[test]

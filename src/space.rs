@@ -102,7 +102,8 @@ pub trait BoardFormat: StateSpace {
     /// The state a scramble (moves applied to the goal, in the puzzle's notation) reaches. The
     /// default refuses: only puzzles with a move notation read scrambles.
     fn parse_scramble(&self, text: &crate::config::BoardText) -> crate::error::Result<Self::State> {
-        Err(text.error_whole("this puzzle takes a [start] board, not a scramble"))
+        text.board_only()?;
+        self.parse(text)
     }
 
     /// `text` as a state: a scramble or a board, as the text says.

@@ -212,6 +212,7 @@ struct Algebraic {
 
 impl Algebraic {
     fn solve(&self, board: &BoardText, limits: &Limits) -> Result<Solution> {
+        board.board_only()?;
         let start = BitBoard::parse(self.geometry, board)?;
         let report = algebra::solve(self.geometry, &start, &self.targets, limits);
         let mut extra = serde_json::Map::new();

@@ -153,6 +153,7 @@ impl Plugin for ShiftPlugin {
                     instance = instance.with_engine(
                         mode,
                         Box::new(move |board, limits, cache| {
+                            board.board_only()?;
                             let start = region.geometry.parse(&region.palette, board)?;
                             let answer = region.solver.solve(&start, mode, limits, cache);
                             Ok(region.solution(start, mode, answer))

@@ -445,3 +445,24 @@ fn a_corrupt_cached_table_is_reported_removed_and_rebuilt() {
         .stdout(predicate::str::starts_with("31 moves"))
         .stderr(predicate::str::starts_with("statespace: warning: "));
 }
+
+#[test]
+fn a_scramble_start_is_refused_by_puzzles_without_a_notation() {
+    for (kind, size, mode) in [
+        ("flip", "rows = 4\ncols = 4", "algebraic"),
+        ("flip", "rows = 4\ncols = 4", "bfs"),
+        ("shift", "rows = 4\ncols = 6", "table"),
+        ("tiles", "rows = 3\ncols = 3", "auto"),
+    ] {
+        let file = config_file(&format!(
+            "[puzzle]\nkind = \"{kind}\"\n{size}\n[start]\nscramble = \"R U\"\n"
+        ));
+        statespace()
+            .args(["solve", file.path().to_str().unwrap(), "--mode", mode])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::ends_with(
+                ":6: start.scramble: this puzzle takes a [start] board, not a scramble\n",
+            ));
+    }
+}
