@@ -20,23 +20,24 @@
 //! different moves, and each tile's removal is counted in one line per direction, so the sum stays
 //! admissible (and Manhattan + 2 x removals is the standard, admissible definition).
 //!
-//! # Pattern databases over tile groups: blank-free
+//! # Pattern databases over tile groups
 //!
-//! A [`TileGroup`] is a set of tiles; its abstract state is the cells of those tiles (ranked as an
-//! [`Arrangements`]), and an abstract move slides one group tile to an adjacent cell that no other
-//! group tile holds. The blank is not part of the abstract state: it is assumed to be wherever it
-//! is needed. Every real move slides one tile into the blank's cell, which holds no group tile, so
-//! it is a group move of the group that owns the tile and nothing for the others: the sum over
-//! disjoint groups is admissible ([`Additive`]). The table is built by the unit-cost
-//! [`table`](crate::search::table) engine backward from the group's goal cells.
+//! A [`TileGroup`] is a set of tiles; its database is indexed by the cells of those tiles (ranked
+//! as an [`Arrangements`]) and counts only their moves. Every real move slides one tile into the
+//! blank, so it counts in the group that owns the tile and in no other: the sum over disjoint
+//! groups is admissible ([`Additive`]). Two ways to build the table:
 //!
-//! Trade-off against the databases of the published figures (Korf & Felner 2002; Felner, Korf &
-//! Hanan 2004), which include the blank's position during the build (a 0-1 BFS where moves of
-//! non-group tiles cost 0) and store the minimum over the blank's positions: theirs count the
-//! moves a group tile needs for the blank to get around it, ours do not, so ours are weaker (more
-//! nodes), but the build has `16! / 8!` states for eight tiles instead of `16! / 7!`, which is
-//! what fits 1 GiB, and needs nothing beyond the table engine. BENCHMARKS.md gives the node counts
-//! side by side with the published ones.
+//! - **blank-aware** ([`TileGroup::new`], the default; Korf & Felner 2002, Felner, Korf & Hanan
+//!   2004): the build tracks the blank, which moves for free through the cells of unwatched tiles
+//!   but must get around the watched ones; the entry is the minimum over the blank's positions.
+//!   A 0-1 search of its own ([`blank_aware`](super::blank_aware)), one byte per entry.
+//! - **blank-free** ([`TileGroup::blank_free`]): the blank is assumed wherever it is needed, so a
+//!   group tile may slide to any adjacent cell no other group tile holds; built by the unit-cost
+//!   [`table`](crate::search::table) engine. Weaker (it misses the moves a tile makes to let the
+//!   blank around it: on Korf's 100 instances the 7-8 databases search about 100 times the
+//!   nodes), kept as the plain use of the generic engine and for comparison.
+//!
+//! Every blank-aware entry is at least the blank-free one (the tests check it entry by entry).
 //!
 //! # Reflection
 //!
@@ -47,11 +48,13 @@
 //! same databases and keeps the larger sum (for the ordered 15-puzzle goal, the 7-8 split's
 //! reflection).
 
+use super::blank_aware;
 use super::space::{Board, Dir, MAX_CELLS, Slide, Tiles};
 use crate::cache::TableCache;
 use crate::rank::Arrangements;
-use crate::search::Limits;
 use crate::search::pdb::{self, Abstraction, Additive, PatternDatabase, PdbError, Symmetry};
+use crate::search::table::{self, DistanceTable, Width};
+use crate::search::{Limit, Limits};
 use crate::space::{GoalSet, Heuristic, Indexed, Invertible, StateSpace};
 
 /// Manhattan distance: the sum over the tiles of the rows plus columns between a tile's cell and
@@ -310,11 +313,12 @@ pub const MAX_GROUP: usize = 10;
 /// (entries past the group's size are 0).
 pub type GroupCells = [u8; MAX_GROUP];
 
-/// The blank-free abstraction of a set of tiles (see the module docs): the abstract state is the
-/// cells of the group's tiles; an abstract move slides one of them to an adjacent cell that holds
-/// no other group tile. It is its own abstract space: a [`StateSpace`] over [`GroupCells`], with
-/// moves named like the puzzle's ([`Slide`]), indexed by [`Arrangements`] rank, invertible, and
-/// one goal (the group's tiles on their goal cells).
+/// The abstraction of a set of tiles (see the module docs): the abstract state is the cells of the
+/// group's tiles. It is its own abstract space: a [`StateSpace`] over [`GroupCells`] whose move
+/// slides one group tile to an adjacent cell that holds no other group tile (the blank-free
+/// moves), with moves named like the puzzle's ([`Slide`]), indexed by [`Arrangements`] rank,
+/// invertible, and one goal (the group's tiles on their goal cells). A blank-aware group builds
+/// its table with the blank tracked instead ([`blank_aware`](super::blank_aware)).
 #[derive(Clone, Debug)]
 pub struct TileGroup {
     rows: u8,
@@ -327,16 +331,29 @@ pub struct TileGroup {
     ranks: Arrangements,
     /// Per cell, the adjacent cells and the way a tile goes to reach them.
     steps: Vec<Vec<(u8, Dir)>>,
+    /// Whether the table tracks the blank (see the module docs).
+    blank_aware: bool,
+    /// The goal's blank cell.
+    goal_blank: u8,
     fingerprint: String,
 }
 
 const NOT_IN_GROUP: u8 = u8::MAX;
 
 impl TileGroup {
-    /// The group of `group`'s tiles on the board and goal of `tiles`. [`PdbError::Invalid`] when
-    /// the group is empty, larger than [`MAX_GROUP`], names the blank (0), a tile that the board
-    /// does not have, or a tile twice.
+    /// The blank-aware group of `group`'s tiles on the board and goal of `tiles`.
+    /// [`PdbError::Invalid`] when the group is empty, larger than [`MAX_GROUP`], names the blank
+    /// (0), a tile that the board does not have, or a tile twice.
     pub fn new(tiles: &Tiles, group: &[u8]) -> Result<Self, PdbError> {
+        Self::with_blank(tiles, group, true)
+    }
+
+    /// The blank-free group of `group`'s tiles (see the module docs); errors as [`new`](Self::new).
+    pub fn blank_free(tiles: &Tiles, group: &[u8]) -> Result<Self, PdbError> {
+        Self::with_blank(tiles, group, false)
+    }
+
+    fn with_blank(tiles: &Tiles, group: &[u8], blank_aware: bool) -> Result<Self, PdbError> {
         let n = tiles.cells();
         let invalid = |m: String| Err(PdbError::Invalid(m));
         if group.is_empty() || group.len() > MAX_GROUP {
@@ -378,8 +395,9 @@ impl TileGroup {
             .iter()
             .map(|t| t.to_string())
             .collect();
+        let kind = if blank_aware { "blank-aware" } else { "blank-free" };
         let fingerprint = format!(
-            "tiles {rows}x{cols}, goal [{}], blank-free group {group:?}",
+            "tiles {rows}x{cols}, goal [{}], {kind} group {group:?}",
             goal_text.join(" ")
         );
         Ok(TileGroup {
@@ -390,8 +408,15 @@ impl TileGroup {
             goal,
             ranks,
             steps,
+            blank_aware,
+            goal_blank: tiles.goal().blank,
             fingerprint,
         })
+    }
+
+    /// Whether the group's table tracks the blank.
+    pub fn is_blank_aware(&self) -> bool {
+        self.blank_aware
     }
 
     /// The group's tiles.
@@ -498,6 +523,22 @@ impl Abstraction<Tiles> for TileGroup {
     fn pieces(&self) -> u64 {
         self.tiles.iter().fold(0, |m, &t| m | 1 << t)
     }
+
+    fn build_table(&self, limits: &Limits) -> Result<DistanceTable, Limit> {
+        if !self.blank_aware {
+            return table::build_with(self, limits, Width::Exact);
+        }
+        let goal = &self.goal[..self.tiles.len()];
+        blank_aware::build(self.rows, self.cols, goal, self.goal_blank, limits)
+    }
+
+    fn build_bytes(&self) -> u128 {
+        if !self.blank_aware {
+            return self.size().div_ceil(16) * 8;
+        }
+        let free = self.rows as u32 * self.cols as u32 - self.tiles.len() as u32;
+        blank_aware::bytes_needed(self.ranks.count(), free)
+    }
 }
 
 /// The reflection about the main diagonal (see the module docs): cell `(r, c)` to `(c, r)`, tile
@@ -558,7 +599,7 @@ impl Symmetry<Tiles> for Transpose {
     }
 }
 
-/// Additive blank-free tile pattern databases, optionally with the diagonal reflection: the
+/// Additive tile pattern databases, optionally with the diagonal reflection: the
 /// generic [`Additive`] heuristic with a faster estimate for tiles.
 ///
 /// The generic estimate projects the board once per database and builds the reflected board;
@@ -620,8 +661,8 @@ impl Heuristic<Tiles> for TilePdb {
     }
 }
 
-/// The additive databases of `groups` (disjoint sets of tiles) on `tiles`, with the lookups of the
-/// [`Transpose`]d board when `reflect` is set.
+/// The additive blank-aware databases of `groups` (disjoint sets of tiles) on `tiles`, with the
+/// lookups of the [`Transpose`]d board when `reflect` is set.
 ///
 /// - Tables come from `cache` when it holds them, else are built (and saved there) by
 ///   [`pdb::build_all`] within `limits` (memory refused before allocating; time and Ctrl-C stop the
@@ -640,6 +681,17 @@ pub fn additive(
         .iter()
         .map(|group| TileGroup::new(tiles, group))
         .collect::<Result<Vec<_>, _>>()?;
+    additive_of(tiles, abstractions, reflect, limits, cache)
+}
+
+/// [`additive`] over groups made by the caller (blank-aware or blank-free, [`TileGroup`]).
+pub fn additive_of(
+    tiles: &Tiles,
+    abstractions: Vec<TileGroup>,
+    reflect: bool,
+    limits: &Limits,
+    cache: Option<&TableCache>,
+) -> Result<TilePdb, PdbError> {
     let mut seen = 0u64;
     for group in &abstractions {
         let shared = seen & group.pieces();

@@ -5,10 +5,12 @@
 //!   every cell plus where the blank is; the dense index is a permutation rank over the half of
 //!   the boards that can reach the goal; the permutation parity proves the other half unsolvable.
 //! - [`board`]: the board text (rows of numbers, the blank `_` or `0`).
+//! - [`blank_aware`]: the 0-1 search that builds blank-aware pattern databases.
 //! - [`heuristic`]: admissible estimates for A* and IDA*: Manhattan distance, linear conflict,
 //!   additive pattern databases over tile groups (with the diagonal reflection).
 //! - [`plugin`]: `[puzzle] kind = "tiles"`, through the generic glue.
 
+pub mod blank_aware;
 pub mod board;
 pub mod heuristic;
 pub mod plugin;

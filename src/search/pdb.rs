@@ -86,6 +86,21 @@ pub trait Abstraction<P: StateSpace + ?Sized>: Sync {
     /// puzzle's own numbering); `u64::MAX` when every move may count. [`Additive`] needs the masks
     /// of its databases disjoint.
     fn pieces(&self) -> u64;
+
+    /// Builds the exact table: an entry for every index of [`space`](Self::space), a lower bound
+    /// on the distance of every state projecting there. By default the unit-cost [`table`] engine
+    /// backward from the abstract goals; an abstraction whose moves do not all cost 1 builds its
+    /// own (the tiles' blank-aware groups, where moves of unwatched tiles cost 0).
+    fn build_table(&self, limits: &Limits) -> Result<DistanceTable, Limit> {
+        table::build_with(self.space(), limits, Width::Exact)
+    }
+
+    /// The fewest bytes [`build_table`](Self::build_table) needs, for [`build_all`]'s check before
+    /// anything is allocated: by default the table engine's smallest exact table, 4 bits per
+    /// state in whole words.
+    fn build_bytes(&self) -> u128 {
+        self.space().size().div_ceil(16) * 8
+    }
 }
 
 /// A map of states onto states exactly as far from the goal set (a symmetry of the space that maps
@@ -161,7 +176,7 @@ impl<A> PatternDatabase<A> {
     {
         let started = Instant::now();
         let space = abstraction.space();
-        let build = || table::build_with(space, limits, Width::Exact);
+        let build = || abstraction.build_table(limits);
         let (table, source) = match cache {
             Some(cache) => {
                 let fingerprint = Self::fingerprint_of(&abstraction);
@@ -257,12 +272,13 @@ impl<P: StateSpace + ?Sized, A: Abstraction<P>> Heuristic<P> for PatternDatabase
     }
 }
 
-/// Builds the databases of `abstractions` against one memory budget, in order.
+/// Builds the databases of `abstractions` against one memory budget; returned in their order.
 ///
-/// Refuses with [`Limit::Memory`] before allocating anything when the smallest exact tables
-/// (4 bits per state) of all of them do not fit `limits.memory_budget` together; then builds each
-/// with the budget minus the bytes of the tables already held, so the heuristic as a whole stays
-/// within it.
+/// Refuses with [`Limit::Memory`] before allocating anything when the largest build's
+/// [`build_bytes`](Abstraction::build_bytes) and the smallest exact tables (4 bits per state) of
+/// the others do not fit `limits.memory_budget` together. Then builds the largest first (its build
+/// is the peak; the small ones' builds fit beside its table), each with the budget minus the bytes
+/// of the tables already held, so the heuristic as a whole stays within it.
 pub fn build_all<P: StateSpace + ?Sized, A: Abstraction<P>>(
     abstractions: Vec<A>,
     limits: &Limits,
@@ -270,18 +286,27 @@ pub fn build_all<P: StateSpace + ?Sized, A: Abstraction<P>>(
 ) -> Result<Vec<PatternDatabase<A>>, Limit> {
     // 4 bits per state, rounded up to whole words as the engine allocates.
     let smallest = |a: &A| a.space().size().div_ceil(16) * 8;
-    let needed: u128 = abstractions.iter().map(smallest).sum();
-    limits.check_memory(needed)?;
+    let tables: u128 = abstractions.iter().map(smallest).sum();
+    let worst_build = abstractions
+        .iter()
+        .map(|a| a.build_bytes().saturating_sub(smallest(a)))
+        .max()
+        .unwrap_or(0);
+    limits.check_memory(tables + worst_build)?;
+    let mut order: Vec<usize> = (0..abstractions.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(abstractions[i].space().size()));
+    let mut slots: Vec<Option<A>> = abstractions.into_iter().map(Some).collect();
+    let mut built: Vec<Option<PatternDatabase<A>>> = slots.iter().map(|_| None).collect();
     let mut held = 0u64;
-    let mut databases = Vec::with_capacity(abstractions.len());
-    for abstraction in abstractions {
+    for i in order {
         let mut left = limits.clone();
         left.memory_budget = limits.memory_budget.saturating_sub(held);
+        let abstraction = slots[i].take().expect("each built once");
         let database = PatternDatabase::build(abstraction, &left, cache)?;
         held += database.table.bytes();
-        databases.push(database);
+        built[i] = Some(database);
     }
-    Ok(databases)
+    Ok(built.into_iter().map(|d| d.expect("all built")).collect())
 }
 
 /// The largest estimate of several admissible heuristics: admissible, and at least as good as

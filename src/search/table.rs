@@ -157,6 +157,36 @@ pub struct DistanceTable {
 }
 
 impl DistanceTable {
+    /// A table from entries built elsewhere: `len` exact distances of 8 bits packed as
+    /// [`DistanceTable`]s pack them (entry `i` is byte `i % 8` of `words[i / 8]` from the least
+    /// significant end; 255 unreached, also in the padding), and the builder's statistics. The
+    /// histogram is counted here. For engines with their own search (the tiles' blank-aware
+    /// pattern databases, whose moves do not all cost 1).
+    ///
+    /// Panics unless `words` has exactly `len.div_ceil(8)` words.
+    pub fn from_byte_codes(len: u64, words: Vec<u64>, stats: Stats) -> DistanceTable {
+        assert_eq!(words.len() as u64, len.div_ceil(8), "8-bit entries, 8 a word");
+        let mut entries = Packed::new(0, 8);
+        entries.len = len;
+        entries.words = words;
+        let mut histogram = Vec::new();
+        for i in 0..len {
+            let code = entries.get(i);
+            if code != entries.unreached() {
+                if histogram.len() <= code as usize {
+                    histogram.resize(code as usize + 1, 0);
+                }
+                histogram[code as usize] += 1;
+            }
+        }
+        DistanceTable {
+            entries,
+            mod3: false,
+            histogram,
+            stats,
+        }
+    }
+
     /// The distance from `state` to the nearest goal, or `None` when no goal can be reached from
     /// it. One lookup in an exact table; in a mod-3 table a descent to the goal set (`d + 1`
     /// successor generations).

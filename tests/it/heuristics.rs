@@ -5,10 +5,10 @@
 
 use statespace::cache::{Source, TableCache};
 use statespace::puzzles::tiles::heuristic::{
-    self, LinearConflict, Manhattan, SPLIT_4_4_4_3, SPLIT_5_5_5, TilePdb, Transpose,
+    self, LinearConflict, Manhattan, SPLIT_4_4_4_3, SPLIT_5_5_5, TileGroup, TilePdb, Transpose,
 };
 use statespace::puzzles::tiles::{Board, Tiles};
-use statespace::search::pdb::{Max, PdbError};
+use statespace::search::pdb::{Max, PatternDatabase, PdbError};
 use statespace::search::{Limit, Limits, Outcome, astar, idastar, table};
 use statespace::space::{Heuristic, Indexed, Invariant, StateSpace, replay};
 
@@ -318,14 +318,22 @@ fn databases_are_cached_and_memory_is_refused_before_building() {
     let board = korf100()[78].2;
     assert_eq!(first.estimate(&tiles, board), again.estimate(&tiles, board));
 
-    // Four tables of 16!/12! entries at 4 bits: 3 x 21,840 + 1,680 bytes, over 10,000.
+    // Four tables of 16!/12! entries at 4 bits (3 x 21,840 + 1,680 bytes), and beside them the
+    // largest build's words beyond its table: 43,680 placements of 4 bytes (12 free cells), less
+    // the 21,840 counted; over 10,000.
     let tight = Limits {
         memory_budget: 10_000,
         ..Limits::default()
     };
     let err = heuristic::additive(&tiles, &groups, false, &tight, None).unwrap_err();
     assert!(
-        matches!(err, PdbError::Limit(Limit::Memory { needed: 67_200, .. })),
+        matches!(
+            err,
+            PdbError::Limit(Limit::Memory {
+                needed: 220_080,
+                ..
+            })
+        ),
         "{err}"
     );
     // The default falls back to linear conflict when no database fits.
@@ -356,4 +364,29 @@ fn bad_groups_are_refused() {
     let wide = Tiles::new(3, 4, Tiles::ordered(3, 4));
     let err = heuristic::additive(&wide, &[vec![1, 2]], true, &limits, None).unwrap_err();
     assert!(err.to_string().contains("square"), "{err}");
+}
+
+/// Every blank-aware entry is at least the blank-free one (the blank only adds constraints), and
+/// strictly more on the whole: the point of tracking it.
+#[test]
+fn blank_aware_databases_dominate_blank_free_ones() {
+    let tiles = Tiles::new(4, 4, Tiles::ordered(4, 4));
+    for group in [vec![1, 2, 3, 4, 5], vec![6, 7, 10, 11], vec![13, 14, 15]] {
+        let limits = Limits::default();
+        let build = |g: TileGroup| PatternDatabase::build(g, &limits, None).unwrap();
+        let aware = build(TileGroup::new(&tiles, &group).unwrap());
+        let free = build(TileGroup::blank_free(&tiles, &group).unwrap());
+        assert!(aware.abstraction().is_blank_aware() && !free.abstraction().is_blank_aware());
+        assert_ne!(aware.fingerprint(), free.fingerprint());
+        let (aware, free) = (aware.table(), free.table());
+        assert_eq!(aware.len(), free.len());
+        let (mut sum_aware, mut sum_free) = (0u64, 0u64);
+        for i in 0..aware.len() {
+            let (a, f) = (aware.code(i).unwrap(), free.code(i).unwrap());
+            assert!(a >= f, "{group:?}, entry {i}: {a} < {f}");
+            sum_aware += a;
+            sum_free += f;
+        }
+        assert!(sum_aware > sum_free, "{group:?}: {sum_aware} vs {sum_free}");
+    }
 }
