@@ -172,6 +172,19 @@ impl TableCache {
         )
     }
 
+    /// Passes `line` to the callback warnings go to: for a caller about to build a table that
+    /// takes long the first time, to say so (the library never prints).
+    pub fn note(&self, line: &str) {
+        (self.warn)(line)
+    }
+
+    /// Whether a file for the table named `fingerprint` is there (not yet whether it is valid:
+    /// loading checks that).
+    pub fn holds(&self, fingerprint: &str) -> bool {
+        self.path_for(fingerprint)
+            .is_some_and(|path| path.is_file())
+    }
+
     /// The directory tables are cached in; `None` when caching is off.
     pub fn dir(&self) -> Option<&Path> {
         self.dir.as_deref()

@@ -175,7 +175,8 @@ pub struct SearchSection {
     pub memory: Option<Spanned<String>>,
     /// Worker threads for engines that use several (`explore`); default: chosen by size.
     pub threads: Option<Spanned<i64>>,
-    /// The heuristic of `astar` and `idastar` (the puzzle's names: `manhattan`, `pdb`, ...).
+    /// The heuristic of `astar` and `idastar` (the puzzle's names: `default`, `manhattan`, `pdb`,
+    /// ...; absent: the puzzle's default).
     pub heuristic: Option<Spanned<String>>,
     /// Pattern-database groups: the pieces of each (`[[1, 2, 3], [4, 5, 6]]`).
     pub pdb: Option<Spanned<Vec<Vec<i64>>>>,

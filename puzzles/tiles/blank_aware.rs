@@ -432,6 +432,9 @@ impl<W: Word> Search<'_, W> {
 
     /// Slides every watched tile next to a seen free cell of the placement `cells` (word `w`)
     /// into it, and marks each successor's component unless it is seen.
+    ///
+    /// (Loading every successor's word first, so that their cache misses overlap, measured no
+    /// faster: 52.7 s against 48.1 s of CPU for the 7-tile group.)
     #[inline]
     fn expand(&self, cells: &[u8], w: u32, cost: u32, round: &mut Round) {
         let g = self.group;
@@ -555,7 +558,10 @@ mod tests {
         let mut queue = VecDeque::new();
         queue.push_back((goal.to_vec(), goal_blank, 0));
         while let Some((cells, blank, c)) = queue.pop_front() {
-            if cost.get(&(cells.clone(), blank)).is_some_and(|&old| old <= c) {
+            if cost
+                .get(&(cells.clone(), blank))
+                .is_some_and(|&old| old <= c)
+            {
                 continue;
             }
             cost.insert((cells.clone(), blank), c);
@@ -571,7 +577,10 @@ mod tests {
                 }
             }
         }
-        assert!(cost.keys().all(|(cells, blank)| *blank < n && !cells.contains(blank)));
+        assert!(
+            cost.keys()
+                .all(|(cells, blank)| *blank < n && !cells.contains(blank))
+        );
         let mut best: HashMap<Vec<u8>, u32> = HashMap::new();
         for ((cells, _), c) in cost {
             let entry = best.entry(cells).or_insert(c);

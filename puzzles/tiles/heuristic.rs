@@ -395,7 +395,11 @@ impl TileGroup {
             .iter()
             .map(|t| t.to_string())
             .collect();
-        let kind = if blank_aware { "blank-aware" } else { "blank-free" };
+        let kind = if blank_aware {
+            "blank-aware"
+        } else {
+            "blank-free"
+        };
         let fingerprint = format!(
             "tiles {rows}x{cols}, goal [{}], {kind} group {group:?}",
             goal_text.join(" ")
@@ -759,17 +763,19 @@ pub struct DefaultHeuristic {
     /// What was chosen: `"pdb 7-8 reflected"`, `"pdb 6-6-3"`, `"linear-conflict"`, ...
     pub name: String,
     /// The heuristic.
-    pub heuristic: Box<dyn Heuristic<Tiles>>,
+    pub heuristic: Box<dyn Heuristic<Tiles> + Send + Sync>,
 }
 
 /// The best heuristic this module offers for `tiles` within `limits`:
 ///
-/// - 4 x 4: the 7-8 additive databases (reflected when the goal allows, [`Transpose::new`]) when
-///   they fit `limits.memory_budget` (about 580 MiB held, 840 MiB while the 8-tile table widens
-///   during its build); else 6-6-3 (about 60 MiB); else linear conflict. The first call builds the
-///   tables (minutes for 7-8) and saves them in `cache`; later calls load them (seconds).
+/// - 4 x 4: the blank-aware 7-8 additive databases (reflected when the goal allows,
+///   [`Transpose::new`]) when they fit `limits.memory_budget` (576 MB held; the 8-tile group's
+///   build holds 1.04 GB); else 6-6-3 (12 MB); else linear conflict. The first call builds the
+///   tables (minutes for 7-8; `cache` is told so first, through [`TableCache::note`]) and saves
+///   them in `cache`; later calls load them (a second or two).
 /// - every other size: linear conflict. (3 x 3 is better served by the whole distance table;
-///   the 24-puzzle's 6-6-6-6 databases are not offered yet.)
+///   the 24-puzzle's 6-6-6-6 databases are not offered as a default: 127.5 M placements each,
+///   half a gigabyte per group to build.)
 ///
 /// A build stopped by a limit (memory, time, Ctrl-C) falls back to the next choice.
 pub fn default_heuristic(
@@ -782,6 +788,22 @@ pub fn default_heuristic(
         let suffix = if reflect { " reflected" } else { "" };
         for (name, split) in [("7-8", &SPLIT_7_8[..]), ("6-6-3", &SPLIT_6_6_3[..])] {
             let groups = groups_by_goal_cells(tiles, split);
+            if let Some(cache) = cache
+                && name == "7-8"
+            {
+                let cached = groups.iter().all(|g| {
+                    TileGroup::new(tiles, g).is_ok_and(|g| {
+                        cache.holds(&PatternDatabase::<TileGroup>::fingerprint_of::<Tiles>(&g))
+                    })
+                });
+                if !cached {
+                    cache.note(
+                        "tiles: building the 7-8 pattern databases, once (a few minutes, about \
+                         1 GB); later runs load them from the table cache. \
+                         [search] heuristic = \"linear-conflict\" starts at once instead",
+                    );
+                }
+            }
             if let Ok(h) = additive(tiles, &groups, reflect, limits, cache) {
                 return DefaultHeuristic {
                     name: format!("pdb {name}{suffix}"),

@@ -4,7 +4,7 @@
 //! index), iddfs, the distance table, explore and export, and consults the parity first.
 
 use super::board::parse;
-use super::heuristic::{LinearConflict, Manhattan, Transpose, additive};
+use super::heuristic::{LinearConflict, Manhattan, Transpose, additive, default_heuristic};
 use super::space::{MAX_CELLS, Tiles};
 use crate::config::{Config, Keys, Mode};
 use crate::error::Result;
@@ -97,8 +97,10 @@ impl Plugin for TilesPlugin {
     }
 }
 
-/// `[search] heuristic` for astar and idastar: `linear-conflict` (the default: no table to build,
-/// so a first solve starts at once), `manhattan`, or `pdb`: additive pattern databases over the
+/// `[search] heuristic` for astar and idastar: `default` (when the key is absent: the best for the
+/// size within the memory budget, [`default_heuristic`]: the 7-8 databases on 4 x 4, built by the
+/// first solve and cached), `linear-conflict` (no table to build, so a first solve starts at
+/// once), `manhattan`, or `pdb`: additive pattern databases over the
 /// `[search] pdb` tile groups (disjoint), also looked up in the board's reflection about the main
 /// diagonal unless `reflect = false` (square boards whose goal has the blank on the diagonal);
 /// built by the first solve that needs them, within its memory budget, and cached on disk.
@@ -117,7 +119,14 @@ fn heuristic(config: &Config, tiles: &Tiles) -> Result<HeuristicFactory<Tiles>> 
         Arc::new(move |_, _| Ok(h.clone()))
     };
     match name.map(|n| n.get_ref().as_str()) {
-        None | Some("linear-conflict") => Ok(ready(Arc::new(LinearConflict::new(tiles)))),
+        None | Some("default") => {
+            let tiles = tiles.clone();
+            Ok(Arc::new(move |limits, cache| {
+                let chosen = default_heuristic(&tiles, limits, Some(cache));
+                Ok(Arc::from(chosen.heuristic) as SharedHeuristic<Tiles>)
+            }))
+        }
+        Some("linear-conflict") => Ok(ready(Arc::new(LinearConflict::new(tiles)))),
         Some("manhattan") => Ok(ready(Arc::new(Manhattan::new(tiles)))),
         Some("pdb") => {
             let raw = search
@@ -171,7 +180,7 @@ fn heuristic(config: &Config, tiles: &Tiles) -> Result<HeuristicFactory<Tiles>> 
         }
         Some(other) => {
             let message = format!(
-                "unknown tiles heuristic `{other}` (known: linear-conflict, manhattan, pdb)"
+                "unknown tiles heuristic `{other}` (known: default, linear-conflict, manhattan, pdb)"
             );
             Err(config.error_at(name.expect("some").span(), "search.heuristic", message))
         }

@@ -223,7 +223,9 @@ impl<A> PatternDatabase<A> {
         Self::fingerprint_of(&self.abstraction)
     }
 
-    fn fingerprint_of<P: StateSpace + ?Sized>(abstraction: &A) -> String
+    /// The cache fingerprint of `abstraction`'s database, before it is built (to ask the cache
+    /// whether it holds it).
+    pub fn fingerprint_of<P: StateSpace + ?Sized>(abstraction: &A) -> String
     where
         A: Abstraction<P>,
     {

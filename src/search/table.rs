@@ -165,7 +165,11 @@ impl DistanceTable {
     ///
     /// Panics unless `words` has exactly `len.div_ceil(8)` words.
     pub fn from_byte_codes(len: u64, words: Vec<u64>, stats: Stats) -> DistanceTable {
-        assert_eq!(words.len() as u64, len.div_ceil(8), "8-bit entries, 8 a word");
+        assert_eq!(
+            words.len() as u64,
+            len.div_ceil(8),
+            "8-bit entries, 8 a word"
+        );
         let mut entries = Packed::new(0, 8);
         entries.len = len;
         entries.words = words;

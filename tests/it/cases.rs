@@ -3,10 +3,10 @@
 //!
 //! A case is a table under its puzzle kind (`[[flip]]`, `[[shift]]`, `[[tiles]]`): `name`,
 //! `answer` (the fewest moves, or "Impossible"), `board` (rows), optionally `goal` (the goal kind;
-//! the plugin's default when absent) and `modes` (the engines to run; every mode the instance has
-//! when absent), and any of the puzzle's own `[puzzle]` and `[goal]` keys, which the plugin
-//! declares (so a plugin's new key needs no change here). A new engine is checked by every case
-//! as soon as an instance offers its mode.
+//! the plugin's default when absent), `modes` (the engines to run; every mode the instance has
+//! when absent) and `heuristic` (`[search] heuristic`), and any of the puzzle's own `[puzzle]` and
+//! `[goal]` keys, which the plugin declares (so a plugin's new key needs no change here). A new
+//! engine is checked by every case as soon as an instance offers its mode.
 
 use statespace::config::{Config, Mode};
 use statespace::instance::Answer;
@@ -65,6 +65,7 @@ fn to_case(kind: &str, case: &toml::Table) -> Case {
     let mut puzzle = toml::Table::new();
     puzzle.insert("kind".into(), Value::String(kind.into()));
     let mut goal = toml::Table::new();
+    let mut search = toml::Table::new();
     for (key, value) in case {
         if is(info.puzzle_keys, key) {
             puzzle.insert(key.clone(), value.clone());
@@ -74,6 +75,8 @@ fn to_case(kind: &str, case: &toml::Table) -> Case {
             goal.insert(key.clone(), Value::String(rows_text(value)));
         } else if is(info.goal_keys, key) {
             goal.insert(key.clone(), value.clone());
+        } else if key == "heuristic" {
+            search.insert(key.clone(), value.clone());
         } else {
             assert!(
                 ["name", "board", "answer", "modes"].contains(&key.as_str()),
@@ -86,6 +89,9 @@ fn to_case(kind: &str, case: &toml::Table) -> Case {
     config.insert("puzzle".into(), Value::Table(puzzle));
     if !goal.is_empty() {
         config.insert("goal".into(), Value::Table(goal));
+    }
+    if !search.is_empty() {
+        config.insert("search".into(), Value::Table(search));
     }
     let mut start = toml::Table::new();
     start.insert("board".into(), Value::String(rows_text(&case["board"])));
