@@ -791,12 +791,17 @@ pub fn default_heuristic(
             if let Some(cache) = cache
                 && name == "7-8"
             {
-                let cached = groups.iter().all(|g| {
-                    TileGroup::new(tiles, g).is_ok_and(|g| {
-                        cache.holds(&PatternDatabase::<TileGroup>::fingerprint_of::<Tiles>(&g))
-                    })
+                let abstractions: Vec<TileGroup> = groups
+                    .iter()
+                    .filter_map(|g| TileGroup::new(tiles, g).ok())
+                    .collect();
+                let cached = abstractions.iter().all(|g| {
+                    cache.holds(&PatternDatabase::<TileGroup>::fingerprint_of::<Tiles>(g))
                 });
-                if !cached {
+                let fits = limits
+                    .check_memory(pdb::memory_needed::<Tiles, _>(&abstractions))
+                    .is_ok();
+                if fits && !cached {
                     cache.note(
                         "tiles: building the 7-8 pattern databases, once (a few minutes, about \
                          1 GB); later runs load them from the table cache. \

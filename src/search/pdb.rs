@@ -286,15 +286,7 @@ pub fn build_all<P: StateSpace + ?Sized, A: Abstraction<P>>(
     limits: &Limits,
     cache: Option<&TableCache>,
 ) -> Result<Vec<PatternDatabase<A>>, Limit> {
-    // 4 bits per state, rounded up to whole words as the engine allocates.
-    let smallest = |a: &A| a.space().size().div_ceil(16) * 8;
-    let tables: u128 = abstractions.iter().map(smallest).sum();
-    let worst_build = abstractions
-        .iter()
-        .map(|a| a.build_bytes().saturating_sub(smallest(a)))
-        .max()
-        .unwrap_or(0);
-    limits.check_memory(tables + worst_build)?;
+    limits.check_memory(memory_needed(&abstractions))?;
     let mut order: Vec<usize> = (0..abstractions.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(abstractions[i].space().size()));
     let mut slots: Vec<Option<A>> = abstractions.into_iter().map(Some).collect();
@@ -309,6 +301,20 @@ pub fn build_all<P: StateSpace + ?Sized, A: Abstraction<P>>(
         built[i] = Some(database);
     }
     Ok(built.into_iter().map(|d| d.expect("all built")).collect())
+}
+
+/// The bytes [`build_all`] needs for `abstractions`: the largest build's
+/// [`build_bytes`](Abstraction::build_bytes) beyond its table, plus every table at 4 bits per
+/// state (the smallest exact width, in whole words as the table engine allocates).
+pub fn memory_needed<P: StateSpace + ?Sized, A: Abstraction<P>>(abstractions: &[A]) -> u128 {
+    let smallest = |a: &A| a.space().size().div_ceil(16) * 8;
+    let tables: u128 = abstractions.iter().map(smallest).sum();
+    let worst_build = abstractions
+        .iter()
+        .map(|a| a.build_bytes().saturating_sub(smallest(a)))
+        .max()
+        .unwrap_or(0);
+    tables + worst_build
 }
 
 /// The largest estimate of several admissible heuristics: admissible, and at least as good as

@@ -444,6 +444,8 @@ fn the_tiles_case_files_agree_with_brute_force() {
 fn heuristics_come_from_the_config_and_bad_ones_name_their_line() {
     let head = "[puzzle]\nkind = \"tiles\"\nrows = 3\ncols = 3\n[start]\nboard = \"\"\"\n8 6 7\n2 5 4\n3 _ 1\n\"\"\"\n[search]\n";
     for (search, mode) in [
+        ("heuristic = \"default\"\n", "idastar"),
+        ("", "astar"),
         ("heuristic = \"manhattan\"\n", "idastar"),
         ("heuristic = \"linear-conflict\"\n", "astar"),
         (
@@ -510,4 +512,24 @@ fn heuristics_come_from_the_config_and_bad_ones_name_their_line() {
         .stderr(predicates::str::contains(
             ":6: search.heuristic: not used here: this puzzle has no heuristic",
         ));
+}
+
+/// On 4 x 4 the default heuristic is the 7-8 databases when they fit the memory budget; under a
+/// budget too small for them (and for 6-6-3) it is linear conflict, nothing is built, and no note
+/// about a long build is printed.
+#[test]
+fn the_default_heuristic_falls_back_within_the_memory_budget() {
+    let text = std::fs::read_to_string(crate::config("tiles-4x4.toml")).unwrap();
+    let text = text.replace("heuristic = \"linear-conflict\"", "memory = \"20MB\"");
+    assert!(!text.contains("heuristic ="));
+    let file = config_file(&text);
+    let out = statespace()
+        .args(["solve", file.path().to_str().unwrap(), "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["moves"], 41);
+    assert_eq!(json["mode"], "idastar");
 }
