@@ -75,6 +75,9 @@ struct Group<'a> {
     not_last_col: u32,
     /// The group's goal cells, in the group's order.
     goal: &'a [u8],
+    /// `weights[i]`: the place value of tile `i`'s Lehmer digit in a rank, `(n - i - 1)! /
+    /// (n - k)!`.
+    weights: [u64; 25],
     goal_blank: u8,
 }
 
@@ -292,8 +295,14 @@ fn run<W: Word>(
         not_first_col: all & !first_col,
         not_last_col: all & !(first_col << (cols - 1)),
         goal,
+        weights: [0; 25],
         goal_blank,
     };
+    let k = goal.len();
+    group.weights[k - 1] = 1;
+    for i in (0..k - 1).rev() {
+        group.weights[i] = group.weights[i + 1] * (n as u64 - i as u64 - 1);
+    }
     for cell in 0..n {
         let bit = 1u32 << cell;
         group.adjacent[cell as usize] = (bit << 1 & group.not_first_col)
@@ -424,43 +433,77 @@ impl<W: Word> Search<'_, W> {
                     word.clear(late);
                 }
                 g.cells(&digits[..k], &mut cells[..k]);
-                self.expand(&cells[..k], w, cost, round);
+                self.expand(placement, &cells[..k], w, cost, round);
             }
             g.advance(&mut digits[..k]);
         }
     }
 
-    /// Slides every watched tile next to a seen free cell of the placement `cells` (word `w`)
-    /// into it, and marks each successor's component unless it is seen.
+    /// Slides every watched tile next to a seen free cell of `placement` (its tiles' cells
+    /// `cells`, its word `w`) into it, and marks each successor's component unless it is seen.
     ///
-    /// (Loading every successor's word first, so that their cache misses overlap, measured no
-    /// faster: 52.7 s against 48.1 s of CPU for the 7-tile group.)
+    /// A successor's rank is the placement's plus a difference: moving tile `i` from `from` to
+    /// `to` changes its own Lehmer digit by the distance less the earlier tiles in between, and
+    /// the digit of each later tile in between by one; a sideways step has no cell in between.
+    /// So there is no ranking per successor, and the blank's free-cell number is a subtraction.
+    /// (Loading every successor's word before checking any, so that their cache misses overlap,
+    /// measured no faster: 52.7 s against 48.1 s of CPU for the 7-tile group.)
     #[inline]
-    fn expand(&self, cells: &[u8], w: u32, cost: u32, round: &mut Round) {
+    fn expand(&self, placement: u64, cells: &[u8], w: u32, cost: u32, round: &mut Round) {
         let g = self.group;
         round.expanded += 1;
         let occupied = cells.iter().fold(0u32, |m, &c| m | 1 << c);
         let free = ((1u32 << g.n) - 1) & !occupied;
         let blank = cells_of_bits(w & ((1 << W::CELL_BITS) - 1), free);
-        let mut next = [0u8; 25];
-        next[..cells.len()].copy_from_slice(cells);
+        // The weight of the tile on each cell; `earlier`: the cells of the tiles before tile `i`.
+        let mut weight_on = [0u64; 25];
+        for (i, &cell) in cells.iter().enumerate() {
+            weight_on[cell as usize] = g.weights[i];
+        }
+        let mut earlier = 0u32;
         for (i, &from) in cells.iter().enumerate() {
+            let later = occupied & !earlier & !(1 << from);
             let mut targets = g.adjacent[from as usize] & blank;
-            while targets != 0 {
-                let to = targets.trailing_zeros();
-                targets &= targets - 1;
-                round.generated += 1;
-                next[i] = to as u8;
-                let successor = g.rank(&next[..cells.len()]);
-                let successor_free = (free & !(1 << to)) | 1 << from;
-                let blank_bit = 1 << (successor_free & ((1 << from) - 1)).count_ones();
-                if self.words[successor as usize].load() & blank_bit == 0 {
-                    let component = g.flood(1 << from, successor_free);
-                    let bits = cell_bits(component, successor_free);
-                    self.mark(successor, bits, cost, round);
+            if targets != 0 {
+                let below_from = (1u32 << from) - 1;
+                let free_below_from = from as u32 - (occupied & below_from).count_ones();
+                while targets != 0 {
+                    let to = targets.trailing_zeros();
+                    targets &= targets - 1;
+                    round.generated += 1;
+                    let (low, high) = (from.min(to as u8) as u32, from.max(to as u8) as u32);
+                    let between = ((1u32 << high) - 1) & !((2u32 << low) - 1);
+                    let mut delta = g.weights[i] * (high - low) as u64;
+                    let mut later_between = 0u64;
+                    if between != 0 {
+                        delta -= g.weights[i] * (earlier & between).count_ones() as u64;
+                        let mut passed = later & between;
+                        while passed != 0 {
+                            later_between += weight_on[passed.trailing_zeros() as usize];
+                            passed &= passed - 1;
+                        }
+                    }
+                    let successor = if to > from as u32 {
+                        placement + delta + later_between
+                    } else {
+                        placement - delta - later_between
+                    };
+                    debug_assert_eq!(successor, {
+                        let mut next = [0u8; 25];
+                        next[..cells.len()].copy_from_slice(cells);
+                        next[i] = to as u8;
+                        g.rank(&next[..cells.len()])
+                    });
+                    let successor_free = (free & !(1 << to)) | 1 << from;
+                    let blank_bit = 1 << (free_below_from - (to < from as u32) as u32);
+                    if self.words[successor as usize].load() & blank_bit == 0 {
+                        let component = g.flood(1 << from, successor_free);
+                        let bits = cell_bits(component, successor_free);
+                        self.mark(successor, bits, cost, round);
+                    }
                 }
             }
-            next[i] = from;
+            earlier |= 1 << from;
         }
     }
 
