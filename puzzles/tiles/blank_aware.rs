@@ -246,7 +246,7 @@ pub fn bytes_needed(placements: u64, free: u32) -> u128 {
 /// unwatched tiles moving for free; 8 bits per entry.
 ///
 /// - [`Limit::Memory`] before allocating when [`bytes_needed`] exceeds the budget;
-///   [`Limit::Time`] and [`Limit::Interrupted`] checked every [`CHUNK`] placements;
+///   [`Limit::Time`] and [`Limit::Interrupted`] checked every 65,536 placements;
 ///   [`Limit::Depth`] if a cost passes the word's 6 bits (62), which no board up to 5 x 5 with
 ///   groups of up to 8 tiles comes near.
 /// - Panics unless `rows * cols <= 25`, `goal` holds distinct cells other than `goal_blank`, and

@@ -30,10 +30,10 @@
 //! - **blank-aware** ([`TileGroup::new`], the default; Korf & Felner 2002, Felner, Korf & Hanan
 //!   2004): the build tracks the blank, which moves for free through the cells of unwatched tiles
 //!   but must get around the watched ones; the entry is the minimum over the blank's positions.
-//!   A 0-1 search of its own ([`blank_aware`](super::blank_aware)), one byte per entry.
+//!   A 0-1 search of its own ([`blank_aware`] module), one byte per entry.
 //! - **blank-free** ([`TileGroup::blank_free`]): the blank is assumed wherever it is needed, so a
 //!   group tile may slide to any adjacent cell no other group tile holds; built by the unit-cost
-//!   [`table`](crate::search::table) engine. Weaker (it misses the moves a tile makes to let the
+//!   [`table`] engine. Weaker (it misses the moves a tile makes to let the
 //!   blank around it: on Korf's 100 instances the 7-8 databases search about 100 times the
 //!   nodes), kept as the plain use of the generic engine and for comparison.
 //!
@@ -318,7 +318,7 @@ pub type GroupCells = [u8; MAX_GROUP];
 /// slides one group tile to an adjacent cell that holds no other group tile (the blank-free
 /// moves), with moves named like the puzzle's ([`Slide`]), indexed by [`Arrangements`] rank,
 /// invertible, and one goal (the group's tiles on their goal cells). A blank-aware group builds
-/// its table with the blank tracked instead ([`blank_aware`](super::blank_aware)).
+/// its table with the blank tracked instead ([`blank_aware`] module).
 #[derive(Clone, Debug)]
 pub struct TileGroup {
     rows: u8,
