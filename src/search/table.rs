@@ -917,13 +917,14 @@ fn top_down<P: Indexed, R: Reduction<P>>(
 ) -> Result<Scanned, Limit> {
     let unreached = entries.unreached();
     let (mut found, mut expanded, mut generated) = (0u64, 0u64, 0u64);
+    let mut cursor = Cursor(None);
     for word in 0..entries.words.len() {
         clock.check(word)?;
         let mut hits = entries.lanes_equal(word, at);
         while hits != 0 {
             let i = entries.lane_index(word, hits);
             hits &= hits - 1;
-            let state = space.state(i);
+            let state = cursor.state(space, i);
             if !reduction.expands(space, state) {
                 continue;
             }
@@ -956,6 +957,7 @@ fn bottom_up<P: Indexed, R: Reduction<P>>(
 ) -> Result<Scanned, Limit> {
     let unreached = entries.unreached();
     let (mut found, mut expanded, mut generated) = (0u64, 0u64, 0u64);
+    let mut cursor = Cursor(None);
     for word in 0..entries.words.len() {
         clock.check(word)?;
         let mut hits = entries.lanes_equal(word, unreached);
@@ -966,18 +968,16 @@ fn bottom_up<P: Indexed, R: Reduction<P>>(
             if entries.get(i) != unreached {
                 continue;
             }
-            let state = space.state(i);
+            let state = cursor.state(space, i);
             if !reduction.expands(space, state) {
                 continue;
             }
             expanded += 1;
-            let mut near = false;
-            // The visitor cannot stop the generation, but once a neighbour at `at` is found the
-            // index look-ups, which are the cost, are skipped.
             let seen: &Packed = entries;
-            space.successors(state, &mut |_, t| {
+            // The first neighbour at `at` settles it: the other moves are not generated.
+            let near = space.any_successor(state, &mut |t| {
                 generated += 1;
-                near = near || seen.get(space.index(t)) == at;
+                seen.get(space.index(t)) == at
             });
             if near {
                 found += reach(space, reduction, entries, state, i, next);
@@ -989,6 +989,22 @@ fn bottom_up<P: Indexed, R: Reduction<P>>(
         expanded,
         generated,
     })
+}
+
+/// The last state a scan turned an index into: scans go up the index, so the next state is
+/// found from it ([`Indexed::state_after`]), which is cheaper than an unrank when it is near.
+struct Cursor<S>(Option<(u64, S)>);
+
+impl<S: Copy> Cursor<S> {
+    #[inline]
+    fn state<P: Indexed<State = S>>(&mut self, space: &P, index: u64) -> S {
+        let state = match self.0 {
+            Some((at, from)) => space.state_after(at, from, index),
+            None => space.state(index),
+        };
+        self.0 = Some((index, state));
+        state
+    }
 }
 
 /// Gives `code` to the unreached state `state` (at `index`) and to its unreached images; returns
