@@ -203,6 +203,21 @@ pub trait Symmetric: StateSpace {
     fn images<F: FnMut(Self::State)>(&self, state: Self::State, visit: F);
     /// Whether `state` stands for its orbit.
     fn is_representative(&self, state: Self::State) -> bool;
+    /// Calls `visit` with the images of `state`, as [`images`](Self::images) does, and returns
+    /// the state that stands for the orbit (`state` or an image). A table build needs both for
+    /// every orbit it reaches (it lists the representatives of a small level); a space that gets
+    /// them in one pass overrides this. By default, the images, then the one that
+    /// [`is_representative`](Self::is_representative) approves.
+    fn orbit<F: FnMut(Self::State)>(&self, state: Self::State, mut visit: F) -> Self::State {
+        let mut found = state;
+        self.images(state, |image| {
+            if self.is_representative(image) {
+                found = image;
+            }
+            visit(image)
+        });
+        found
+    }
 }
 
 /// A proof by invariant: a quantity every move keeps (a permutation parity, a colour count) that

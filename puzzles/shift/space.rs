@@ -196,7 +196,7 @@ impl GoalSet for ColourMasks {
 }
 
 impl Symmetric for ColourMasks {
-    #[inline]
+    #[inline(always)]
     fn images<F: FnMut(u64)>(&self, mask: u64, mut visit: F) {
         let images = self.mirror_tables.images(mask);
         images[..self.mirror_count]
@@ -211,6 +211,18 @@ impl Symmetric for ColourMasks {
         // Slots past the mirrors hold `mask` itself, which never disqualifies it.
         let [a, b, c] = self.mirror_tables.images(mask);
         mask <= a && mask <= b && mask <= c
+    }
+
+    /// The images and the smallest of the orbit from one pass of the look-ups.
+    #[inline(always)]
+    fn orbit<F: FnMut(u64)>(&self, mask: u64, mut visit: F) -> u64 {
+        let images = self.mirror_tables.images(mask);
+        images[..self.mirror_count]
+            .iter()
+            .for_each(|&image| visit(image));
+        // Slots past the mirrors hold `mask` itself.
+        let [a, b, c] = images;
+        mask.min(a).min(b).min(c)
     }
 }
 

@@ -169,17 +169,17 @@ impl Colex {
             *entry = term(v, last_shift, k.saturating_sub(v.count_ones()));
         }
         let low_bits = n.min(LOW_BITS);
+        // Group i holds the C(low_bits, i) masks of i bits.
         let mut low_start = vec![0usize; low_bits as usize + 2];
-        for value in 0..1u32 << low_bits {
-            low_start[value.count_ones() as usize + 1] += 1;
-        }
-        for i in 1..low_start.len() {
-            low_start[i] += low_start[i - 1];
+        for i in 0..=low_bits as usize {
+            low_start[i + 1] = low_start[i] + binomial.get(low_bits, i as u32) as usize;
         }
         let mut low = vec![0u16; 1 << low_bits];
         let mut fill = low_start.clone();
         for value in 0..1u32 << low_bits {
-            let group = value.count_ones() as usize;
+            // Two byte look-ups: `count_ones` is a dozen instructions on portable x86-64.
+            let group = (BYTE_POPCOUNT[(value & 0xff) as usize]
+                + BYTE_POPCOUNT[(value >> 8) as usize]) as usize;
             low[fill[group]] = value as u16;
             fill[group] += 1;
         }
