@@ -73,6 +73,19 @@ pub trait StateSpace {
     /// engines a specialised path through the other capabilities (dense index, bit tricks).
     fn successors(&self, state: Self::State, visit: &mut dyn FnMut(Self::Move, Self::State));
 
+    /// Whether some successor of `state` passes `test`, stopping at the first that does.
+    ///
+    /// Why it exists: a bottom-up distance-table scan asks only whether a state has a neighbour
+    /// at the current depth, and most that do find one among the first few moves. The default
+    /// generates every successor and tests them until one passes; a space whose moves are cheap
+    /// one at a time overrides it so that the rest are not generated at all.
+    #[inline]
+    fn any_successor(&self, state: Self::State, test: &mut dyn FnMut(Self::State) -> bool) -> bool {
+        let mut found = false;
+        self.successors(state, &mut |_, t| found = found || test(t));
+        found
+    }
+
     /// Whether `state` is a goal.
     fn is_goal(&self, state: Self::State) -> bool;
 
@@ -128,6 +141,17 @@ pub trait Indexed: StateSpace {
     fn index(&self, state: Self::State) -> u64;
     /// The state at `index`; `index < size()`.
     fn state(&self, index: u64) -> Self::State;
+    /// The state at `index`, given `from`, the state at an earlier index `at` (`at < index`).
+    ///
+    /// Why it exists: a distance table's level scans visit indices in increasing order, and for
+    /// some encodings the next state in index order is much cheaper to step to than to unrank
+    /// (colex masks: a few bit operations against about 150 instructions). Such a space steps
+    /// when `index` is near `at`. The default is [`state`](Self::state).
+    #[inline]
+    fn state_after(&self, at: u64, from: Self::State, index: u64) -> Self::State {
+        let _ = (at, from);
+        self.state(index)
+    }
 }
 
 /// Every move has an inverse: `s --m--> t` exactly when `t --inverse(m)--> s`.
@@ -179,6 +203,21 @@ pub trait Symmetric: StateSpace {
     fn images<F: FnMut(Self::State)>(&self, state: Self::State, visit: F);
     /// Whether `state` stands for its orbit.
     fn is_representative(&self, state: Self::State) -> bool;
+    /// Calls `visit` with the images of `state`, as [`images`](Self::images) does, and returns
+    /// the state that stands for the orbit (`state` or an image). A table build needs both for
+    /// every orbit it reaches (it lists the representatives of a small level); a space that gets
+    /// them in one pass overrides this. By default, the images, then the one that
+    /// [`is_representative`](Self::is_representative) approves.
+    fn orbit<F: FnMut(Self::State)>(&self, state: Self::State, mut visit: F) -> Self::State {
+        let mut found = state;
+        self.images(state, |image| {
+            if self.is_representative(image) {
+                found = image;
+            }
+            visit(image)
+        });
+        found
+    }
 }
 
 /// A proof by invariant: a quantity every move keeps (a permutation parity, a colour count) that

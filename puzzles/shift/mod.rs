@@ -6,6 +6,8 @@
 //! - [`space`]: [`ColourMasks`] (one colour's mask, for region goals) and [`Boards`] (whole
 //!   boards with any goal: the pattern goal, and export), as
 //!   [`StateSpace`](crate::space::StateSpace)s.
+//! - [`mirror`]: the board's mirrors as byte look-ups on a mask (the symmetries of a region
+//!   goal).
 //! - [`solver`]: region goals as the minimum over colours, by table, BFS or IDDFS; tables are
 //!   built once and shared across boards.
 //! - [`plugin`]: config -> [`Instance`](crate::instance::Instance), through the generic glue.
@@ -17,6 +19,7 @@
 //! backward from the goal answers every board by a lookup per colour.
 
 pub mod board;
+pub mod mirror;
 pub mod plugin;
 pub mod solver;
 pub mod space;

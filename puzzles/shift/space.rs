@@ -12,6 +12,8 @@
 //! boards for every goal, so [`Boards`] takes region goals too.
 
 use super::board::{Board, Geometry, Palette, Shift, Shifter, Word};
+pub use super::mirror::Mirror;
+use super::mirror::MirrorTables;
 use crate::config::BoardText;
 use crate::error::Result;
 use crate::rank::{Colex, next_same_popcount};
@@ -55,19 +57,7 @@ pub struct ColourMasks {
     /// The board's mirrors that keep the region (see [`Mirror`]), in `mirrors[..mirror_count]`.
     mirrors: [Mirror; 3],
     mirror_count: usize,
-}
-
-/// A mirror of the board: rows in reverse order, columns in reverse order, or both (a half
-/// turn). A mirror maps every row or column shift to a shift, so when it also keeps the region it
-/// keeps the goal set and every distance.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mirror {
-    /// Rows in reverse order.
-    UpDown,
-    /// Columns in reverse order.
-    LeftRight,
-    /// Both: a half turn.
-    HalfTurn,
+    mirror_tables: MirrorTables,
 }
 
 impl ColourMasks {
@@ -84,15 +74,17 @@ impl ColourMasks {
             colex: Colex::new(cells, k),
             mirrors: [Mirror::UpDown; 3],
             mirror_count: 0,
+            mirror_tables: MirrorTables::new(geometry, &[]),
         };
         // The mirrors that keep the region form a group (the region's stabiliser), so they list
         // every orbit whole.
-        for mirror in [Mirror::UpDown, Mirror::LeftRight, Mirror::HalfTurn] {
+        for mirror in Mirror::ALL {
             if space.mirror(mirror, region) == region {
                 space.mirrors[space.mirror_count] = mirror;
                 space.mirror_count += 1;
             }
         }
+        space.mirror_tables = MirrorTables::new(geometry, space.mirrors());
         space
     }
 
@@ -102,30 +94,13 @@ impl ColourMasks {
         &self.mirrors[..self.mirror_count]
     }
 
-    /// `mask` seen in `mirror`.
-    #[inline]
+    /// `mask` seen in `mirror`, cell by cell (the build takes images from look-up tables).
     pub fn mirror(&self, mirror: Mirror, mask: u64) -> u64 {
-        match mirror {
-            Mirror::UpDown => self.reverse_rows(mask),
-            Mirror::LeftRight => self.half_turn(self.reverse_rows(mask)),
-            Mirror::HalfTurn => self.half_turn(mask),
-        }
-    }
-
-    /// Rows in reverse order.
-    #[inline]
-    fn reverse_rows(&self, mask: u64) -> u64 {
-        let Geometry { rows, cols } = self.geometry;
-        let row = (1u64 << cols) - 1; // cols <= 21 on a board of at most 64 cells
-        (0..rows).fold(0, |out, r| {
-            out | (mask >> (r * cols) & row) << ((rows - 1 - r) * cols)
-        })
-    }
-
-    /// Cell `i` to cell `cells - 1 - i`: rows and columns both reversed.
-    #[inline]
-    fn half_turn(&self, mask: u64) -> u64 {
-        mask.reverse_bits() >> (64 - self.geometry.cells())
+        (0..self.geometry.cells())
+            .filter(|&cell| mask >> cell & 1 == 1)
+            .fold(0, |image, cell| {
+                image | 1 << mirror.cell(self.geometry, cell)
+            })
     }
 
     /// `mask` after `shift`.
@@ -143,6 +118,13 @@ impl StateSpace for ColourMasks {
         for (m, shifter) in &self.moves {
             visit(*m, shifter.apply(mask));
         }
+    }
+
+    #[inline]
+    fn any_successor(&self, mask: u64, test: &mut dyn FnMut(u64) -> bool) -> bool {
+        self.moves
+            .iter()
+            .any(|(_, shifter)| test(shifter.apply(mask)))
     }
 
     fn is_goal(&self, mask: u64) -> bool {
@@ -166,6 +148,11 @@ impl Indexed for ColourMasks {
 
     fn state(&self, index: u64) -> u64 {
         self.colex.unrank(index)
+    }
+
+    #[inline]
+    fn state_after(&self, at: u64, from: u64, index: u64) -> u64 {
+        self.colex.unrank_after(at, from, index)
     }
 }
 
@@ -209,18 +196,33 @@ impl GoalSet for ColourMasks {
 }
 
 impl Symmetric for ColourMasks {
-    #[inline]
+    #[inline(always)]
     fn images<F: FnMut(u64)>(&self, mask: u64, mut visit: F) {
-        for &mirror in self.mirrors() {
-            visit(self.mirror(mirror, mask));
-        }
+        let images = self.mirror_tables.images(mask);
+        images[..self.mirror_count]
+            .iter()
+            .for_each(|&image| visit(image));
     }
 
     /// The numerically smallest mask of its orbit (which is also the one of smallest index: colex
     /// ranks follow numeric order).
     #[inline]
     fn is_representative(&self, mask: u64) -> bool {
-        self.mirrors().iter().all(|&m| mask <= self.mirror(m, mask))
+        // Slots past the mirrors hold `mask` itself, which never disqualifies it.
+        let [a, b, c] = self.mirror_tables.images(mask);
+        mask <= a && mask <= b && mask <= c
+    }
+
+    /// The images and the smallest of the orbit from one pass of the look-ups.
+    #[inline(always)]
+    fn orbit<F: FnMut(u64)>(&self, mask: u64, mut visit: F) -> u64 {
+        let images = self.mirror_tables.images(mask);
+        images[..self.mirror_count]
+            .iter()
+            .for_each(|&image| visit(image));
+        // Slots past the mirrors hold `mask` itself.
+        let [a, b, c] = images;
+        mask.min(a).min(b).min(c)
     }
 }
 
@@ -517,6 +519,15 @@ mod tests {
                     assert!(from_image.contains(&space.mirror(m, t)))
                 });
             }
+            // The look-up tables give the cell-by-cell images.
+            let mut images = Vec::new();
+            space.images(mask, |i| images.push(i));
+            let by_cells: Vec<u64> = space
+                .mirrors()
+                .iter()
+                .map(|&m| space.mirror(m, mask))
+                .collect();
+            assert_eq!(images, by_cells);
             let mut orbit = vec![mask];
             space.images(mask, |i| orbit.push(i));
             orbit.sort();

@@ -7,7 +7,7 @@
 //! | [`Permutations`] | permutations of `0..n` (`&[u8]`), lexicographic | `n!` | `O(n)`: a popcount per value / a division and a select per value | `n <= 20` |
 //! | [`Permutations`]' half | the permutations of one parity, lexicographic | `n! / 2` | one rank / one unrank and a swap | `2 <= n <= 20` |
 //! | [`Arrangements`] | `k` distinct pieces in `n` cells: each piece's cell (`&[u8]`), lexicographic | `n! / (n - k)!` | `O(k)`, as permutations | `n <= 64`, count fits a `u64` |
-//! | [`Colex`] | `k`-subsets of `n` cells as a `u64` mask, numeric (colex) order | `C(n, k)` | `ceil(n / 8)` look-ups / `n - 16` steps and one look-up | `n <= 64`; tables of `ceil(n / 8) * 256 * (k + 1)` words plus 128 KiB |
+//! | [`Colex`] | `k`-subsets of `n` cells as a `u64` mask, numeric (colex) order | `C(n, k)` | two look-ups up to 24 cells, one more per byte past that / `n - 16` steps and one look-up, or a few bit operations per step to a near rank | `n <= 64`; tables of 8192 words, `256 * (k + 1)` per middle byte, plus 128 KiB |
 //! | [`Multiset`] | pieces that look alike: each cell's symbol (`&[u8]`), lexicographic | `n! / (c_0! c_1! ...)` | `O(n * symbols)` multiplications | `n <= 64`, count fits a `u64` |
 //!
 //! Choosing: a puzzle whose pieces are all distinct ranks its permutation (halved when its moves

@@ -45,6 +45,12 @@
 //!   gives it `d + 1` and ends its look-ups. Chosen when the level is larger than what is left
 //!   unreached, where it looks at far fewer states (the middle and last levels of a big space).
 //!
+//! A scan turns each index it visits into a state with [`Indexed::state_after`], from the state
+//! it visited last (colex masks step to a near index for a few instructions where an unrank
+//! costs about 150), and a bottom-up look-up stops at the first neighbour found
+//! ([`StateSpace::any_successor`]). Scans are instantiated per entry width, so a look-up's
+//! shifts and masks are constants.
+//!
 //! Both directions are exact because moves are invertible: `t` is a successor of `s` exactly when
 //! `s` is a successor of `t`. In a mod-3 table a top-down scan also meets the states of levels
 //! `d - 3`, `d - 6`, ... (same code); their successors are all reached, so they only cost time,
@@ -69,6 +75,17 @@
 //! table is the same as [`build`]'s, entry for entry. With the four mirrors of a Shift board it
 //! does about a quarter of the successor look-ups, at the price of an image computation per
 //! scanned state and one index look-up per image of a reached state.
+//!
+//! While a level is small, the symmetric build also lists its representatives as it reaches
+//! their orbits ([`Symmetric::orbit`] gives the images and the representative in one pass), and
+//! a top-down level expands its list instead of scanning the table and testing every state of
+//! the level. Trade-off: memory for scans. A list holds at most an eighth of the states (two
+//! are alive: the level expanded and the level filled), is used only when two such lists fit
+//! the budget beside the table, and is dropped (that level scanned) when it would grow past
+//! that. For the HDU table the lists peak at about 830 KB beside its 360 KiB (the levels at
+//! depths 7 and 8: 48,544 and 55,009 masks of 8 bytes) and save about a third of the
+//! instructions of the build (BENCHMARKS.md). The plain build lists nothing: its lists would
+//! hold every state of a level, four times as many.
 //!
 //! # On disk
 //!
@@ -656,33 +673,42 @@ pub fn build_xor_with<P: XorMoves + GoalSet + Sync>(
 trait Reduction<P: StateSpace> {
     /// Whether the build expands (or, bottom-up, searches from) `state`.
     fn expands(&self, space: &P, state: P::State) -> bool;
-    /// Calls `visit` with every state that shares `state`'s distance by symmetry.
-    fn images<F: FnMut(P::State)>(&self, space: &P, state: P::State, visit: F);
+    /// Calls `visit` with every state that shares `state`'s distance by symmetry; returns the
+    /// one of them (or `state`) that [`expands`](Self::expands).
+    fn images<F: FnMut(P::State)>(&self, space: &P, state: P::State, visit: F) -> P::State;
+    /// Whether small levels are listed ([`Frontier`]): only when a list holds one state per
+    /// orbit. A plain build's list would hold every state of a level, up to a few times the
+    /// table's own bytes, to save scans that cost it a few percent.
+    const LISTS: bool;
 }
 
 /// No symmetry: every state stands for itself.
 struct Whole;
 
 impl<P: StateSpace> Reduction<P> for Whole {
+    const LISTS: bool = false;
     #[inline]
     fn expands(&self, _: &P, _: P::State) -> bool {
         true
     }
     #[inline]
-    fn images<F: FnMut(P::State)>(&self, _: &P, _: P::State, _: F) {}
+    fn images<F: FnMut(P::State)>(&self, _: &P, state: P::State, _: F) -> P::State {
+        state
+    }
 }
 
 /// One representative per orbit of the space's symmetries.
 struct Orbits;
 
 impl<P: Symmetric> Reduction<P> for Orbits {
+    const LISTS: bool = true;
     #[inline]
     fn expands(&self, space: &P, state: P::State) -> bool {
         space.is_representative(state)
     }
-    #[inline]
-    fn images<F: FnMut(P::State)>(&self, space: &P, state: P::State, visit: F) {
-        space.images(state, visit)
+    #[inline(always)]
+    fn images<F: FnMut(P::State)>(&self, space: &P, state: P::State, visit: F) -> P::State {
+        space.orbit(state, visit)
     }
 }
 
@@ -758,7 +784,8 @@ impl<'a, P: Indexed + GoalSet, R: Reduction<P>> Build<'a, P, R> {
     }
 
     fn run(mut self) -> Result<DistanceTable, Limit> {
-        let mut level = self.reach_goals();
+        let mut frontier = Frontier::new(self.frontier_cap());
+        let mut level = self.reach_goals(&mut frontier);
         let len = self.entries.len;
         let mut histogram = Vec::new();
         let mut reached = 0u64;
@@ -775,6 +802,8 @@ impl<'a, P: Indexed + GoalSet, R: Reduction<P>> Build<'a, P, R> {
                 return Err(Limit::States(max));
             }
             if !self.mod3 && depth + 1 >= self.entries.unreached() {
+                // The widening's budget check does not count the lists: drop them first.
+                frontier = Frontier::new(0);
                 self.make_room()?;
             }
             let direction = if level > len - reached {
@@ -782,7 +811,13 @@ impl<'a, P: Indexed + GoalSet, R: Reduction<P>> Build<'a, P, R> {
             } else {
                 Scan::TopDown
             };
-            level = self.next_level(depth, direction)?;
+            let listed = frontier.take();
+            if let Scan::BottomUp = direction {
+                // A level after a bottom-up one is almost always bottom-up too (the levels
+                // shrink): listing it would only cost time.
+                frontier.abandon();
+            }
+            level = self.next_level(depth, direction, listed.as_deref(), &mut frontier)?;
             depth += 1;
         }
         self.stats.elapsed = self.started.elapsed();
@@ -792,6 +827,23 @@ impl<'a, P: Indexed + GoalSet, R: Reduction<P>> Build<'a, P, R> {
             histogram,
             stats: self.stats,
         })
+    }
+
+    /// The most states a level's list may hold: an eighth of the table's entries (so that a
+    /// level of the exact build's first levels, which are small, expands from its list), or none
+    /// when two such lists (the level expanded and the level filled) do not fit the budget
+    /// beside the table.
+    fn frontier_cap(&self) -> usize {
+        if !R::LISTS {
+            return 0;
+        }
+        let cap = self.entries.len / 8;
+        let lists = 2 * cap as u128 * std::mem::size_of::<P::State>() as u128;
+        let table = Packed::bytes_for(self.entries.len as u128, self.entries.bits) + self.overhead;
+        match self.limits.check_memory(table + lists) {
+            Ok(()) => cap as usize,
+            Err(_) => 0,
+        }
     }
 
     /// The code stored for `depth`.
@@ -864,13 +916,18 @@ impl<'a, P: Indexed + GoalSet, R: Reduction<P>> Build<'a, P, R> {
     }
 
     /// Gives `depth` to the goals and their images; returns how many states that reached.
-    fn reach_goals(&mut self) -> u64 {
+    fn reach_goals(&mut self, frontier: &mut Frontier<P::State>) -> u64 {
         let (space, reduction, entries) = (self.space, &self.reduction, &mut self.entries);
         let mut found = 0;
         space.goals(&mut |goal| {
             let i = space.index(goal);
             if entries.get(i) == entries.unreached() {
-                found += reach(space, reduction, entries, goal, i, 0);
+                // A new table has its starting width: 4 bits, or 2 (mod 3).
+                let reach = match entries.bits {
+                    START_BITS => reach::<P, R, START_BITS>,
+                    _ => reach::<P, R, MOD3_BITS>,
+                };
+                found += reach(space, reduction, entries, frontier, goal, i, 0);
             }
         });
         found
@@ -879,23 +936,43 @@ impl<'a, P: Indexed + GoalSet, R: Reduction<P>> Build<'a, P, R> {
     /// Fills level `depth + 1` from level `depth`; returns how many states it got. Top-down
     /// expands every state at `depth`; bottom-up looks, for every unreached state, for a
     /// successor at `depth` (cheaper when the level is larger than what is left unreached).
-    fn next_level(&mut self, depth: u64, direction: Scan) -> Result<u64, Limit> {
-        let (at, next) = (self.code(depth), self.code(depth + 1));
+    ///
+    /// `listed`: the representatives at `depth`, when they were kept in a list; `frontier`
+    /// collects those of `depth + 1`.
+    fn next_level(
+        &mut self,
+        depth: u64,
+        direction: Scan,
+        listed: Option<&[P::State]>,
+        frontier: &mut Frontier<P::State>,
+    ) -> Result<u64, Limit> {
+        let codes = Codes {
+            at: self.code(depth),
+            next: self.code(depth + 1),
+        };
         let clock = Clock {
             limits: self.limits,
             started: self.started,
         };
-        let scan = match direction {
-            Scan::TopDown => top_down,
-            Scan::BottomUp => bottom_up,
+        // One instance of the scans per entry width: the look-ups' shifts and masks are then
+        // constants, which frees the registers the successor loop needs (callgrind, 4 x 6
+        // symmetric build: BENCHMARKS.md).
+        let scan = match self.entries.bits {
+            2 => scan_for::<P, R, 2>(direction),
+            4 => scan_for::<P, R, 4>(direction),
+            8 => scan_for::<P, R, 8>(direction),
+            16 => scan_for::<P, R, 16>(direction),
+            32 => scan_for::<P, R, 32>(direction),
+            bits => unreachable!("{bits} bits per entry"),
         };
         let scanned = scan(
             self.space,
             &self.reduction,
             &mut self.entries,
             clock,
-            at,
-            next,
+            codes,
+            listed,
+            frontier,
         )?;
         Ok(self.count(scanned))
     }
@@ -939,36 +1016,123 @@ enum Scan {
     BottomUp,
 }
 
-/// Expands every state coded `at`; every unreached successor gets `next` (with its images).
+/// The codes of one level's scan: states coded `at` give the next level the code `next`.
+#[derive(Clone, Copy)]
+struct Codes {
+    at: u64,
+    next: u64,
+}
+
+/// The representatives of the level being filled, listed while there are few of them: the
+/// next level, when top-down, expands the list instead of scanning the whole table (and
+/// testing every state of the level for being a representative). A list that would pass `cap`
+/// is dropped, and that level is scanned.
+struct Frontier<S> {
+    states: Vec<S>,
+    cap: usize,
+    whole: bool,
+}
+
+impl<S> Frontier<S> {
+    fn new(cap: usize) -> Self {
+        Frontier {
+            states: Vec::new(),
+            cap,
+            whole: cap > 0,
+        }
+    }
+
+    /// Whether the level is still listed whole (so its representatives are wanted).
+    #[inline]
+    fn listing(&self) -> bool {
+        self.whole
+    }
+
+    #[inline]
+    fn push(&mut self, state: S) {
+        if self.states.len() < self.cap {
+            self.states.push(state);
+        } else {
+            self.abandon();
+        }
+    }
+
+    /// Lists nothing more of this level.
+    fn abandon(&mut self) {
+        self.whole = false;
+        self.states = Vec::new();
+    }
+
+    /// The finished level's list, if it is whole; the next level starts an empty one.
+    fn take(&mut self) -> Option<Vec<S>> {
+        let states = std::mem::take(&mut self.states);
+        let whole = std::mem::replace(&mut self.whole, self.cap > 0);
+        whole.then_some(states)
+    }
+}
+
+/// A level scan over a table of `BITS`-bit entries.
+type ScanFn<P, R> = fn(
+    &P,
+    &R,
+    &mut Packed,
+    Clock,
+    Codes,
+    Option<&[<P as StateSpace>::State]>,
+    &mut Frontier<<P as StateSpace>::State>,
+) -> Result<Scanned, Limit>;
+
+fn scan_for<P: Indexed, R: Reduction<P>, const BITS: u32>(direction: Scan) -> ScanFn<P, R> {
+    match direction {
+        Scan::TopDown => top_down::<P, R, BITS>,
+        Scan::BottomUp => bottom_up::<P, R, BITS>,
+    }
+}
+
+/// Expands every state coded `at` (those `listed`, when the level was listed); every unreached
+/// successor gets `next` (with its images).
 #[inline(never)]
-fn top_down<P: Indexed, R: Reduction<P>>(
+fn top_down<P: Indexed, R: Reduction<P>, const BITS: u32>(
     space: &P,
     reduction: &R,
     entries: &mut Packed,
     clock: Clock,
-    at: u64,
-    next: u64,
+    codes: Codes,
+    listed: Option<&[P::State]>,
+    frontier: &mut Frontier<P::State>,
 ) -> Result<Scanned, Limit> {
     let unreached = entries.unreached();
-    let (mut found, mut expanded, mut generated) = (0u64, 0u64, 0u64);
-    for word in 0..entries.words.len() {
-        clock.check(word)?;
-        let mut hits = entries.lanes_equal(word, at);
-        while hits != 0 {
-            let i = entries.lane_index(word, hits);
-            hits &= hits - 1;
-            let state = space.state(i);
-            if !reduction.expands(space, state) {
-                continue;
+    let (mut found, mut generated) = (0u64, 0u64);
+    let mut expand = |entries: &mut Packed, frontier: &mut Frontier<P::State>, state| {
+        space.successors(state, &mut |_, t| {
+            generated += 1;
+            let j = space.index(t);
+            if entries.get_in::<BITS>(j) == unreached {
+                found += reach::<P, R, BITS>(space, reduction, entries, frontier, t, j, codes.next);
             }
-            expanded += 1;
-            space.successors(state, &mut |_, t| {
-                generated += 1;
-                let j = space.index(t);
-                if entries.get(j) == unreached {
-                    found += reach(space, reduction, entries, t, j, next);
+        });
+    };
+    let mut expanded = 0u64;
+    if let Some(states) = listed {
+        for (n, &state) in states.iter().enumerate() {
+            clock.check(n)?;
+            expand(entries, frontier, state);
+        }
+        expanded = states.len() as u64;
+    } else {
+        let mut cursor = Cursor(None);
+        for word in 0..entries.words.len() {
+            clock.check(word)?;
+            let mut hits = entries.lanes_equal(word, codes.at);
+            while hits != 0 {
+                let i = entries.lane_index(word, hits);
+                hits &= hits - 1;
+                let state = cursor.state(space, i);
+                if reduction.expands(space, state) {
+                    expanded += 1;
+                    expand(entries, frontier, state);
                 }
-            });
+            }
         }
     }
     Ok(Scanned {
@@ -980,16 +1144,19 @@ fn top_down<P: Indexed, R: Reduction<P>>(
 
 /// Gives `next` to every unreached state with a successor coded `at` (and to its images).
 #[inline(never)]
-fn bottom_up<P: Indexed, R: Reduction<P>>(
+fn bottom_up<P: Indexed, R: Reduction<P>, const BITS: u32>(
     space: &P,
     reduction: &R,
     entries: &mut Packed,
     clock: Clock,
-    at: u64,
-    next: u64,
+    codes: Codes,
+    _listed: Option<&[P::State]>,
+    frontier: &mut Frontier<P::State>,
 ) -> Result<Scanned, Limit> {
+    let Codes { at, next } = codes;
     let unreached = entries.unreached();
     let (mut found, mut expanded, mut generated) = (0u64, 0u64, 0u64);
+    let mut cursor = Cursor(None);
     for word in 0..entries.words.len() {
         clock.check(word)?;
         let mut hits = entries.lanes_equal(word, unreached);
@@ -997,24 +1164,22 @@ fn bottom_up<P: Indexed, R: Reduction<P>>(
             let i = entries.lane_index(word, hits);
             hits &= hits - 1;
             // Images of a state reached earlier in this word were reached with it.
-            if entries.get(i) != unreached {
+            if entries.get_in::<BITS>(i) != unreached {
                 continue;
             }
-            let state = space.state(i);
+            let state = cursor.state(space, i);
             if !reduction.expands(space, state) {
                 continue;
             }
             expanded += 1;
-            let mut near = false;
-            // The visitor cannot stop the generation, but once a neighbour at `at` is found the
-            // index look-ups, which are the cost, are skipped.
             let seen: &Packed = entries;
-            space.successors(state, &mut |_, t| {
+            // The first neighbour at `at` settles it: the other moves are not generated.
+            let near = space.any_successor(state, &mut |t| {
                 generated += 1;
-                near = near || seen.get(space.index(t)) == at;
+                seen.get_in::<BITS>(space.index(t)) == at
             });
             if near {
-                found += reach(space, reduction, entries, state, i, next);
+                found += reach::<P, R, BITS>(space, reduction, entries, frontier, state, i, next);
             }
         }
     }
@@ -1025,29 +1190,50 @@ fn bottom_up<P: Indexed, R: Reduction<P>>(
     })
 }
 
-/// Gives `code` to the unreached state `state` (at `index`) and to its unreached images; returns
-/// how many states that reached. A free function over the build's parts, not a method: the
+/// The last state a scan turned an index into: scans go up the index, so the next state is
+/// found from it ([`Indexed::state_after`]), which is cheaper than an unrank when it is near.
+struct Cursor<S>(Option<(u64, S)>);
+
+impl<S: Copy> Cursor<S> {
+    #[inline]
+    fn state<P: Indexed<State = S>>(&mut self, space: &P, index: u64) -> S {
+        let state = match self.0 {
+            Some((at, from)) => space.state_after(at, from, index),
+            None => space.state(index),
+        };
+        self.0 = Some((index, state));
+        state
+    }
+}
+
+/// Gives `code` to the unreached state `state` (at `index`) and to its unreached images, and
+/// lists the orbit's representative while the level is listed; returns how many states that
+/// reached. A free function over the build's parts, not a method: the
 /// scans keep the table's address in a register only when no `&mut` to the whole build is live.
 #[inline]
-fn reach<P: Indexed, R: Reduction<P>>(
+fn reach<P: Indexed, R: Reduction<P>, const BITS: u32>(
     space: &P,
     reduction: &R,
     entries: &mut Packed,
+    frontier: &mut Frontier<P::State>,
     state: P::State,
     index: u64,
     code: u64,
 ) -> u64 {
     let unreached = entries.unreached();
-    debug_assert_eq!(entries.get(index), unreached);
-    entries.set(index, code);
+    debug_assert_eq!(entries.get_in::<BITS>(index), unreached);
+    entries.set_in::<BITS>(index, code);
     let mut found = 1;
-    reduction.images(space, state, |image| {
+    let representative = reduction.images(space, state, |image| {
         let j = space.index(image);
-        if entries.get(j) == unreached {
-            entries.set(j, code);
+        if entries.get_in::<BITS>(j) == unreached {
+            entries.set_in::<BITS>(j, code);
             found += 1;
         }
     });
+    if frontier.listing() {
+        frontier.push(representative);
+    }
     found
 }
 
@@ -1161,6 +1347,27 @@ impl Packed {
         let log2 = self.per_word_log2();
         let shift = (i & ((1 << log2) - 1)) as u32 * self.bits;
         let mask = self.unreached() << shift;
+        let word = &mut self.words[(i >> log2) as usize];
+        *word = (*word & !mask) | (value << shift);
+    }
+
+    /// [`get`](Self::get) for a table known to have `BITS`-bit entries: constant shifts and
+    /// masks.
+    #[inline(always)]
+    fn get_in<const BITS: u32>(&self, i: u64) -> u64 {
+        debug_assert_eq!(self.bits, BITS);
+        let log2 = (64 / BITS).trailing_zeros();
+        let word = self.words[(i >> log2) as usize];
+        (word >> ((i & ((1 << log2) - 1)) as u32 * BITS)) & (u64::MAX >> (64 - BITS))
+    }
+
+    /// [`set`](Self::set) for a table known to have `BITS`-bit entries.
+    #[inline(always)]
+    fn set_in<const BITS: u32>(&mut self, i: u64, value: u64) {
+        debug_assert_eq!(self.bits, BITS);
+        let log2 = (64 / BITS).trailing_zeros();
+        let shift = (i & ((1 << log2) - 1)) as u32 * BITS;
+        let mask = (u64::MAX >> (64 - BITS)) << shift;
         let word = &mut self.words[(i >> log2) as usize];
         *word = (*word & !mask) | (value << shift);
     }

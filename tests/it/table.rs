@@ -270,6 +270,36 @@ fn shift_4x6_codings_and_symmetry_give_the_same_table() {
     }
 }
 
+/// The symmetric build's shortcuts (mirror look-ups, scans that step from one mask to the next,
+/// bottom-up scans that stop at the first neighbour found) on boards other than HDU's: every
+/// count of mirrors kept, masks of more than 24 cells (the colex rank's middle bytes), wide and
+/// tall boards. Entry for entry the plain build's table, in both codings.
+#[test]
+fn symmetric_builds_equal_plain_builds_on_other_boards() {
+    let limits = Limits::default();
+    let board = |rows, cols| shift::Geometry { rows, cols };
+    let cases = [
+        // (board, region, cells of the colour, mirrors that keep the region)
+        (board(3, 5), board(3, 5).interior(), 5, 3),
+        (board(4, 6), board(4, 6).rectangle(0, 1, 0, 4), 6, 1),
+        (board(5, 6), board(5, 6).rectangle(1, 2, 3, 3), 6, 3),
+        (board(3, 4), board(3, 4).rectangle(0, 0, 0, 1), 3, 0),
+        (board(7, 3), board(7, 3).interior(), 7, 3),
+    ];
+    for (g, region, k, mirrors) in cases {
+        let space = ColourMasks::new(g, region, k);
+        assert_eq!(space.mirrors().len(), mirrors, "{g:?}");
+        for width in [Width::Exact, Width::Mod3] {
+            let plain = table::build_with(&space, &limits, width).unwrap();
+            let symmetric = table::build_symmetric(&space, &limits, width).unwrap();
+            assert_eq!(symmetric.histogram(), plain.histogram(), "{g:?}");
+            for i in 0..space.size() as u64 {
+                assert_eq!(symmetric.code(i), plain.code(i), "{g:?} {width:?} rank {i}");
+            }
+        }
+    }
+}
+
 #[test]
 fn two_bit_tables_are_refused_before_allocating_when_even_they_do_not_fit() {
     let flip = flip_4x4();
