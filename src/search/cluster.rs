@@ -253,7 +253,7 @@ pub fn xor_backward<P: XorMoves + GoalSet + Send + Sync + 'static>(
 struct Plan {
     words: usize,
     /// Words per block: a power of two, at most [`CHUNK_WORDS`], small enough that every worker
-    /// gets a block when there are enough words.
+    /// gets about eight when there are enough words (so that the shares come out even).
     block: usize,
     blocks: usize,
     workers: usize,
@@ -261,7 +261,7 @@ struct Plan {
 
 impl Plan {
     fn new(words: usize, workers: usize) -> Plan {
-        let per_worker = (words / workers).max(1);
+        let per_worker = (words / (8 * workers)).max(1);
         let block = CHUNK_WORDS.min(1 << per_worker.ilog2());
         Plan {
             words,
@@ -508,22 +508,9 @@ impl Expand for Pull {
             let expanded: u64 = part.frontier.iter().map(|w| w.count_ones() as u64).sum();
             (live, expanded)
         };
-        // Its own next, from its own frontier. Nothing is received meanwhile (no step), and
-        // what arrived before is kept: pull ORs.
-        {
-            let mut part = node.part.borrow_mut();
-            let Part { frontier, next, .. } = &mut *part;
-            for (k, block) in next.chunks_mut(n).enumerate() {
-                if k % 64 == 0 && node.poll.should_stop() {
-                    break;
-                }
-                self.0.pull((mine.start + k) * n, block, |base| {
-                    held_block(frontier, &live, &mine, n, base)
-                });
-            }
-        }
-        // The other workers' blocks its frontier reaches: one per live block and move that
-        // leaves the partition, each computed once for all the moves that reach it.
+        // First the other workers' blocks its frontier reaches, so that they travel while
+        // everyone computes its own: one per live block and move that leaves the partition,
+        // each computed once for all the moves that reach it.
         let mut shifts: Vec<usize> = self.0.word_offsets().map(|o| o / n).collect();
         shifts.sort_unstable();
         shifts.dedup();
@@ -539,7 +526,7 @@ impl Expand for Pull {
         let mut words = vec![0u64; n];
         for (i, target) in targets.into_iter().enumerate() {
             if i % 64 == 0 && node.should_stop() {
-                break;
+                return 0;
             }
             words.fill(0);
             {
@@ -554,8 +541,26 @@ impl Expand for Pull {
                     words: words.clone(),
                 };
                 node.send(plan.owner(target), body);
+                node.input.flush();
                 node.worker.step();
             }
+        }
+        // Then its own next from its own frontier, taking in the peers' blocks between blocks
+        // (both OR into `next`, so the order does not matter).
+        let blocks = mine.len();
+        for k in 0..blocks {
+            if k % 16 == 0 {
+                if node.should_stop() {
+                    return 0;
+                }
+                node.worker.step();
+            }
+            let mut part = node.part.borrow_mut();
+            let Part { frontier, next, .. } = &mut *part;
+            self.0
+                .pull((mine.start + k) * n, &mut next[k * n..][..n], |base| {
+                    held_block(frontier, &live, &mine, n, base)
+                });
         }
         expanded * self.0.moves
     }
@@ -937,10 +942,15 @@ fn run<P: Indexed + Send + Sync + 'static, E: Expand>(
     .map_err(Fault)?;
     // Joined on a thread of its own, so that a fault can end the wait: workers blocked on a
     // dead peer would never be joined, and the process is about to exit anyway.
+    // Named like timely's threads: when a peer is gone, joining the network threads panics too,
+    // and the hook keeps that quiet.
     let (done, results) = mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = done.send(guards.join());
-    });
+    std::thread::Builder::new()
+        .name("timely:join".into())
+        .spawn(move || {
+            let _ = done.send(guards.join());
+        })
+        .map_err(|e| Fault(format!("cannot start a thread: {e}")))?;
     let results = loop {
         match results.recv_timeout(Duration::from_millis(50)) {
             Ok(results) => break results,
@@ -1180,6 +1190,8 @@ mod tests {
         // Enough words: every worker holds a share.
         let plan = Plan::new(1024, 2);
         assert_eq!((plan.words_of(0), plan.words_of(1)), (0..512, 512..1024));
+        let plan = Plan::new(2835, 2);
+        assert_eq!((plan.words_of(0), plan.words_of(1)), (0..1408, 1408..2835));
     }
 
     #[test]
