@@ -26,7 +26,7 @@
 //!
 //! # Expansion
 //!
-//! Word-at-a-time spaces reuse the layers engine's pull ([`XorWords::pull`]): a worker computes
+//! Word-at-a-time spaces reuse the layers engine's pull (`XorWords::pull`): a worker computes
 //! each block of its `next` from the frontier blocks it holds, and for the blocks of another
 //! worker's `next` that its frontier reaches (a move that changes the index's top bits) it
 //! computes the same block from its own frontier and sends it. Contiguous partitions keep that
@@ -43,18 +43,22 @@
 //! the run with a [`Fault`]. Once running, a peer that dies closes its sockets; timely's
 //! network threads then panic ("timely communication error"). A panic hook installed here
 //! keeps those panics quiet, records the first as the fault and tells the workers to give up,
-//! and [`run`] returns it within a tenth of a second instead of waiting for workers that can no
-//! longer finish. Ctrl-C and the time limit are polled every block; a worker that sees one says
-//! so in its summary and every worker stops at the end of that layer, the interrupted layer
-//! dropped as in [`layers`].
+//! and the sweep returns it within a tenth of a second instead of waiting for workers that can
+//! no longer finish. Ctrl-C and the time limit are polled every few blocks; a worker that sees
+//! one skips the rest of its expansion and says so in its summary, and every worker stops at the
+//! end of that layer, the interrupted layer dropped as in [`layers`] (a peer still expanding its
+//! share finishes it first).
 //!
 //! # Trade-offs
 //!
 //! - Two barriers per layer: a few milliseconds on loopback, nothing next to a layer of
 //!   millions of states, but long thin searches pay it for every layer.
-//! - Blocks of words go whole, even when few of their states are new: a fixed 8 bytes per 64
-//!   states of a dense layer (bitset words beat indices once more than one state in eight of a
-//!   block is set; sparse layers send few blocks anyway).
+//! - Blocks of words go whole, even when few of their states are successors: 8 KiB for 65,536
+//!   states, which beats 8-byte indices once one state in 64 of a block is reached (a dense
+//!   layer reaches most); sparse layers send few blocks anyway. Flip 6 x 5 on two processes:
+//!   2.4 bytes per state for the whole sweep (BENCHMARKS.md).
+//! - Each worker is one thread; `--workers` is how a process uses several cores (the word
+//!   pull within a worker runs no pool of its own).
 //! - A peer that hangs without closing its sockets (a frozen machine, a cable pulled) is not
 //!   detected: the others wait, as timely does. Killed and crashed processes are.
 //! - Messages in flight are not counted against the budget: at most about one `next` slice per
