@@ -33,7 +33,8 @@
 //! traffic small: on Flip only the presses next to the last cells change the top bits (3 of
 //! 30 on 6 x 5 split in two). Any other [`Indexed`] space expands state by state and sends the
 //! successors it does not own as indices, 1,024 to a batch, sorted and coded as varints of
-//! their differences (about 3 bytes an index on the 3 x 4 sliding puzzle instead of 8).
+//! their differences: 1 to 4 bytes an index instead of 8 (1.07 on the 3 x 4 sliding puzzle's
+//! first 26 layers, whose boards have close ranks).
 //!
 //! # Faults
 //!
