@@ -935,13 +935,15 @@ fn run<P: Indexed + Send + Sync + 'static, E: Expand>(
             };
             config.try_build().map_err(Fault)?
         } else {
-            let fingerprint = fingerprint(&[
-                space.size() as u64,
-                (space.size() >> 64) as u64,
-                processes as u64,
-                workers as u64,
-                std::any::type_name::<E>().len() as u64,
-            ]) ^ fingerprint(&sources);
+            // The strategy (word blocks or indices) is in the expansion's type name.
+            let strategy = std::any::type_name::<E>().bytes().map(u64::from);
+            let fingerprint = fingerprint(
+                [space.size() as u64, (space.size() >> 64) as u64]
+                    .into_iter()
+                    .chain([processes as u64, workers as u64])
+                    .chain(strategy)
+                    .chain(sources.iter().copied()),
+            );
             let sockets = match connect(cluster, fingerprint, limits, started) {
                 Ok(sockets) => sockets,
                 Err(Failure::Fault(fault)) => return Err(fault),
@@ -1032,8 +1034,8 @@ fn run<P: Indexed + Send + Sync + 'static, E: Expand>(
 }
 
 /// FNV-1a over `values`: enough to tell two sweeps apart, not a defence against anyone.
-fn fingerprint(values: &[u64]) -> u64 {
-    values.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &v| {
+fn fingerprint(values: impl Iterator<Item = u64>) -> u64 {
+    values.fold(0xcbf2_9ce4_8422_2325, |hash, v| {
         v.to_le_bytes()
             .iter()
             .fold(hash, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))

@@ -295,3 +295,14 @@ fn ctrl_c_on_one_process_stops_them_all() {
     );
     assert_eq!(finish(one).0, Some(130));
 }
+
+#[test]
+fn a_peer_started_with_another_config_is_refused() {
+    let hosts = hostfile(2);
+    let one = process(&[&config("flip-3x3.toml")], &hosts, 2, 1);
+    let (code, stdout, stderr) = finish(process(&[&config("flip-4x4.toml")], &hosts, 2, 0));
+    assert_eq!((code, stdout.as_str()), (Some(2), ""), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("runs another sweep"), "{stderr}");
+    assert_eq!(finish(one).0, Some(2));
+}
