@@ -272,6 +272,9 @@ pub struct ExploreOptions {
     pub limits: Limits,
     /// Worker threads; `None`: chosen by the space's size.
     pub threads: Option<usize>,
+    /// Run on timely-dataflow workers over threads and processes instead
+    /// ([`search::cluster`](crate::search::cluster)); `threads` is then not used.
+    pub cluster: Option<crate::search::cluster::Cluster>,
 }
 
 /// Which way an exploration went.
@@ -305,8 +308,10 @@ pub struct Exploration {
     pub stats: Stats,
     /// Threads the run used.
     pub threads: usize,
-    /// Bytes the engine allocated (its bitsets).
+    /// Bytes the engine allocated (its bitsets; on a cluster, this process's).
     pub engine_bytes: u64,
+    /// How the cluster ran, when the sweep ran on one.
+    pub cluster: Option<crate::search::cluster::Report>,
 }
 
 impl Exploration {
@@ -330,6 +335,7 @@ impl Exploration {
             stats: layers.stats,
             threads: layers.threads,
             engine_bytes: layers.memory_bytes,
+            cluster: None,
         }
     }
 

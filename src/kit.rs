@@ -38,6 +38,7 @@ use crate::config::{BoardText, Mode};
 use crate::error::Result;
 use crate::graph::{self, ExportLimits};
 use crate::instance::{Direction, Exploration, Instance, Solution};
+use crate::search::cluster::{self, Cluster, Swept};
 use crate::search::layers::{self, Layers};
 use crate::search::table::{self, DistanceTable};
 use crate::search::{Limit, Limits, Outcome, Report, astar, bfs, idastar, iddfs};
@@ -78,13 +79,16 @@ type Proof<P> = fn(&P, State<P>) -> Option<&'static str>;
 type Progress<'a> = &'a mut dyn FnMut(u32, u64);
 type ForwardSweep<P> = fn(&P, State<P>, layers::Options, Progress) -> Layers<State<P>>;
 type BackwardSweep<P> = fn(&P, layers::Options, Progress) -> Layers<State<P>>;
+type Clustered<P> = std::result::Result<Swept<State<P>>, cluster::Fault>;
+type ClusterForward<P> = fn(Arc<P>, State<P>, &Cluster, &Limits) -> Clustered<P>;
+type ClusterBackward<P> = fn(Arc<P>, &Cluster, &Limits) -> Clustered<P>;
 
-/// A whole-space sweep, with the way it runs.
+/// A whole-space sweep, with the way it runs: in this process, or on a cluster.
 enum Sweep<P: StateSpace> {
     /// From the start board (any indexed space).
-    Forward(ForwardSweep<P>),
+    Forward(ForwardSweep<P>, ClusterForward<P>),
     /// From the goal set; `&'static str` names the strategy.
-    Backward(BackwardSweep<P>, &'static str),
+    Backward(BackwardSweep<P>, ClusterBackward<P>, &'static str),
 }
 
 /// The capabilities a plugin declared for its space, as the engines they allow. See the module
@@ -135,7 +139,7 @@ impl<P: Puzzle> Kit<P> {
         self.astar = astar::solve_indexed::<P, dyn Heuristic<P>>;
         self.size = Some(self.space.size());
         if self.sweep.is_none() {
-            self.sweep = Some(Sweep::Forward(layers::forward::<P>));
+            self.sweep = Some(Sweep::Forward(layers::forward::<P>, cluster::forward::<P>));
         }
         self
     }
@@ -161,7 +165,11 @@ impl<P: Puzzle> Kit<P> {
             DistanceTable::outcome::<P>,
             fingerprint::<P>,
         ));
-        kit.sweep = Some(Sweep::Backward(layers::backward::<P>, "per-state"));
+        kit.sweep = Some(Sweep::Backward(
+            layers::backward::<P>,
+            cluster::backward::<P>,
+            "per-state",
+        ));
         kit
     }
 
@@ -171,7 +179,11 @@ impl<P: Puzzle> Kit<P> {
     where
         P: XorMoves + GoalSet,
     {
-        self.sweep = Some(Sweep::Backward(layers::xor_backward::<P>, "word-at-a-time"));
+        self.sweep = Some(Sweep::Backward(
+            layers::xor_backward::<P>,
+            cluster::xor_backward::<P>,
+            "word-at-a-time",
+        ));
         if let Some(table) = &mut self.table {
             table.0 = table::build_xor::<P>;
         }
@@ -405,13 +417,25 @@ impl<P: Puzzle> Runner<P> {
                 limits: &options.limits,
                 threads: options.threads,
             };
-            let (direction, strategy, layers) = match &sweep {
-                Sweep::Backward(run, strategy) => (
-                    Direction::Backward,
-                    *strategy,
-                    run(&space, engine_options, on_layer),
-                ),
-                Sweep::Forward(run) => {
+            let limits = &options.limits;
+            // A cluster's fault (a peer gone) is one line, like a file that cannot be read.
+            let clustered = |swept: Clustered<P>| {
+                swept
+                    .map(|swept| (swept.layers, Some(swept.report)))
+                    .map_err(|fault| crate::error::Error::Io {
+                        path: "cluster".into(),
+                        source: std::io::Error::other(fault.0),
+                    })
+            };
+            let (direction, strategy, (layers, report)) = match &sweep {
+                Sweep::Backward(run, on_cluster, strategy) => {
+                    let swept = match &options.cluster {
+                        None => (run(&space, engine_options, on_layer), None),
+                        Some(cluster) => clustered(on_cluster(space.clone(), cluster, limits))?,
+                    };
+                    (Direction::Backward, *strategy, swept)
+                }
+                Sweep::Forward(run, on_cluster) => {
                     let start = start.ok_or_else(|| {
                         crate::error::Error::input(
                             crate::error::Location::file("explore").with_key("start.board"),
@@ -419,18 +443,25 @@ impl<P: Puzzle> Runner<P> {
                         )
                     })?;
                     let start = space.read(start)?;
-                    let layers = run(&space, start, engine_options, on_layer);
-                    (Direction::Forward, "per-state", layers)
+                    let swept = match &options.cluster {
+                        None => (run(&space, start, engine_options, on_layer), None),
+                        Some(cluster) => {
+                            clustered(on_cluster(space.clone(), start, cluster, limits))?
+                        }
+                    };
+                    (Direction::Forward, "per-state", swept)
                 }
             };
-            Ok(Exploration::from_layers(
+            let mut exploration = Exploration::from_layers(
                 description.clone(),
                 direction,
                 strategy,
                 size,
                 layers,
                 |s| space.format(s),
-            ))
+            );
+            exploration.cluster = report;
+            Ok(exploration)
         })
     }
 

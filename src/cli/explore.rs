@@ -7,6 +7,10 @@
 //! before any work. A limit (time, Ctrl-C, memory) prints what was found so far and exits 4, or
 //! 130 for Ctrl-C, like `solve`.
 //!
+//! `--workers N` runs the sweep on timely-dataflow workers ([`statespace::search::cluster`]);
+//! with `--processes P --process I --hostfile FILE` on P processes of N workers each, which
+//! may be on different machines. Process 0 prints; the others only exit with the same code.
+//!
 //! Peak memory is the process's high-water mark of resident memory (`VmHWM` in
 //! `/proc/self/status`): what the operating system saw, engine and everything else. Where that
 //! file does not exist, the engine's own accounting (its bitsets) stands in, and the output says
@@ -21,6 +25,7 @@ use statespace::config::{Config, MAX_THREADS};
 use statespace::error::Error;
 use statespace::instance::{Direction, Exploration, ExploreOptions};
 use statespace::registry;
+use statespace::search::cluster::Cluster;
 use statespace::search::{Limit, human_bytes};
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -40,8 +45,50 @@ pub struct ExploreArgs {
     #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
     threads: Option<u16>,
+    /// Run on N timely-dataflow worker threads, each owning a slice of the space (in every
+    /// process of a cluster; default 1 with --processes).
+    #[arg(long, value_name = "N", conflicts_with = "threads",
+          value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
+    workers: Option<u16>,
+    /// Processes taking part in the sweep, each started with its own --process.
+    #[arg(long, value_name = "P", requires_all = ["process", "hostfile"],
+          value_parser = clap::value_parser!(u16).range(1..))]
+    processes: Option<u16>,
+    /// This process's index, 0 to P-1: it listens on that line of the hostfile. Process 0
+    /// prints the result; the others print nothing on stdout.
+    #[arg(long, value_name = "I", requires = "processes")]
+    process: Option<u16>,
+    /// A file of one host:port per line, process I on line I+1.
+    #[arg(long, value_name = "FILE", requires = "processes")]
+    hostfile: Option<String>,
+    /// How long the processes wait for each other to connect (default 10s).
+    #[arg(long, value_name = "DURATION", value_parser = statespace::config::parse_duration,
+          requires = "processes")]
+    connect_timeout: Option<std::time::Duration>,
     #[command(flatten)]
     limits: LimitArgs,
+}
+
+/// The cluster the flags describe, if any: `--workers` alone is one process of N workers.
+fn cluster(args: &ExploreArgs) -> Result<Option<Cluster>, Error> {
+    let workers = args.workers.map_or(1, |n| n as usize);
+    let (Some(processes), Some(process), Some(hostfile)) =
+        (args.processes, args.process, &args.hostfile)
+    else {
+        return Ok(args.workers.is_some().then(|| Cluster::local(workers)));
+    };
+    let text = super::read_input(hostfile)?;
+    let mut cluster = Cluster::from_hostfile(
+        workers,
+        processes as usize,
+        process as usize,
+        hostfile,
+        &text,
+    )?;
+    if let Some(timeout) = args.connect_timeout {
+        cluster.connect_timeout = timeout;
+    }
+    Ok(Some(cluster))
 }
 
 pub fn run(args: ExploreArgs) -> Result<Exit, Error> {
@@ -52,9 +99,19 @@ pub fn run(args: ExploreArgs) -> Result<Exit, Error> {
         Some(n) => Some(n as usize),
         None => config.threads()?,
     };
-    let plot = args.plot.as_deref().map(AtomicOutput::create).transpose()?;
+    let cluster = cluster(&args)?;
+    // Only process 0 speaks: the others compute the same sweep and print nothing on stdout.
+    let prints = cluster.as_ref().is_none_or(|c| c.process == 0);
+    let plot = match prints {
+        true => args.plot.as_deref().map(AtomicOutput::create).transpose()?,
+        false => None,
+    };
 
-    let options = ExploreOptions { limits, threads };
+    let options = ExploreOptions {
+        limits,
+        threads,
+        cluster,
+    };
     let mut progress = Progress::new("explore");
     let exploration = instance.explore(config.start_board().as_ref(), &options, &mut |d, n| {
         progress.update(d, n)
@@ -62,10 +119,12 @@ pub fn run(args: ExploreArgs) -> Result<Exit, Error> {
     progress.finish();
 
     let memory = PeakMemory::measure(&exploration);
-    if args.json {
-        write_stdout(&format!("{}\n", json(&exploration, &memory)))?;
-    } else {
-        write_stdout(&text(&exploration, &memory))?;
+    if prints {
+        let out = match args.json {
+            true => format!("{}\n", json(&exploration, &memory)),
+            false => text(&exploration, &memory),
+        };
+        write_stdout(&out)?;
     }
     if let Some(file) = plot
         && !exploration.histogram.is_empty()
@@ -139,11 +198,20 @@ fn text(e: &Exploration, memory: &PeakMemory) -> String {
         Direction::Backward => "backward from the goal set",
         Direction::Forward => "forward from the start",
     };
-    let threads = if e.threads == 1 { "thread" } else { "threads" };
+    let threads = match &e.cluster {
+        Some(c) => format!(
+            "{} timely workers in {} process{}",
+            c.workers,
+            c.processes,
+            if c.processes == 1 { "" } else { "es" }
+        ),
+        None if e.threads == 1 => "1 thread".into(),
+        None => format!("{} threads", e.threads),
+    };
     writeln!(
         out,
-        "explore: {}, {from}, {}, {} {threads}",
-        e.description, e.strategy, e.threads
+        "explore: {}, {from}, {}, {threads}",
+        e.description, e.strategy
     )
     .unwrap();
     if let Some(limit) = &e.stopped {
@@ -182,6 +250,15 @@ fn text(e: &Exploration, memory: &PeakMemory) -> String {
         human_bytes(e.engine_bytes as u128)
     )
     .unwrap();
+    if let Some(c) = &e.cluster {
+        writeln!(
+            out,
+            "exchanged {} between workers ({:.2} bytes per state)",
+            human_bytes(c.exchanged_bytes as u128),
+            c.exchanged_bytes as f64 / e.reachable().max(1) as f64
+        )
+        .unwrap();
+    }
     out
 }
 
@@ -204,6 +281,7 @@ fn json(e: &Exploration, memory: &PeakMemory) -> String {
         "engine_memory_bytes": e.engine_bytes,
         "elapsed": e.stats.elapsed.as_secs_f64(),
         "threads": e.threads,
+        "cluster": e.cluster,
         "stats": e.stats,
     })
     .to_string()

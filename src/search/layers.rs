@@ -219,7 +219,7 @@ pub fn threads_for(size: u128, requested: Option<usize>) -> usize {
     })
 }
 
-fn goal_indices<P: Indexed + GoalSet>(space: &P) -> Vec<u64> {
+pub(super) fn goal_indices<P: Indexed + GoalSet>(space: &P) -> Vec<u64> {
     let mut sources = Vec::new();
     space.goals(&mut |goal| sources.push(space.index(goal)));
     sources
@@ -360,16 +360,16 @@ impl<P: Indexed + Sync> Advance for PerState<'_, P> {
 /// `layers * size / 64 * moves` word operations (about 170 million for Flip 5 x 5, tens of
 /// milliseconds), against the push direction's `sum of non-empty frontier words * moves` (66
 /// million there) with a random read-modify-write and a branch for each.
-struct XorWords {
+pub(super) struct XorWords {
     /// The moves grouped by in-word part: `(flip, word offsets)`. The permutation distributes
     /// over OR, so a group ORs its source words first and permutes once; for Flip 5 x 5 the 25
     /// moves make 8 groups, 18 moves sharing `flip = 0` (no permutation at all).
     groups: Vec<(u64, Vec<usize>)>,
-    moves: u64,
+    pub(super) moves: u64,
 }
 
 impl XorWords {
-    fn new<P: XorMoves>(space: &P) -> Self {
+    pub(super) fn new<P: XorMoves>(space: &P) -> Self {
         let size = space.size();
         assert!(size.is_power_of_two(), "XorMoves: size is a power of two");
         let mut groups: Vec<(u64, Vec<usize>)> = Vec::new();
@@ -385,6 +385,13 @@ impl XorWords {
             groups,
             moves: space.xor_masks().len() as u64,
         }
+    }
+
+    /// Every move's word offset `m >> 6`: state word `w` reaches word `w ^ offset`.
+    pub(super) fn word_offsets(&self) -> impl Iterator<Item = usize> + '_ {
+        self.groups
+            .iter()
+            .flat_map(|(_, offsets)| offsets.iter().copied())
     }
 }
 
@@ -414,7 +421,10 @@ fn permute(words: &mut [u64], flip: u64) {
 }
 
 impl XorWords {
-    /// Sets `next[i]` to every state of word `first + i` that has a predecessor in `frontier`.
+    /// ORs into `next[i]` every state of word `first + i` that has a predecessor in a source
+    /// block: `source(base)` is the block of frontier words starting at word `base`, or `None`
+    /// when it has no state to give (empty, or held by another worker of a
+    /// [`cluster`](super::cluster) sweep, which pushes its part instead).
     ///
     /// Move by move over the whole chunk rather than word by word over the moves: the chunk is
     /// `n` aligned words (a power of two), so the sources of one move, the words
@@ -423,29 +433,31 @@ impl XorWords {
     /// from each of 25 far-apart blocks at a time (the plain loop) left the loads waiting on
     /// memory most of the time.
     ///
-    /// `live[b]`: whether block `b` of the frontier (`n` words each) has a state; empty blocks
-    /// are skipped, which makes the sparse first and last layers almost free.
-    fn pull(&self, frontier: &[u64], live: &[bool], first: usize, next: &mut [u64]) {
+    /// Empty blocks are skipped (`source` gives `None`), which makes the sparse first and last
+    /// layers almost free.
+    pub(super) fn pull<'a>(
+        &self,
+        first: usize,
+        next: &mut [u64],
+        source: impl Fn(usize) -> Option<&'a [u64]>,
+    ) {
         let n = next.len();
         debug_assert!(n.is_power_of_two() && first.is_multiple_of(n));
         let mut group = [0u64; CHUNK_WORDS];
         let group = &mut group[..n];
-        next.fill(0);
         for (flip, offsets) in &self.groups {
             // The unpermuted group goes straight into `next`; the others through `group`.
             let into: &mut [u64] = if *flip == 0 { next } else { group };
             let mut empty = true;
             for &offset in offsets {
-                let base = first ^ (offset & !(n - 1));
-                if !live[base / n] {
+                let Some(block) = source(first ^ (offset & !(n - 1))) else {
                     continue;
-                }
+                };
                 if empty && *flip != 0 {
                     into.fill(0);
                 }
                 empty = false;
                 let shuffle = offset & (n - 1);
-                let block = &frontier[base..base + n];
                 for (i, word) in into.iter_mut().enumerate() {
                     *word |= block[i ^ shuffle];
                 }
@@ -482,7 +494,10 @@ impl Advance for XorWords {
             if poll.should_stop() {
                 return Merged::default();
             }
-            self.pull(frontier, &live, first, next);
+            next.fill(0);
+            self.pull(first, next, |base| {
+                live[base / n].then(|| &frontier[base..base + n])
+            });
             let mut merged = Merged::default();
             for (i, (fresh, seen)) in next.iter_mut().zip(visited.iter_mut()).enumerate() {
                 *fresh &= !*seen;
@@ -566,16 +581,16 @@ fn zip_chunks<R: Send + std::iter::Sum<R>>(
 
 /// What one layer found: its size and lowest index, and the successors generated to find it.
 #[derive(Clone, Copy, Default)]
-struct Merged {
-    count: u64,
-    lowest: Option<u64>,
-    generated: u64,
+pub(super) struct Merged {
+    pub(super) count: u64,
+    pub(super) lowest: Option<u64>,
+    pub(super) generated: u64,
 }
 
 impl Merged {
     /// Counts the new states `fresh` of word `word`.
     #[inline(always)]
-    fn add(&mut self, word: usize, fresh: u64) {
+    pub(super) fn add(&mut self, word: usize, fresh: u64) {
         if fresh != 0 {
             self.count += fresh.count_ones() as u64;
             self.lowest

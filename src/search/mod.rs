@@ -17,6 +17,7 @@
 
 pub mod astar;
 pub mod bfs;
+pub mod cluster;
 pub mod idastar;
 pub mod iddfs;
 pub mod layers;

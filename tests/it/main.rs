@@ -5,6 +5,8 @@
 //! - `flip`: Flip engines against brute force over press subsets, paths replayed.
 //! - `heuristics`: the tiles heuristics and pattern databases: admissible on whole spaces, IDA*
 //!   and A* optimal with each, the Korf 100 file, cache and memory refusal.
+//! - `cluster`: `statespace explore` on timely workers and processes (loopback): the plain
+//!   engine's histograms, a peer that never starts or is killed, limits, bad cluster flags.
 //! - `cli`: the binary: solve, judge, puzzles, exit codes and every class of bad input.
 //! - `limits`: time limit, Ctrl-C, memory budget.
 //! - `perm`: the permutation-puzzle plugin: known distance tables (2x2x2, Skewb, Pyraminx,
@@ -22,6 +24,7 @@
 mod algebra;
 mod cases;
 mod cli;
+mod cluster;
 mod explore;
 mod export;
 mod flip;

@@ -1,0 +1,308 @@
+//! `statespace explore` on timely dataflow (`search::cluster`): 1 process x 2 workers and
+//! 2 processes x 1 worker on loopback give the plain engine's histogram, farthest board and
+//! stats on Flip 4 x 4 and the 8-puzzle; a peer that never starts or is killed mid-run makes the
+//! other exit within seconds with one line; limits stop every process; bad cluster flags are
+//! one line.
+
+use crate::{config, config_file, statespace};
+use std::io::Read;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A hostfile of `n` loopback addresses on ports free a moment ago (bound to port 0, released).
+fn hostfile(n: usize) -> tempfile::NamedTempFile {
+    let listeners: Vec<_> = (0..n)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
+        .collect();
+    let lines: String = listeners
+        .iter()
+        .map(|l| format!("{}\n", l.local_addr().unwrap()))
+        .collect();
+    config_file(&lines)
+}
+
+/// `statespace explore ARGS` as a child process, stdout and stderr captured.
+fn spawn(args: &[&str]) -> Child {
+    Command::new(assert_cmd::cargo::cargo_bin("statespace"))
+        .arg("explore")
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Process `i` of `n` on `hosts`, with `args`.
+fn process(args: &[&str], hosts: &tempfile::NamedTempFile, n: usize, i: usize) -> Child {
+    let (n, i) = (n.to_string(), i.to_string());
+    let hosts = hosts.path().to_str().unwrap();
+    let cluster = ["--processes", &n, "--process", &i, "--hostfile", hosts];
+    spawn(&[args, &cluster].concat())
+}
+
+/// Exit code, stdout and stderr of a finished child.
+fn finish(child: Child) -> (Option<i32>, String, String) {
+    let out = child.wait_with_output().unwrap();
+    let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+    (out.status.code(), text(out.stdout), text(out.stderr))
+}
+
+/// What must agree between engines: everything but timings, memory and the cluster report.
+fn sweep_of(json: &serde_json::Value) -> serde_json::Value {
+    let mut stats = json["stats"].clone();
+    stats.as_object_mut().unwrap().remove("elapsed");
+    serde_json::json!({
+        "histogram": json["histogram"],
+        "reachable": json["reachable"],
+        "max_distance": json["max_distance"],
+        "example_farthest": json["example_farthest"],
+        "complete": json["complete"],
+        "strategy": json["strategy"],
+        "direction": json["direction"],
+        "stats": stats,
+    })
+}
+
+fn plain(config: &str) -> serde_json::Value {
+    let out = statespace()
+        .args(["explore", config, "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn two_workers_in_one_process_sweep_what_the_plain_engine_sweeps() {
+    for name in ["flip-4x4.toml", "tiles-3x3.toml"] {
+        let config = config(name);
+        let (code, stdout, stderr) = finish(spawn(&[&config, "--json", "--workers", "2"]));
+        assert_eq!(code, Some(0), "{name}: {stderr}");
+        let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(sweep_of(&json), sweep_of(&plain(&config)), "{name}");
+        assert_eq!(json["threads"], 2);
+        assert_eq!(json["cluster"]["workers"], 2);
+        assert_eq!(json["cluster"]["processes"], 1);
+        assert!(json["cluster"]["exchanged_bytes"].as_u64().unwrap() > 0);
+    }
+}
+
+#[test]
+fn two_processes_on_loopback_sweep_what_the_plain_engine_sweeps() {
+    for name in ["flip-4x4.toml", "tiles-3x3.toml"] {
+        let config = config(name);
+        let hosts = hostfile(2);
+        let one = process(&[&config, "--json"], &hosts, 2, 1);
+        let zero = process(&[&config, "--json"], &hosts, 2, 0);
+        let (code, stdout, stderr) = finish(zero);
+        assert_eq!(code, Some(0), "{name}: {stderr}");
+        let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(sweep_of(&json), sweep_of(&plain(&config)), "{name}");
+        assert_eq!(json["cluster"]["processes"], 2);
+        // Each process holds half of the three bitsets.
+        let whole = plain(&config)["engine_memory_bytes"].as_u64().unwrap();
+        let mine = json["engine_memory_bytes"].as_u64().unwrap();
+        assert!(mine.abs_diff(whole / 2) <= whole / 16, "{mine} of {whole}");
+        // The other process prints nothing on stdout and exits as process 0 does.
+        let (code, stdout, stderr) = finish(one);
+        assert_eq!((code, stdout.as_str()), (Some(0), ""), "{name}: {stderr}");
+    }
+}
+
+#[test]
+fn text_output_names_the_cluster_and_its_traffic() {
+    let hosts = hostfile(2);
+    let config = config("flip-4x4.toml");
+    let one = process(&[&config], &hosts, 2, 1);
+    let (code, stdout, stderr) = finish(process(&[&config], &hosts, 2, 0));
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stdout.starts_with("explore: Flip 4 x 4, goal uniform, backward from the goal set, word-at-a-time, 2 timely workers in 2 processes\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("\n       6    256\n"), "{stdout}");
+    assert!(stdout.contains("bytes per state)\n"), "{stdout}");
+    assert_eq!(finish(one).0, Some(0));
+}
+
+/// Waits for `child` at most `limit`; kills it (and fails) if it is still running.
+fn wait_at_most(mut child: Child, limit: Duration) -> (Option<i32>, String) {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let mut stderr = String::new();
+            child
+                .stderr
+                .take()
+                .unwrap()
+                .read_to_string(&mut stderr)
+                .unwrap();
+            return (status.code(), stderr);
+        }
+        if started.elapsed() > limit {
+            child.kill().unwrap();
+            panic!("still running after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_peer_that_never_starts_stops_the_other_within_seconds() {
+    let hosts = hostfile(2);
+    let config = config("flip-4x4.toml");
+    for me in [0, 1] {
+        let child = process(&[&config, "--connect-timeout", "1s"], &hosts, 2, me);
+        let (code, stderr) = wait_at_most(child, Duration::from_secs(10));
+        assert_eq!(code, Some(2), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        let other = 1 - me;
+        assert!(
+            stderr.contains(&format!("process {other} (127.0.0.1:"))
+                && stderr.contains("did not connect within 1s"),
+            "{stderr}"
+        );
+    }
+}
+
+/// The 3 x 4 sliding puzzle: 239,500,800 boards swept state by state, minutes of work, and
+/// 45 MB of bitsets per process of two.
+fn tiles_3x4() -> tempfile::NamedTempFile {
+    config_file("[puzzle]\nkind = \"tiles\"\nrows = 3\ncols = 4\n[goal]\nkind = \"ordered\"\n")
+}
+
+#[test]
+fn a_peer_killed_mid_run_stops_the_other_within_seconds() {
+    let hosts = hostfile(2);
+    let config = tiles_3x4();
+    let config = config.path().to_str().unwrap();
+    let zero = process(&[config], &hosts, 2, 0);
+    let mut one = process(&[config], &hosts, 2, 1);
+    std::thread::sleep(Duration::from_millis(1500));
+    one.kill().unwrap();
+    let killed = Instant::now();
+    let (code, stderr) = wait_at_most(zero, Duration::from_secs(10));
+    assert!(
+        killed.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        killed.elapsed()
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("statespace: error: cluster: lost process 1 (127.0.0.1:"),
+        "{stderr}"
+    );
+    one.wait().unwrap();
+}
+
+#[test]
+fn a_time_limit_stops_every_process_at_the_same_layer() {
+    let hosts = hostfile(2);
+    let config = tiles_3x4();
+    let config = config.path().to_str().unwrap();
+    let args = [config, "--json", "--time-limit", "1s"];
+    let one = process(&args, &hosts, 2, 1);
+    let (code, stdout, stderr) = finish(process(&args, &hosts, 2, 0));
+    assert_eq!(code, Some(4), "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(json["complete"], false);
+    assert_eq!(json["limit"], "time limit 1s reached");
+    // The layers completed before the limit are the plain engine's.
+    let depth = json["max_distance"].as_u64().unwrap();
+    assert!(depth >= 4, "{json}");
+    let out = statespace()
+        .args([
+            "explore",
+            config,
+            "--json",
+            "--max-depth",
+            &depth.to_string(),
+        ])
+        .output()
+        .unwrap();
+    let whole: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["histogram"], whole["histogram"]);
+    assert_eq!(finish(one).0, Some(4));
+}
+
+#[test]
+fn bad_cluster_flags_are_one_line() {
+    let config = config("flip-4x4.toml");
+    let bad = config_file("127.0.0.1:4000\nlocalhost\n");
+    let bad = bad.path().to_str().unwrap();
+    let good = hostfile(2);
+    let good = good.path().to_str().unwrap();
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["--processes", "2", "--process", "0", "--hostfile", bad],
+            ":2: expected host:port, found `localhost`",
+        ),
+        (
+            &["--processes", "2", "--process", "2", "--hostfile", good],
+            "--process: 2 is out of range for --processes 2 (0 to 1)",
+        ),
+        (
+            &["--processes", "3", "--process", "0", "--hostfile", good],
+            "2 addresses for --processes 3",
+        ),
+        (
+            &[
+                "--processes",
+                "2",
+                "--process",
+                "0",
+                "--hostfile",
+                "/nonexistent/hosts",
+            ],
+            "/nonexistent/hosts",
+        ),
+    ];
+    for (args, message) in cases {
+        let (code, stdout, stderr) = finish(spawn(&[&[config.as_str()], args].concat()));
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert_eq!(stdout, "");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn ctrl_c_on_one_process_stops_them_all() {
+    let hosts = hostfile(2);
+    let config = tiles_3x4();
+    let config = config.path().to_str().unwrap();
+    let zero = process(&[config, "--json"], &hosts, 2, 0);
+    let one = process(&[config, "--json"], &hosts, 2, 1);
+    std::thread::sleep(Duration::from_millis(1500));
+    let sent = Instant::now();
+    let kill = Command::new("kill")
+        .args(["-INT", &one.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let (code, stdout, stderr) = finish(zero);
+    assert!(
+        sent.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        sent.elapsed()
+    );
+    assert_eq!(code, Some(130), "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        (&json["complete"], &json["limit"]),
+        (&false.into(), &"interrupted".into())
+    );
+    assert_eq!(finish(one).0, Some(130));
+}
+
+#[test]
+fn a_peer_started_with_another_config_is_refused() {
+    let hosts = hostfile(2);
+    let one = process(&[&config("flip-3x3.toml")], &hosts, 2, 1);
+    let (code, stdout, stderr) = finish(process(&[&config("flip-4x4.toml")], &hosts, 2, 0));
+    assert_eq!((code, stdout.as_str()), (Some(2), ""), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("runs another sweep"), "{stderr}");
+    assert_eq!(finish(one).0, Some(2));
+}
