@@ -32,12 +32,10 @@
 //!
 //! # Pattern databases
 //!
-//! The classes are closed under every move, so forgetting some of them is a homomorphism:
-//! [`PermSpace::project`] resets every class outside a chosen set to its solved bytes, and the
-//! distance of a projected state in the projected space is a lower bound on the real one. A
-//! pattern database over some orbits (the 3x3x3's corners) indexes the projected states and
-//! builds its table backward from the solved state; [`PermSpace::layout`] lists the classes
-//! (orbit, slots, radix) to choose from. This is the hook for `src/search/pdb.rs`.
+//! The classes are closed under every move, so following some of their pieces and forgetting the
+//! rest is a homomorphism onto a smaller space whose distances are lower bounds:
+//! [`heuristic`](super::heuristic) builds those spaces from [`PermSpace::layout`] (the classes)
+//! and [`PermSpace::move_bytes`] (the moves), and the heuristic of IDA* from their tables.
 
 use super::def::{Definition, Power};
 use super::index::Layout;
@@ -239,13 +237,11 @@ impl<const N: usize> PermSpace<N> {
         self.layout.indexable()
     }
 
-    /// `state` with every class whose bit is clear in `keep` (classes numbered as in
-    /// [`layout`](Self::layout)) reset to its solved bytes: the pattern-database projection
-    /// (module docs).
-    pub fn project(&self, state: Packed<N>, keep: u64) -> Packed<N> {
-        let mut out = state;
-        self.layout.reset(&mut out.0, &self.solved.0, keep);
-        out
+    /// Move `m` (its number in [`moves`](Self::moves)) as byte tables: output byte `j` reads
+    /// byte `src[j]` and adds the twist `add[j]` (modulo its orbit's orientation count).
+    pub fn move_bytes(&self, m: usize) -> (&[u8; N], &[u8; N]) {
+        let t = &self.tables[m];
+        (&t.src, &t.add)
     }
 
     /// `move` applied to `state`.
