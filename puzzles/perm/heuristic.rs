@@ -125,10 +125,10 @@ pub struct Pattern {
     base: [u8; MAX_TRACKED],
     /// Per tracked piece, its orbit's orientation count.
     modulus: [u8; MAX_TRACKED],
-    /// `dest[m * codes + code]`: where move `m` takes the piece in slot `code` (within the
-    /// class); `add` likewise the twist it adds.
-    dest: Vec<u8>,
-    add: Vec<u8>,
+    /// `dest[m][code]`: where move `m` takes the piece in slot `code` (within the class); `add`
+    /// likewise the twist it adds. 256 entries, so that a `u8` code needs no bounds check.
+    dest: Vec<[u8; 256]>,
+    add: Vec<[u8; 256]>,
     goal: Placement,
     size: u64,
     name: String,
@@ -258,11 +258,12 @@ impl Pattern {
     /// receives the byte of the slot `p` its label byte reads, so the piece in `p` goes to `j`,
     /// with the twist that `j`'s orientation byte adds.
     fn tabulate<const N: usize>(&mut self, space: &PermSpace<N>) {
-        let mut dest = vec![0u8; self.moves.len() * self.codes];
-        let mut add = vec![0u8; self.moves.len() * self.codes];
+        let mut dest = vec![[0u8; 256]; self.moves.len()];
+        let mut add = vec![[0u8; 256]; self.moves.len()];
         for m in 0..self.moves.len() {
             let (src, twist) = space.move_bytes(m);
-            let mut code = m * self.codes;
+            let (dest, add) = (&mut dest[m], &mut add[m]);
+            let mut code = 0;
             for part in &self.parts {
                 let mut local = [0u8; 256];
                 for (j, &b) in part.labels.iter().enumerate() {
@@ -301,8 +302,10 @@ impl Pattern {
                 part.residue,
             ]);
         }
-        eat(&self.dest);
-        eat(&self.add);
+        for (dest, add) in self.dest.iter().zip(&self.add) {
+            eat(&dest[..self.codes]);
+            eat(&add[..self.codes]);
+        }
         eat(&self.goal.slot);
         eat(&self.goal.twist);
         format!(
@@ -356,20 +359,16 @@ impl StateSpace for Pattern {
 
     #[inline]
     fn successors(&self, p: Placement, visit: &mut dyn FnMut(PermMove, Placement)) {
-        let k = self.tracked;
-        for (m, &mv) in self.moves.iter().enumerate() {
-            let dest = &self.dest[m * self.codes..(m + 1) * self.codes];
-            let add = &self.add[m * self.codes..(m + 1) * self.codes];
+        let pieces = self.base.iter().zip(&self.modulus).take(self.tracked);
+        for ((&mv, dest), add) in self.moves.iter().zip(&self.dest).zip(&self.add) {
             let mut next = p;
-            for i in 0..k {
-                let code = self.base[i] as usize + p.slot[i] as usize;
-                next.slot[i] = dest[code];
-                let t = p.twist[i] + add[code];
-                next.twist[i] = if t >= self.modulus[i] {
-                    t - self.modulus[i]
-                } else {
-                    t
-                };
+            let entries = next.slot.iter_mut().zip(next.twist.iter_mut());
+            for ((slot, twist), (&base, &modulus)) in entries.zip(pieces.clone()) {
+                // Codes are below 256 (checked in `new`): a `u8` indexes the tables.
+                let code = usize::from(base.wrapping_add(*slot));
+                *slot = dest[code];
+                let t = *twist + add[code];
+                *twist = if t >= modulus { t - modulus } else { t };
             }
             visit(mv, next);
         }

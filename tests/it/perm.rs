@@ -13,7 +13,7 @@ use statespace::puzzles::perm::heuristic::{self, MAX_PATTERN_STATES, auto_pieces
 use statespace::puzzles::perm::plugin::read_definition;
 use statespace::puzzles::perm::{Packed, Pattern, PermSpace, tws};
 use statespace::registry;
-use statespace::search::{Limits, Outcome, idastar, table};
+use statespace::search::{Limit, Limits, Outcome, idastar, table};
 use statespace::space::{Heuristic, Indexed, Invariant, StateSpace, replay};
 use std::path::{Path, PathBuf};
 
@@ -554,4 +554,96 @@ fn perm_ida_searches_canonical_sequences_only() {
         generated,
         [18, 18 + 243, 18 + 243 + 3240, 18 + 243 + 3240 + 43254]
     );
+}
+
+#[test]
+fn perm_3x3x3_random_scramble_is_solved_optimally_with_pattern_databases() {
+    // Patterns of at most 2^24 states (six corners, two corners, two groups of five edges, two
+    // edges: 10 MiB, seconds to build); the plugin's 2^27 (corners, two groups of six edges)
+    // takes minutes, so the 13- and 14-move scrambles are in the bench (BENCHMARKS.md).
+    let cube = space::<64>(&own("3x3x3.tws"), None, Metric::Htm);
+    let patterns = patterns(&cube, 1 << 24);
+    let names: Vec<&str> = patterns.iter().map(|p| p.name()).collect();
+    assert_eq!(
+        names,
+        [
+            "CORNERS 1,2,3,4,5,6",
+            "CORNERS 7,8",
+            "EDGES 1,2,3,4,5",
+            "EDGES 6,7,8,9,10",
+            "EDGES 11,12"
+        ]
+    );
+    let h = heuristic::heuristic::<64>(patterns, &Limits::default(), None).unwrap();
+    // A random canonical sequence of 12 moves (no two turns of one face in a row, opposite
+    // faces in one order), from a fixed seed.
+    let mut rng = Lcg(1);
+    let mut scramble = Vec::new();
+    while scramble.len() < 12 {
+        let m = cube.moves()[rng.next(cube.moves().len())];
+        if scramble.last().is_none_or(|&p| cube.may_follow(p, m)) {
+            scramble.push(m);
+        }
+    }
+    let start = scramble
+        .iter()
+        .fold(cube.solved(), |s, &m| cube.apply(s, m));
+    let report = idastar::solve(&cube, &h, start, &Limits::default());
+    let Outcome::Solved(path) = report.outcome else {
+        panic!("{:?}", report.outcome)
+    };
+    // IDA*'s last iteration found it, the one before proved nothing shorter exists.
+    assert_eq!(path.len(), 12, "{scramble:?}");
+    assert_eq!(report.stats.iterations.last().unwrap().threshold, 12);
+    assert!(cube.is_goal(replay(&cube, start, &path.moves()).unwrap()));
+    assert!(h.estimate(&cube, start) <= 12);
+}
+
+#[test]
+fn perm_auto_runs_ida_with_pattern_databases_within_the_memory_budget() {
+    // The cube fits no table: auto is IDA*, whose databases (82.7 MiB) a 64 MiB budget refuses
+    // before anything is allocated.
+    let inst = instance(&own("3x3x3.tws"), "");
+    let mut board = BoardText::from_file("scramble", "R U F' L2 D B".into());
+    board.scramble = true;
+    let limits = Limits {
+        memory_budget: 64 << 20,
+        ..Limits::default()
+    };
+    let solution = inst.solve(&board, Mode::Auto, &limits).unwrap();
+    assert_eq!(solution.mode, Mode::Idastar);
+    let Answer::LimitReached(Limit::Memory { needed, .. }) = solution.answer else {
+        panic!("{:?}", solution.answer)
+    };
+    assert_eq!(needed, (88_179_840u128 + 2 * 42_577_920).div_ceil(16) * 8);
+    // The 2x2x2 (3,674,160 positions, past auto's table size): IDA* over one pattern of its
+    // seven corners, the whole puzzle, so the search walks straight down.
+    let inst = instance(&own("2x2x2.tws"), UFR);
+    let mut board = BoardText::from_file("scramble", "R U R' F2 U' R2 F".into());
+    board.scramble = true;
+    let solution = inst.solve(&board, Mode::Auto, &Limits::default()).unwrap();
+    assert_eq!(solution.mode, Mode::Idastar);
+    let Answer::Solved { moves, .. } = &solution.answer else {
+        panic!("{:?}", solution.answer)
+    };
+    assert_eq!(solution.stats.expanded, moves.len() as u64);
+}
+
+#[test]
+fn perm_heuristic_keys_are_checked() {
+    for (extra, message) in [
+        (
+            "[search]\nheuristic = \"manhattan\"",
+            "unknown perm heuristic `manhattan` (known: pdb)",
+        ),
+        (
+            "[search]\nheuristic = \"pdb\"\npdb = [[1, 2]]",
+            "search.pdb: not used here: perm pattern databases are picked from the orbits",
+        ),
+    ] {
+        let (code, err) = bad("t.tws", GOOD, extra);
+        assert_eq!(code, 2, "{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains(message), "{err}");
+    }
 }
