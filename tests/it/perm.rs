@@ -647,3 +647,29 @@ fn perm_heuristic_keys_are_checked() {
         assert!(err.contains(message), "{err}");
     }
 }
+
+#[test]
+fn perm_illegal_rules_block_moves_and_refuse_starts() {
+    // Three pieces, two swaps: 6 positions, but piece 3 may not be in slot 1, which leaves 4,
+    // the two that would be 2 moves away now joined only through each other.
+    let def = "Name T\nSet A 3 1\nSolved\nA\n1 2 3\nEnd\nMove X\nA\n2 1 3\nEnd\n\
+               Move Y\nA\n1 3 2\nEnd\nIllegal A 1 3\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.tws");
+    std::fs::write(&path, def).unwrap();
+    let (h, size) = histogram(path.to_str().unwrap(), "");
+    assert_eq!((h, size), (vec![1, 2, 1], 6));
+    let (code, err) = bad("t.tws", def, "");
+    assert_eq!(code, 0, "the solved start is legal: {err}");
+    // X Y X ends with piece 3 in slot 1.
+    let cfg = dir.path().join("c.toml");
+    std::fs::write(
+        &cfg,
+        "[puzzle]\nkind = \"perm\"\ndefinition = \"t.tws\"\n[start]\nscramble = \"X Y X\"\n",
+    )
+    .unwrap();
+    let (code, _, err) = run(&["solve", cfg.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("breaks an Illegal rule"), "{err}");
+}
