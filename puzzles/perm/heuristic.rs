@@ -10,7 +10,7 @@
 //! from its slot to the slot the move sends it to, adding that slot's twist, whatever the other
 //! pieces do: so the projection of a move is a move of the abstract space (or a move that leaves
 //! the tracked pieces where they are), the projection of the solved state is the abstract goal,
-//! and the abstract distance is a lower bound ([`pdb`](crate::search::pdb)'s contract).
+//! and the abstract distance is a lower bound (the contract of [`pdb`]).
 //!
 //! The abstract space is [`Indexed`] (per class: the [`Arrangements`] rank of the tracked pieces'
 //! slots, then their twists), [`Invertible`] (the puzzle's inverse moves) and has one goal, so the
@@ -40,9 +40,10 @@
 //! default [`MAX_PATTERN_STATES`] (2^27, 64 MiB at 4 bits) the 3x3x3 gets Korf's three tables:
 //! corners and two groups of six edges, 87 MiB together.
 //!
-//! Trade-offs: larger groups (seven edges: `510,935,040` states) estimate higher and cut the
-//! search by several times more, for six times the memory and build time; twsearch instead prunes
-//! with one table over the whole puzzle's coset space, 2 GB. Classes of look-alike pieces track
+//! Trade-offs: larger groups (seven edges: `510,935,040` states) estimate higher, for twelve
+//! times the memory and build time of a group of six (`--max-states` in the bench tries them);
+//! twsearch instead prunes with one 2 GB table. The tables are built by the generic,
+//! single-threaded table engine (minutes for the 3x3x3's, then cached). Classes of look-alike pieces track
 //! only their labels that occur once (look-alike pieces are forgotten): weaker, never wrong.
 //! The projection is a pass over the tracked classes' slots and a rank per class; with three
 //! random accesses into tables far larger than the caches, that is most of the cost of a node.
@@ -330,7 +331,7 @@ impl Pattern {
     /// Where the tracked pieces are in the packed state `bytes`.
     ///
     /// Branch-free: an untracked piece writes into a spare entry past the tracked ones (its id
-    /// is [`UNTRACKED`]), because whether a slot holds a tracked piece is a coin toss that a
+    /// is `UNTRACKED`), because whether a slot holds a tracked piece is a coin toss that a
     /// branch would mispredict on every other slot.
     #[inline]
     pub fn placement(&self, bytes: &[u8]) -> Placement {
