@@ -86,12 +86,26 @@ pub enum Error {
 }
 
 impl Error {
-    /// Bad input at `location`.
+    /// Bad input at `location`. Control characters in `message` (a quoted value of the input
+    /// may hold a newline, from a TOML escape) are written as escapes, so the error stays one
+    /// line.
     pub fn input(location: Location, message: impl Into<String>) -> Self {
-        Error::Input {
-            location,
-            message: message.into(),
-        }
+        let message: String = message.into();
+        let message = if message.chars().any(char::is_control) {
+            message
+                .chars()
+                .map(|c| {
+                    if c.is_control() {
+                        c.escape_default().to_string()
+                    } else {
+                        c.to_string()
+                    }
+                })
+                .collect()
+        } else {
+            message
+        };
+        Error::Input { location, message }
     }
 }
 
@@ -104,4 +118,18 @@ pub fn read_text(path: &std::path::Path) -> Result<String> {
         path: path.display().to_string(),
         source,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_quoted_newline_keeps_the_error_on_one_line() {
+        let e = Error::input(
+            Location::file("c.toml").at_line(3),
+            "unknown goal `\niform`",
+        );
+        assert_eq!(e.to_string(), "c.toml:3: unknown goal `\\niform`");
+    }
 }

@@ -113,8 +113,9 @@ pub struct MoveDef {
 }
 
 /// A ksolve `Illegal` rule: a state is illegal when slot `slot` of orbit `orbit` holds one of
-/// `pieces` (twsearch's `legalstate`). Kept with the definition; nothing here enforces it, a
-/// search may filter with [`Definition::is_legal`].
+/// `pieces` (twsearch's `legalstate`). Kept with the definition and checked by
+/// [`Definition::is_legal`]; the search space enforces it
+/// ([`PermSpace`](super::PermSpace): a move into an illegal state is blocked).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Illegal {
     /// The orbit's index in [`Definition::orbits`].

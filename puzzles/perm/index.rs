@@ -275,16 +275,17 @@ impl Layout {
         (c.orbit, c.labels.len(), c.radix())
     }
 
-    /// Copies every class whose bit is clear in `keep` from `solved` into `bytes` (the
-    /// projection of [`PermSpace::project`](super::PermSpace::project)).
-    pub fn reset(&self, bytes: &mut [u8], solved: &[u8], keep: u64) {
-        for (k, c) in self.classes.iter().enumerate() {
-            if k < 64 && keep >> k & 1 == 1 {
-                continue;
-            }
-            for &b in c.labels.iter().chain(&c.oris) {
-                bytes[b as usize] = solved[b as usize];
-            }
+    /// Class `class`'s bytes and orientation rule, for the pattern databases of
+    /// [`heuristic`](super::heuristic).
+    pub fn class(&self, class: usize) -> ClassView<'_> {
+        let c = &self.classes[class];
+        ClassView {
+            orbit: c.orbit,
+            labels: &c.labels,
+            oris: &c.oris,
+            orientations: c.orientations,
+            step: c.step,
+            residue: c.residue,
         }
     }
 
@@ -449,6 +450,23 @@ impl Layout {
             }
         }
     }
+}
+
+/// One class as [`Layout::class`] shows it.
+#[derive(Clone, Copy, Debug)]
+pub struct ClassView<'a> {
+    /// The orbit's index in the definition.
+    pub orbit: usize,
+    /// The label byte of each of the class's slots, in slot order.
+    pub labels: &'a [u8],
+    /// The orientation byte of each slot (empty for orbits of one orientation).
+    pub oris: &'a [u8],
+    /// The orbit's orientation count.
+    pub orientations: u8,
+    /// The moves keep the orientation sum over the class fixed modulo `step` (1: not at all).
+    pub step: u8,
+    /// The solved orientation sum modulo `step`.
+    pub residue: u8,
 }
 
 /// The index's digits as flat lists, so that [`Layout::index`] is three plain loops.

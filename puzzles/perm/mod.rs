@@ -11,6 +11,8 @@
 //!   parities) found from the generators.
 //! - [`space`]: [`PermSpace`], the [`StateSpace`](crate::space::StateSpace) with every
 //!   capability the kit uses; canonical move order; the pattern-database projection hook.
+//! - [`heuristic`]: pattern databases over some of the pieces ([`Pattern`]: corners, groups of
+//!   edges), their max for IDA*, and the patterns picked from the classes.
 //! - [`plugin`]: `[puzzle] kind = "perm"`, through the generic glue.
 //!
 //! Why a model apart from the search state: files describe puzzles with names, look-alike
@@ -21,6 +23,7 @@
 #![deny(missing_docs)]
 
 pub mod def;
+pub mod heuristic;
 pub mod index;
 pub mod kpuzzle;
 pub mod plugin;
@@ -34,6 +37,7 @@ mod tests;
 pub use def::{
     Definition, Metric, MoveDef, Orbit, OrbitState, OrbitTransform, Power, State, Transform, Turn,
 };
+pub use heuristic::{Pattern, Placement};
 pub use plugin::PermPlugin;
 pub use space::{PermMove, PermSpace};
 pub use state::{Packed, Packer};

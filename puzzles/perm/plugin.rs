@@ -19,14 +19,16 @@
 //! (pieces, orientation, parity) before every engine.
 
 use super::def::{Definition, Metric};
+use super::heuristic::{MAX_PATTERN_STATES, Pattern, auto_pieces, heuristic};
 use super::space::PermSpace;
 use super::{kpuzzle, tws};
 use crate::config::{Config, Keys, Mode};
 use crate::error::{Error, Location, Result};
 use crate::instance::Instance;
-use crate::kit::Kit;
+use crate::kit::{HeuristicFactory, Kit, SharedHeuristic};
 use crate::registry::{Plugin, PluginInfo};
 use std::path::Path;
+use std::sync::Arc;
 
 /// Registered as `perm`.
 pub struct PermPlugin;
@@ -178,6 +180,7 @@ impl Plugin for PermPlugin {
             .map(|o| o.pieces * if o.orientations > 1 { 2 } else { 1 })
             .sum();
         let qtm = metric == Metric::Qtm;
+        search_keys(config)?;
         match bytes {
             0..=16 => instance::<16>(def, &powers, qtm, description),
             17..=32 => instance::<32>(def, &powers, qtm, description),
@@ -194,7 +197,23 @@ impl Plugin for PermPlugin {
     }
 }
 
-/// The instance over `Packed<N>` states.
+/// `[search] heuristic`: `pdb` (the default and only one: the patterns are picked from the
+/// classes, see [`heuristic`](super::heuristic)); `pdb` groups and `reflect` are the tiles'.
+fn search_keys(config: &Config) -> Result<()> {
+    let search = &config.search;
+    if let Some(name) = &search.heuristic
+        && name.get_ref() != "pdb"
+    {
+        let message = format!("unknown perm heuristic `{}` (known: pdb)", name.get_ref());
+        return Err(config.error_at(name.span(), "search.heuristic", message));
+    }
+    let why = "perm pattern databases are picked from the orbits (corners; groups of edges)";
+    config.refuse(&search.pdb, "search.pdb", why)?;
+    config.refuse(&search.reflect, "search.reflect", why)
+}
+
+/// The instance over `Packed<N>` states: every engine, IDA* and A* with the max of pattern
+/// databases picked from the classes (`auto` when the space is past a table's size).
 fn instance<const N: usize>(
     def: Definition,
     powers: &[super::def::Power],
@@ -202,8 +221,20 @@ fn instance<const N: usize>(
     description: String,
 ) -> Result<Instance> {
     let space = PermSpace::<N>::new(def, powers, qtm)?;
+    let patterns = auto_pieces(&space, MAX_PATTERN_STATES)
+        .iter()
+        .map(|pieces| Pattern::new(&space, pieces))
+        .collect::<std::result::Result<Vec<_>, _>>()
+        .map_err(|e| Error::input(Location::file(&space.definition().name), e.to_string()))?;
+    let factory: HeuristicFactory<PermSpace<N>> = Arc::new(move |limits, cache| {
+        let pdb = heuristic::<N>(patterns.clone(), limits, Some(cache))?;
+        Ok(Arc::new(pdb) as SharedHeuristic<PermSpace<N>>)
+    });
     let indexable = space.indexable();
-    let kit = Kit::new(space, description).invertible().invariant();
+    let kit = Kit::new(space, description)
+        .invertible()
+        .invariant()
+        .heuristic_from(factory);
     let kit = if indexable { kit.table() } else { kit };
     Ok(kit.build(Mode::Auto))
 }

@@ -14,6 +14,10 @@
 //! [`MAX_NAME_BYTES`] bytes), so it is `Copy` and displays as the power name twsearch uses
 //! (`R`, `R2`, `R'`) without a pointer back to the space.
 //!
+//! A definition's `Illegal` rules (Square-1) block every move into a state that breaks one:
+//! such successors are left out, and a start that breaks one is refused at its line. A
+//! scramble's intermediate states are not checked, only where it ends.
+//!
 //! # Canonical sequences
 //!
 //! [`may_follow`](StateSpace::may_follow) refuses two turns of one generator in a row (they
@@ -32,12 +36,10 @@
 //!
 //! # Pattern databases
 //!
-//! The classes are closed under every move, so forgetting some of them is a homomorphism:
-//! [`PermSpace::project`] resets every class outside a chosen set to its solved bytes, and the
-//! distance of a projected state in the projected space is a lower bound on the real one. A
-//! pattern database over some orbits (the 3x3x3's corners) indexes the projected states and
-//! builds its table backward from the solved state; [`PermSpace::layout`] lists the classes
-//! (orbit, slots, radix) to choose from. This is the hook for `src/search/pdb.rs`.
+//! The classes are closed under every move, so following some of their pieces and forgetting the
+//! rest is a homomorphism onto a smaller space whose distances are lower bounds:
+//! [`heuristic`](super::heuristic) builds those spaces from [`PermSpace::layout`] (the classes)
+//! and [`PermSpace::move_bytes`] (the moves), and the heuristic of IDA* from their tables.
 
 use super::def::{Definition, Power};
 use super::index::Layout;
@@ -109,6 +111,8 @@ pub struct PermSpace<const N: usize> {
     generators: usize,
     solved: Packed<N>,
     layout: Layout,
+    /// The definition's `Illegal` rules as (label byte, mask of the labels it must not hold).
+    illegal: Vec<(u8, [u64; 4])>,
 }
 
 impl<const N: usize> PermSpace<N> {
@@ -193,6 +197,17 @@ impl<const N: usize> PermSpace<N> {
         let repeats = orders.iter().map(|&k| qtm && k >= 4).collect();
         let solved = packer.pack(&def.solved);
         let layout = Layout::new(&def, &transforms, packer.orbit_bytes());
+        let illegal = def
+            .illegal
+            .iter()
+            .map(|rule| {
+                let mut mask = [0u64; 4];
+                for &p in &rule.pieces {
+                    mask[usize::from(p / 64)] |= 1 << (p % 64);
+                }
+                ((packer.orbit_bytes()[rule.orbit].0 + rule.slot) as u8, mask)
+            })
+            .collect();
         Ok(PermSpace {
             def,
             packer,
@@ -206,6 +221,7 @@ impl<const N: usize> PermSpace<N> {
             generators: g,
             solved,
             layout,
+            illegal,
         })
     }
 
@@ -239,13 +255,11 @@ impl<const N: usize> PermSpace<N> {
         self.layout.indexable()
     }
 
-    /// `state` with every class whose bit is clear in `keep` (classes numbered as in
-    /// [`layout`](Self::layout)) reset to its solved bytes: the pattern-database projection
-    /// (module docs).
-    pub fn project(&self, state: Packed<N>, keep: u64) -> Packed<N> {
-        let mut out = state;
-        self.layout.reset(&mut out.0, &self.solved.0, keep);
-        out
+    /// Move `m` (its number in [`moves`](Self::moves)) as byte tables: output byte `j` reads
+    /// byte `src[j]` and adds the twist `add[j]` (modulo its orbit's orientation count).
+    pub fn move_bytes(&self, m: usize) -> (&[u8; N], &[u8; N]) {
+        let t = &self.tables[m];
+        (&t.src, &t.add)
     }
 
     /// `move` applied to `state`.
@@ -267,6 +281,24 @@ impl<const N: usize> PermSpace<N> {
         Packed(out)
     }
 
+    /// Whether `state` keeps every `Illegal` rule of the definition.
+    #[inline]
+    pub fn is_legal(&self, state: &Packed<N>) -> bool {
+        self.illegal.iter().all(|&(byte, mask)| {
+            let label = state.0[usize::from(byte) % N];
+            mask[usize::from(label / 64)] >> (label % 64) & 1 == 0
+        })
+    }
+
+    /// `state`, or an error at `text` when it breaks an `Illegal` rule.
+    fn legal(&self, state: Packed<N>, text: &BoardText) -> Result<Packed<N>> {
+        if self.is_legal(&state) {
+            return Ok(state);
+        }
+        let why = "the start breaks an Illegal rule of the definition (a piece in a slot it may not hold)";
+        Err(Error::input(Self::location(text), why))
+    }
+
     fn location(text: &BoardText) -> Location {
         let mut at = Location::file(&text.file).at_line(text.first_line);
         at.key = text.key.clone();
@@ -281,7 +313,13 @@ impl<const N: usize> StateSpace for PermSpace<N> {
     #[inline]
     fn successors(&self, state: Packed<N>, visit: &mut dyn FnMut(PermMove, Packed<N>)) {
         for (m, t) in self.moves.iter().zip(&self.tables) {
-            visit(*m, self.apply_table(&state, t));
+            let next = self.apply_table(&state, t);
+            // A move into an illegal state is blocked (twsearch's `legalstate`; Square-1's
+            // slice turn across a split piece). Both ends of a move that passes are legal, so
+            // its inverse passes too and the moves stay invertible.
+            if self.illegal.is_empty() || self.is_legal(&next) {
+                visit(*m, next);
+            }
         }
     }
 
@@ -342,7 +380,7 @@ impl<const N: usize> Indexed for PermSpace<N> {
 impl<const N: usize> BoardFormat for PermSpace<N> {
     fn parse(&self, text: &BoardText) -> Result<Packed<N>> {
         let state = self.def.parse_state(&text.text, &Self::location(text))?;
-        Ok(self.packer.pack(&state))
+        self.legal(self.packer.pack(&state), text)
     }
 
     fn format(&self, state: Packed<N>) -> String {
@@ -355,8 +393,9 @@ impl<const N: usize> BoardFormat for PermSpace<N> {
     fn parse_scramble(&self, text: &BoardText) -> Result<Packed<N>> {
         let turns = self.def.parse_sequence(&text.text, &Self::location(text))?;
         let t = self.def.sequence_transform(&turns);
-        Ok(self
+        let state = self
             .packer
-            .pack(&self.def.solved.apply(&t, &self.def.orbits)))
+            .pack(&self.def.solved.apply(&t, &self.def.orbits));
+        self.legal(state, text)
     }
 }

@@ -38,7 +38,8 @@
 //!
 //! `?` (unknown piece or orientation, twsearch's wildcards) is refused with an error rather than
 //! half-supported. twsearch's command-line set omissions do not apply. `Illegal` rules are kept in
-//! [`Definition::illegal`], not enforced by the model. Rotations (`x`, `Rv`) are ordinary moves.
+//! [`Definition::illegal`], enforced by the search space (a move into an illegal state
+//! is blocked). Rotations (`x`, `Rv`) are ordinary moves.
 //!
 //! Every error is one line: `file:line: what` (`lo33.tws:12: move 1H: 3 is repeated in the
 //! permutation`). `#` starts a comment anywhere on a line (twsearch: only at its start).

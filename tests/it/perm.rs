@@ -9,11 +9,12 @@ use crate::{config, statespace};
 use statespace::config::{BoardText, Config, Mode};
 use statespace::instance::{Answer, ExploreOptions, Instance};
 use statespace::puzzles::perm::def::Metric;
+use statespace::puzzles::perm::heuristic::{self, MAX_PATTERN_STATES, auto_pieces};
 use statespace::puzzles::perm::plugin::read_definition;
-use statespace::puzzles::perm::{PermSpace, tws};
+use statespace::puzzles::perm::{Packed, Pattern, PermSpace, tws};
 use statespace::registry;
-use statespace::search::Limits;
-use statespace::space::{Indexed, Invariant, StateSpace};
+use statespace::search::{Limit, Limits, Outcome, idastar, table};
+use statespace::space::{Heuristic, Indexed, Invariant, StateSpace, replay};
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
@@ -438,4 +439,237 @@ fn perm_state_text_and_scrambles_round_trip() {
     bad.scramble = true;
     let e = space.read(&bad).unwrap_err().to_string();
     assert_eq!(e, "s:1: unknown move \"Q\" (token 2 of \"R Q\")");
+}
+
+/// Random states of `space`: random walks of `length` moves from solved.
+fn walks<const N: usize>(
+    space: &PermSpace<N>,
+    rng: &mut Lcg,
+    count: usize,
+    length: usize,
+) -> Vec<Packed<N>> {
+    (0..count)
+        .map(|_| {
+            (0..length).fold(space.solved(), |s, _| {
+                space.apply(s, space.moves()[rng.next(space.moves().len())])
+            })
+        })
+        .collect()
+}
+
+/// The patterns `auto_pieces` picks at `max_states`, as abstractions.
+fn patterns<const N: usize>(space: &PermSpace<N>, max_states: u64) -> Vec<Pattern> {
+    auto_pieces(space, max_states)
+        .iter()
+        .map(|pieces| Pattern::new(space, pieces).unwrap())
+        .collect()
+}
+
+#[test]
+fn perm_pattern_databases_are_admissible_and_ida_agrees_with_the_table() {
+    let ufr: &[&str] = &["U", "F", "R"];
+    // (definition, moves, the largest pattern, how many patterns that makes)
+    let cases: [(String, Option<&[&str]>, u64, usize); 5] = [
+        // Corners in groups of 3, 3 and 1.
+        (shared("2x2x2.tws"), Some(ufr), 20_000, 3),
+        (own("skewb.tws"), None, 50_000, 3),
+        (own("pyraminx.tws"), None, 20_000, 2),
+        // Tiles in groups of 4, 4 and 1.
+        (own("loopover-3x3.tws"), None, 5_000, 3),
+        // The default: one pattern over the seven corners, the whole puzzle.
+        (shared("2x2x2.tws"), Some(ufr), MAX_PATTERN_STATES, 1),
+    ];
+    let mut rng = Lcg(5);
+    for (def, moves, max_states, count) in cases {
+        let space = space::<32>(&def, moves, Metric::Htm);
+        let table = table::build(&space, &Limits::default()).unwrap();
+        let patterns = patterns(&space, max_states);
+        assert_eq!(patterns.len(), count, "{def}");
+        for p in &patterns {
+            assert!(p.size() <= u128::from(max_states), "{def}: {}", p.name());
+            // The abstract index is a bijection, and projections land inside it.
+            for _ in 0..500 {
+                let i = rng.next(p.size() as usize) as u64;
+                assert_eq!(p.index(p.state(i)), i, "{def}: {}", p.name());
+            }
+            assert!(p.is_goal(p.placement(&space.solved().0)));
+        }
+        let exact = count == 1;
+        let h = heuristic::heuristic::<32>(patterns, &Limits::default(), None).unwrap();
+        for s in walks(&space, &mut rng, 300, 40) {
+            let d = table.distance(&space, s).unwrap();
+            let e = h.estimate(&space, s);
+            assert!(e <= d, "{def}: estimate {e} over the distance {d}");
+            if exact {
+                assert_eq!(e, d, "{def}: the whole puzzle's pattern is exact");
+            }
+        }
+        assert_eq!(h.estimate(&space, space.solved()), 0);
+        for start in walks(&space, &mut rng, 8, 12) {
+            let report = idastar::solve(&space, &h, start, &Limits::default());
+            let Outcome::Solved(path) = report.outcome else {
+                panic!("{def}: {:?}", report.outcome)
+            };
+            assert_eq!(
+                path.len() as u32,
+                table.distance(&space, start).unwrap(),
+                "{def}"
+            );
+            let end = replay(&space, start, &path.moves()).unwrap();
+            assert!(space.is_goal(end));
+        }
+    }
+}
+
+/// The zero heuristic: IDA* deepens like IDDFS and counts the tree it searches.
+struct Zero;
+impl<P: StateSpace> Heuristic<P> for Zero {
+    fn estimate(&self, _: &P, _: P::State) -> u32 {
+        0
+    }
+}
+
+#[test]
+fn perm_ida_searches_canonical_sequences_only() {
+    let cube = space::<64>(&own("3x3x3.tws"), None, Metric::Htm);
+    let start = "R U F D L B".split(' ').fold(cube.solved(), |s, m| {
+        cube.apply(s, cube.move_named(m).unwrap())
+    });
+    let limits = Limits {
+        max_depth: Some(3),
+        ..Limits::default()
+    };
+    let report = idastar::solve(&cube, &Zero, start, &limits);
+    assert!(matches!(report.outcome, Outcome::LimitReached(_)));
+    // Iteration t generates the sequences of 1 to t + 1 moves with no two turns of one face in
+    // a row and opposite faces in one order: 18, 243, 3240, 43254 of each length (OEIS
+    // A080583). Without the order rule there would be 18 * 15^(n - 1): 270 of length 2.
+    let generated: Vec<u64> = report
+        .stats
+        .iterations
+        .iter()
+        .map(|i| i.generated)
+        .collect();
+    assert_eq!(
+        generated,
+        [18, 18 + 243, 18 + 243 + 3240, 18 + 243 + 3240 + 43254]
+    );
+}
+
+#[test]
+fn perm_3x3x3_random_scramble_is_solved_optimally_with_pattern_databases() {
+    // Patterns of at most 2^24 states (six corners, two corners, two groups of five edges, two
+    // edges: 10 MiB, seconds to build); the plugin's 2^27 (corners, two groups of six edges)
+    // takes minutes, so the 13- and 14-move scrambles are in the bench (BENCHMARKS.md).
+    let cube = space::<64>(&own("3x3x3.tws"), None, Metric::Htm);
+    let patterns = patterns(&cube, 1 << 24);
+    let names: Vec<&str> = patterns.iter().map(|p| p.name()).collect();
+    assert_eq!(
+        names,
+        [
+            "CORNERS 1,2,3,4,5,6",
+            "CORNERS 7,8",
+            "EDGES 1,2,3,4,5",
+            "EDGES 6,7,8,9,10",
+            "EDGES 11,12"
+        ]
+    );
+    let h = heuristic::heuristic::<64>(patterns, &Limits::default(), None).unwrap();
+    // A random canonical sequence of 12 moves (no two turns of one face in a row, opposite
+    // faces in one order), from a fixed seed.
+    let mut rng = Lcg(1);
+    let mut scramble = Vec::new();
+    while scramble.len() < 12 {
+        let m = cube.moves()[rng.next(cube.moves().len())];
+        if scramble.last().is_none_or(|&p| cube.may_follow(p, m)) {
+            scramble.push(m);
+        }
+    }
+    let start = scramble
+        .iter()
+        .fold(cube.solved(), |s, &m| cube.apply(s, m));
+    let report = idastar::solve(&cube, &h, start, &Limits::default());
+    let Outcome::Solved(path) = report.outcome else {
+        panic!("{:?}", report.outcome)
+    };
+    // IDA*'s last iteration found it, the one before proved nothing shorter exists.
+    assert_eq!(path.len(), 12, "{scramble:?}");
+    assert_eq!(report.stats.iterations.last().unwrap().threshold, 12);
+    assert!(cube.is_goal(replay(&cube, start, &path.moves()).unwrap()));
+    assert!(h.estimate(&cube, start) <= 12);
+}
+
+#[test]
+fn perm_auto_runs_ida_with_pattern_databases_within_the_memory_budget() {
+    // The cube fits no table: auto is IDA*, whose databases (82.7 MiB) a 64 MiB budget refuses
+    // before anything is allocated.
+    let inst = instance(&own("3x3x3.tws"), "");
+    let mut board = BoardText::from_file("scramble", "R U F' L2 D B".into());
+    board.scramble = true;
+    let limits = Limits {
+        memory_budget: 64 << 20,
+        ..Limits::default()
+    };
+    let solution = inst.solve(&board, Mode::Auto, &limits).unwrap();
+    assert_eq!(solution.mode, Mode::Idastar);
+    let Answer::LimitReached(Limit::Memory { needed, .. }) = solution.answer else {
+        panic!("{:?}", solution.answer)
+    };
+    assert_eq!(needed, (88_179_840u128 + 2 * 42_577_920).div_ceil(16) * 8);
+    // The 2x2x2 (3,674,160 positions, past auto's table size): IDA* over one pattern of its
+    // seven corners, the whole puzzle, so the search walks straight down.
+    let inst = instance(&own("2x2x2.tws"), UFR);
+    let mut board = BoardText::from_file("scramble", "R U R' F2 U' R2 F".into());
+    board.scramble = true;
+    let solution = inst.solve(&board, Mode::Auto, &Limits::default()).unwrap();
+    assert_eq!(solution.mode, Mode::Idastar);
+    let Answer::Solved { moves, .. } = &solution.answer else {
+        panic!("{:?}", solution.answer)
+    };
+    assert_eq!(solution.stats.expanded, moves.len() as u64);
+}
+
+#[test]
+fn perm_heuristic_keys_are_checked() {
+    for (extra, message) in [
+        (
+            "[search]\nheuristic = \"manhattan\"",
+            "unknown perm heuristic `manhattan` (known: pdb)",
+        ),
+        (
+            "[search]\nheuristic = \"pdb\"\npdb = [[1, 2]]",
+            "search.pdb: not used here: perm pattern databases are picked from the orbits",
+        ),
+    ] {
+        let (code, err) = bad("t.tws", GOOD, extra);
+        assert_eq!(code, 2, "{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains(message), "{err}");
+    }
+}
+
+#[test]
+fn perm_illegal_rules_block_moves_and_refuse_starts() {
+    // Three pieces, two swaps: 6 positions, but piece 3 may not be in slot 1, which leaves 4,
+    // the two that would be 2 moves away now joined only through each other.
+    let def = "Name T\nSet A 3 1\nSolved\nA\n1 2 3\nEnd\nMove X\nA\n2 1 3\nEnd\n\
+               Move Y\nA\n1 3 2\nEnd\nIllegal A 1 3\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.tws");
+    std::fs::write(&path, def).unwrap();
+    let (h, size) = histogram(path.to_str().unwrap(), "");
+    assert_eq!((h, size), (vec![1, 2, 1], 6));
+    let (code, err) = bad("t.tws", def, "");
+    assert_eq!(code, 0, "the solved start is legal: {err}");
+    // X Y X ends with piece 3 in slot 1.
+    let cfg = dir.path().join("c.toml");
+    std::fs::write(
+        &cfg,
+        "[puzzle]\nkind = \"perm\"\ndefinition = \"t.tws\"\n[start]\nscramble = \"X Y X\"\n",
+    )
+    .unwrap();
+    let (code, _, err) = run(&["solve", cfg.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("breaks an Illegal rule"), "{err}");
 }

@@ -1,0 +1,166 @@
+//! Permutation puzzles: the pattern databases of a definition (built or loaded, with their sizes
+//! and build times) and random scrambles solved optimally by IDA* over their max; every solution
+//! is replayed and checked to end solved.
+//!
+//! A plain `main` with its own timing (harness = false): one IDA* run per scramble is the
+//! measurement.
+//!
+//! ```text
+//! cargo bench --bench perm -- [--def FILE] [--moves U,F,R] [--cache DIR] [--max-states N]
+//!                             [--lengths 12,13,14] [--count K] [--seed S]
+//! ```
+//!
+//! - `--def`: the definition (default `configs/defs/3x3x3.tws`); `--moves` the generators.
+//! - `--cache DIR`: where the databases are cached (default `pdb-cache` under the target
+//!   directory); a second run loads them. `--no-cache`: build, keep nothing.
+//! - `--max-states N`: the largest pattern (default 2^27, the plugin's).
+//! - `--lengths`, `--count`, `--seed`: `count` random scrambles of each length (random canonical
+//!   sequences: no two turns of one face in a row, commuting faces in one order); default 12,13,14, 3 each, seed 1.
+
+use statespace::cache::TableCache;
+use statespace::puzzles::perm::heuristic::{self, MAX_PATTERN_STATES, Pattern, auto_pieces};
+use statespace::puzzles::perm::plugin::read_definition;
+use statespace::puzzles::perm::{Definition, Metric, PermSpace};
+use statespace::search::{Limits, Outcome, human_bytes, idastar};
+use statespace::space::{StateSpace, replay};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+fn arg(args: &[String], name: &str) -> Option<String> {
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1).cloned())
+}
+
+/// The CPU time this thread has run, from `/proc/thread-self/schedstat` (nanoseconds on the CPU):
+/// on a shared machine, wall time counts the other processes too.
+fn cpu_seconds() -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
+        .map_or(f64::NAN, |ns| ns / 1e9)
+}
+
+/// A small deterministic generator, for scrambles.
+struct Lcg(u64);
+impl Lcg {
+    fn next(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let def_path = arg(&args, "--def").map_or(root.join("configs/defs/3x3x3.tws"), PathBuf::from);
+    let def = read_definition(&def_path).unwrap_or_else(|e| panic!("{e}"));
+    let moves: Option<Vec<String>> =
+        arg(&args, "--moves").map(|m| m.split(',').map(str::to_string).collect());
+    let max_states = arg(&args, "--max-states").map_or(MAX_PATTERN_STATES, |s| s.parse().unwrap());
+    let lengths: Vec<usize> = arg(&args, "--lengths")
+        .unwrap_or("12,13,14".into())
+        .split(',')
+        .map(|s| s.parse().unwrap())
+        .collect();
+    let count: usize = arg(&args, "--count").map_or(3, |s| s.parse().unwrap());
+    let seed: u64 = arg(&args, "--seed").map_or(1, |s| s.parse().unwrap());
+    let dir = arg(&args, "--cache").map_or(root.join("target/pdb-cache"), PathBuf::from);
+    let cached = !args.iter().any(|a| a == "--no-cache");
+    let cache = TableCache::new(cached.then_some(dir), cached, |w| eprintln!("{w}"));
+    let bytes: usize = def
+        .orbits
+        .iter()
+        .map(|o| o.pieces * if o.orientations > 1 { 2 } else { 1 })
+        .sum();
+    match bytes {
+        0..=16 => run::<16>(def, moves, max_states, &cache, &lengths, count, seed),
+        17..=32 => run::<32>(def, moves, max_states, &cache, &lengths, count, seed),
+        33..=64 => run::<64>(def, moves, max_states, &cache, &lengths, count, seed),
+        _ => run::<128>(def, moves, max_states, &cache, &lengths, count, seed),
+    }
+}
+
+fn run<const N: usize>(
+    def: Definition,
+    moves: Option<Vec<String>>,
+    max_states: u64,
+    cache: &TableCache,
+    lengths: &[usize],
+    count: usize,
+    seed: u64,
+) {
+    let at = statespace::error::Location::file("bench");
+    let powers = def
+        .generators(moves.as_deref(), Metric::Htm, &at)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let space = PermSpace::<N>::new(def, &powers, false).unwrap_or_else(|e| panic!("{e}"));
+    let patterns: Vec<Pattern> = auto_pieces(&space, max_states)
+        .iter()
+        .map(|p| Pattern::new(&space, p).unwrap())
+        .collect();
+    let started = Instant::now();
+    let cpu = cpu_seconds();
+    let pdb = heuristic::heuristic::<N>(patterns, &Limits::default(), Some(cache))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut total = 0;
+    for db in pdb.parts() {
+        let t = db.table();
+        total += t.bytes();
+        println!(
+            "pattern {}: {} states, {} ({} bits), max distance {}, {:?} in {:.1} s",
+            db.abstraction().name(),
+            t.len(),
+            human_bytes(t.bytes() as u128),
+            t.bits_per_entry(),
+            t.max_distance().unwrap_or(0),
+            db.source(),
+            db.took().as_secs_f64()
+        );
+    }
+    println!(
+        "databases: {} in {:.1} s ({:.1} s CPU)",
+        human_bytes(total as u128),
+        started.elapsed().as_secs_f64(),
+        cpu_seconds() - cpu
+    );
+    let mut rng = Lcg(seed);
+    let names = space.moves().to_vec();
+    for &length in lengths {
+        for _ in 0..count {
+            let mut scramble = Vec::new();
+            while scramble.len() < length {
+                let m = names[rng.next(names.len())];
+                if scramble.last().is_none_or(|&p| space.may_follow(p, m)) {
+                    scramble.push(m);
+                }
+            }
+            let start = scramble
+                .iter()
+                .fold(space.solved(), |s, &m| space.apply(s, m));
+            let cpu = cpu_seconds();
+            let report = idastar::solve(&space, &pdb, start, &Limits::default());
+            let cpu = cpu_seconds() - cpu;
+            let Outcome::Solved(path) = &report.outcome else {
+                panic!("{:?}", report.outcome)
+            };
+            let end = replay(&space, start, &path.moves()).expect("the moves replay");
+            assert!(space.is_goal(end));
+            let text: Vec<String> = scramble.iter().map(|m| m.to_string()).collect();
+            let answer: Vec<String> = path.moves().iter().map(|m| m.to_string()).collect();
+            println!(
+                "scramble {length} [{}]: optimal {} [{}], expanded {}, generated {}, {:.2} s ({:.2} s CPU)",
+                text.join(" "),
+                path.len(),
+                answer.join(" "),
+                report.stats.expanded,
+                report.stats.generated,
+                report.stats.elapsed.as_secs_f64(),
+                cpu
+            );
+        }
+    }
+}
