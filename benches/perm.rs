@@ -21,6 +21,7 @@ use statespace::cache::TableCache;
 use statespace::puzzles::perm::heuristic::{self, MAX_PATTERN_STATES, Pattern, auto_pieces};
 use statespace::puzzles::perm::plugin::read_definition;
 use statespace::puzzles::perm::{Definition, Metric, PermSpace};
+use statespace::random::Lcg;
 use statespace::search::{Limits, Outcome, human_bytes, idastar};
 use statespace::space::{StateSpace, replay};
 use std::path::{Path, PathBuf};
@@ -39,18 +40,6 @@ fn cpu_seconds() -> f64 {
         .ok()
         .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
         .map_or(f64::NAN, |ns| ns / 1e9)
-}
-
-/// A small deterministic generator, for scrambles.
-struct Lcg(u64);
-impl Lcg {
-    fn next(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
 }
 
 fn main() {
@@ -133,7 +122,7 @@ fn run<const N: usize>(
         for _ in 0..count {
             let mut scramble = Vec::new();
             while scramble.len() < length {
-                let m = names[rng.next(names.len())];
+                let m = names[rng.below(names.len())];
                 if scramble.last().is_none_or(|&p| space.may_follow(p, m)) {
                     scramble.push(m);
                 }

@@ -36,6 +36,7 @@ pub mod instance;
 pub mod kit;
 pub mod picture;
 pub mod plot;
+pub mod random;
 pub mod rank;
 pub mod registry;
 pub mod search;

@@ -6,6 +6,7 @@ use super::def::{Definition, Metric, Transform, power_name};
 use super::state::{Packed, Packer};
 use super::{kpuzzle, tws};
 use crate::error::Location;
+use crate::random::Lcg;
 use hashbrown::HashSet;
 use std::path::PathBuf;
 
@@ -42,18 +43,6 @@ fn order_of(def: &Definition, name: &str) -> u128 {
         .move_index(name)
         .unwrap_or_else(|| panic!("no move {name}"));
     def.moves[i].transform.order(&def.orbits)
-}
-
-/// A small deterministic generator (no dependency), for scrambles.
-struct Lcg(u64);
-impl Lcg {
-    fn next(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
 }
 
 #[test]
@@ -201,7 +190,7 @@ fn perm_scramble_then_inverse_is_identity() {
         let tables: Vec<&Transform> = powers.iter().map(|p| &p.transform).collect();
         let packer = Packer::<64>::new(&d, &tables).unwrap();
         for _ in 0..20 {
-            let picks: Vec<usize> = (0..25).map(|_| rng.next(powers.len())).collect();
+            let picks: Vec<usize> = (0..25).map(|_| rng.below(powers.len())).collect();
             let text: Vec<&str> = picks.iter().map(|&i| powers[i].name.as_str()).collect();
             let text = text.join(" ");
             let turns = d.parse_sequence(&text, &here()).unwrap();
@@ -427,7 +416,7 @@ fn perm_both_formats_read_the_same_2x2x2() {
     // Same orders of moves and of longer words.
     let mut rng = Lcg(11);
     for _ in 0..200 {
-        let word: Vec<&str> = (0..1 + rng.next(8)).map(|_| faces[rng.next(6)]).collect();
+        let word: Vec<&str> = (0..1 + rng.below(8)).map(|_| faces[rng.below(6)]).collect();
         let word = word.join(" ");
         let ot = t
             .sequence_transform(&t.parse_sequence(&word, &here()).unwrap())
@@ -444,7 +433,7 @@ fn perm_both_formats_read_the_same_2x2x2() {
     // Both files count a corner's twist in the same direction.
     assert_eq!(u, 1);
     for _ in 0..50 {
-        let word: Vec<&str> = (0..20).map(|_| faces[rng.next(6)]).collect();
+        let word: Vec<&str> = (0..20).map(|_| faces[rng.below(6)]).collect();
         let word = word.join(" ");
         let st = t.solved.apply(
             &t.sequence_transform(&t.parse_sequence(&word, &here()).unwrap()),
@@ -721,7 +710,7 @@ fn perm_truncated_and_garbled_input_gives_errors_not_panics() {
             let _ = tws::parse(&text[..k], name);
         }
         for _ in 0..100 {
-            let mut k = rng.next(text.len());
+            let mut k = rng.below(text.len());
             while !text.is_char_boundary(k) {
                 k -= 1;
             }
@@ -733,9 +722,9 @@ fn perm_truncated_and_garbled_input_gives_errors_not_panics() {
             "0", "999", "End", "Move", "Set", "?", "-1", "x", "Solved", "256", "CORNER",
         ];
         for _ in 0..300 {
-            let i = rng.next(toks.len());
+            let i = rng.below(toks.len());
             let mut t = toks.clone();
-            t[i] = junk[rng.next(junk.len())];
+            t[i] = junk[rng.below(junk.len())];
             let _ = tws::parse(&t.join("\n"), name);
             let _ = tws::parse(&t.join(" "), name);
         }
@@ -750,9 +739,9 @@ fn perm_truncated_and_garbled_input_gives_errors_not_panics() {
         .map(|(i, _)| i)
         .collect();
     for _ in 0..300 {
-        let i = digits[rng.next(digits.len())];
+        let i = digits[rng.below(digits.len())];
         let mut s = CUBE2_JSON.to_string();
-        s.replace_range(i..i + 1, ["9", "300", "-1", "\"a\"", "1.5"][rng.next(5)]);
+        s.replace_range(i..i + 1, ["9", "300", "-1", "\"a\"", "1.5"][rng.below(5)]);
         let _ = kpuzzle::parse(&s, "k.json");
     }
 }

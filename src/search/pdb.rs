@@ -33,12 +33,14 @@
 //! # Building, caching, memory
 //!
 //! [`PatternDatabase::build`] builds an exact table (one lookup per estimate, never the mod-3
-//! walk) and, when given a [`TableCache`], goes through [`TableCache::load_or_build`] with the
+//! walk) by [`Abstraction::build_table`] (the unit-cost table engine unless the abstraction has a
+//! search of its own) and, when given a [`TableCache`], goes through [`TableCache::load_or_build`] with the
 //! fingerprint of [`PatternDatabase::fingerprint`] (the abstraction's own fingerprint, which names
 //! the puzzle, size, goal and abstraction, plus the entry width), so a second run loads the table
 //! from disk. [`build_all`] builds several databases for one heuristic against one memory budget:
-//! it refuses, before allocating anything, when their smallest exact tables together do not fit,
-//! and builds each one with the budget left by those already held. The table engine checks the
+//! it refuses, before allocating anything, when [`memory_needed`] (their smallest exact tables
+//! and the largest build's working memory) does not fit, builds the largest first (its build is
+//! the peak) and each one with the budget left by those already held. The builders check the
 //! budget again before every allocation and widening.
 //!
 //! Trade-offs: an estimate is a projection (for tiles, one pass over the board and a rank) plus a

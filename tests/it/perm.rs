@@ -12,6 +12,7 @@ use statespace::puzzles::perm::def::Metric;
 use statespace::puzzles::perm::heuristic::{self, MAX_PATTERN_STATES, auto_pieces};
 use statespace::puzzles::perm::plugin::read_definition;
 use statespace::puzzles::perm::{Packed, Pattern, PermSpace, tws};
+use statespace::random::Lcg;
 use statespace::registry;
 use statespace::search::{Limit, Limits, Outcome, idastar, table};
 use statespace::space::{Heuristic, Indexed, Invariant, StateSpace, replay};
@@ -123,18 +124,6 @@ fn perm_loopover_pyraminx_and_look_alike_tiles_have_their_sizes() {
     assert_eq!((h.iter().sum::<u64>(), size), (81, 81));
 }
 
-/// A small deterministic generator, for scrambles.
-struct Lcg(u64);
-impl Lcg {
-    fn next(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
-}
-
 /// The space of `definition` with `moves`, over `N`-byte states.
 fn space<const N: usize>(definition: &str, moves: Option<&[&str]>, metric: Metric) -> PermSpace<N> {
     let def = read_definition(Path::new(definition)).unwrap();
@@ -156,7 +145,7 @@ fn perm_index_is_a_bijection_on_the_states_it_covers() {
         let space = space::<16>(&own(name), moves, Metric::Htm);
         let size = space.size() as u64;
         for _ in 0..2000 {
-            let i = rng.next(size as usize) as u64;
+            let i = rng.below(size as usize) as u64;
             let s = space.state(i);
             assert_eq!(space.index(s), i, "{name}");
             assert_eq!(space.unsolvable_by(s), None, "{name}: index {i}");
@@ -164,7 +153,7 @@ fn perm_index_is_a_bijection_on_the_states_it_covers() {
         // Random walks from solved: every state indexes and comes back.
         let mut s = space.solved();
         for _ in 0..2000 {
-            let m = space.moves()[rng.next(space.moves().len())];
+            let m = space.moves()[rng.below(space.moves().len())];
             s = space.apply(s, m);
             let i = space.index(s);
             assert!(u128::from(i) < space.size());
@@ -213,7 +202,7 @@ fn perm_bfs_iddfs_and_table_agree_on_random_scrambles() {
         let names: Vec<String> = space.moves().iter().map(|m| m.to_string()).collect();
         for _ in 0..count {
             let scramble: Vec<&str> = (0..length)
-                .map(|_| names[rng.next(names.len())].as_str())
+                .map(|_| names[rng.below(names.len())].as_str())
                 .collect();
             let mut board = BoardText::from_file("scramble", scramble.join(" "));
             board.scramble = true;
@@ -451,7 +440,7 @@ fn walks<const N: usize>(
     (0..count)
         .map(|_| {
             (0..length).fold(space.solved(), |s, _| {
-                space.apply(s, space.moves()[rng.next(space.moves().len())])
+                space.apply(s, space.moves()[rng.below(space.moves().len())])
             })
         })
         .collect()
@@ -489,7 +478,7 @@ fn perm_pattern_databases_are_admissible_and_ida_agrees_with_the_table() {
             assert!(p.size() <= u128::from(max_states), "{def}: {}", p.name());
             // The abstract index is a bijection, and projections land inside it.
             for _ in 0..500 {
-                let i = rng.next(p.size() as usize) as u64;
+                let i = rng.below(p.size() as usize) as u64;
                 assert_eq!(p.index(p.state(i)), i, "{def}: {}", p.name());
             }
             assert!(p.is_goal(p.placement(&space.solved().0)));
@@ -580,7 +569,7 @@ fn perm_3x3x3_random_scramble_is_solved_optimally_with_pattern_databases() {
     let mut rng = Lcg(1);
     let mut scramble = Vec::new();
     while scramble.len() < 12 {
-        let m = cube.moves()[rng.next(cube.moves().len())];
+        let m = cube.moves()[rng.below(cube.moves().len())];
         if scramble.last().is_none_or(|&p| cube.may_follow(p, m)) {
             scramble.push(m);
         }
