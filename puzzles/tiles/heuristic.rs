@@ -771,8 +771,8 @@ pub struct DefaultHeuristic {
 /// - 4 x 4: the blank-aware 7-8 additive databases (reflected when the goal allows,
 ///   [`Transpose::new`]) when they fit `limits.memory_budget` (576 MB held; the 8-tile group's
 ///   build holds 1.04 GB); else 6-6-3 (12 MB); else linear conflict. The first call builds the
-///   tables (minutes for 7-8; `cache` is told so first, through [`TableCache::note`]) and saves
-///   them in `cache`; later calls load them (a second or two).
+///   tables (minutes for 7-8; [`pdb::build_all`] notes it first) and saves them in `cache`;
+///   later calls load them (a second or two).
 /// - every other size: linear conflict. (3 x 3 is better served by the whole distance table;
 ///   the 24-puzzle's 6-6-6-6 databases are not offered as a default: 127.5 M placements each,
 ///   half a gigabyte per group to build.)
@@ -788,27 +788,6 @@ pub fn default_heuristic(
         let suffix = if reflect { " reflected" } else { "" };
         for (name, split) in [("7-8", &SPLIT_7_8[..]), ("6-6-3", &SPLIT_6_6_3[..])] {
             let groups = groups_by_goal_cells(tiles, split);
-            if let Some(cache) = cache
-                && name == "7-8"
-            {
-                let abstractions: Vec<TileGroup> = groups
-                    .iter()
-                    .filter_map(|g| TileGroup::new(tiles, g).ok())
-                    .collect();
-                let cached = abstractions.iter().all(|g| {
-                    cache.holds(&PatternDatabase::<TileGroup>::fingerprint_of::<Tiles>(g))
-                });
-                let fits = limits
-                    .check_memory(pdb::memory_needed::<Tiles, _>(&abstractions))
-                    .is_ok();
-                if fits && !cached {
-                    cache.note(
-                        "tiles: building the 7-8 pattern databases, once (a few minutes, about \
-                         1 GB); later runs load them from the table cache. \
-                         [search] heuristic = \"linear-conflict\" starts at once instead",
-                    );
-                }
-            }
             if let Ok(h) = additive(tiles, &groups, reflect, limits, cache) {
                 return DefaultHeuristic {
                     name: format!("pdb {name}{suffix}"),

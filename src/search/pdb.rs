@@ -289,6 +289,22 @@ pub fn build_all<P: StateSpace + ?Sized, A: Abstraction<P>>(
     cache: Option<&TableCache>,
 ) -> Result<Vec<PatternDatabase<A>>, Limit> {
     limits.check_memory(memory_needed(&abstractions))?;
+    if let Some(cache) = cache {
+        // A build that takes long gets one line first, so a first run does not look hung.
+        let to_build: Vec<&A> = abstractions
+            .iter()
+            .filter(|a| !cache.holds(&PatternDatabase::<A>::fingerprint_of(*a)))
+            .collect();
+        let bytes: u128 = to_build.iter().map(|a| a.build_bytes()).sum();
+        if bytes >= LONG_BUILD_BYTES {
+            cache.note(&format!(
+                "pattern databases: building {} of them once (up to {} of working memory, \
+                 minutes); later runs load them from the table cache",
+                to_build.len(),
+                super::human_bytes(memory_needed(&abstractions))
+            ));
+        }
+    }
     let mut order: Vec<usize> = (0..abstractions.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(abstractions[i].space().size()));
     let mut slots: Vec<Option<A>> = abstractions.into_iter().map(Some).collect();
@@ -304,6 +320,10 @@ pub fn build_all<P: StateSpace + ?Sized, A: Abstraction<P>>(
     }
     Ok(built.into_iter().map(|d| d.expect("all built")).collect())
 }
+
+/// Databases whose builds need this many bytes or more together take long enough (tens of
+/// seconds and up) that [`build_all`] says so before it starts, through [`TableCache::note`].
+pub const LONG_BUILD_BYTES: u128 = 32 << 20;
 
 /// The bytes [`build_all`] needs for `abstractions`: the largest build's
 /// [`build_bytes`](Abstraction::build_bytes) beyond its table, plus every table at 4 bits per
@@ -507,6 +527,27 @@ mod tests {
         }
     }
 
+    /// A counter whose build claims to need [`LONG_BUILD_BYTES`], as a large database's would.
+    struct Heavy(Counter);
+    impl Abstraction<Pair> for Heavy {
+        type Space = Ring;
+        fn space(&self) -> &Ring {
+            self.0.space()
+        }
+        fn project(&self, pair: &Pair, state: (u8, u8)) -> u64 {
+            self.0.project(pair, state)
+        }
+        fn fingerprint(&self) -> String {
+            format!("heavy {}", self.0.fingerprint())
+        }
+        fn pieces(&self) -> u64 {
+            self.0.pieces()
+        }
+        fn build_bytes(&self) -> u128 {
+            LONG_BUILD_BYTES
+        }
+    }
+
     /// Swaps the counters: a symmetry of the pair (both rings alike, the goal fixed).
     struct Swap;
     impl Symmetry<Pair> for Swap {
@@ -593,5 +634,26 @@ mod tests {
         for s in 0..6 {
             assert_eq!(again.value(&Pair, (0, s)), ring_distance(s));
         }
+    }
+
+    #[test]
+    fn a_long_build_is_noted_once_before_it_starts_and_not_when_cached() {
+        use std::sync::{Arc, Mutex};
+        let dir = tempfile::tempdir().unwrap();
+        let notes = Arc::new(Mutex::new(Vec::new()));
+        let seen = notes.clone();
+        let cache = TableCache::new(Some(dir.path().into()), true, move |w| {
+            seen.lock().unwrap().push(w.to_string())
+        });
+        let heavy = || vec![Heavy(Counter(0, Ring)), Heavy(Counter(1, Ring))];
+        build_all(heavy(), &Limits::default(), Some(&cache)).unwrap();
+        let first: Vec<String> = notes.lock().unwrap().drain(..).collect();
+        assert_eq!(first.len(), 1, "{first:?}");
+        assert!(first[0].starts_with("pattern databases: building 2 of them once"));
+        build_all(heavy(), &Limits::default(), Some(&cache)).unwrap();
+        assert!(notes.lock().unwrap().is_empty(), "loaded: no note");
+        // Small builds say nothing.
+        build_all(vec![Counter(0, Ring)], &Limits::default(), Some(&cache)).unwrap();
+        assert!(notes.lock().unwrap().is_empty());
     }
 }
