@@ -298,8 +298,8 @@ pub fn build_all<P: StateSpace + ?Sized, A: Abstraction<P>>(
         let bytes: u128 = to_build.iter().map(|a| a.build_bytes()).sum();
         if bytes >= LONG_BUILD_BYTES {
             cache.note(&format!(
-                "pattern databases: building {} of them once (up to {} of working memory, \
-                 minutes); later runs load them from the table cache",
+                "pattern databases: building {} of them once ({} of working memory at most); \
+                 later runs load them from the table cache",
                 to_build.len(),
                 super::human_bytes(memory_needed(&abstractions))
             ));
