@@ -43,7 +43,8 @@ use crate::search::layers::{self, Layers};
 use crate::search::table::{self, DistanceTable};
 use crate::search::{Limit, Limits, Outcome, Report, astar, bfs, idastar, iddfs};
 use crate::space::{
-    BoardFormat, GoalSet, Heuristic, Indexed, Invariant, Invertible, StateSpace, XorMoves,
+    BoardFormat, GoalSet, Heuristic, Indexed, Invariant, Invertible, SplitMoves, StateSpace,
+    XorMoves,
 };
 use serde_json::Value;
 use std::sync::{Arc, OnceLock};
@@ -186,6 +187,25 @@ impl<P: Puzzle> Kit<P> {
         ));
         if let Some(table) = &mut self.table {
             table.0 = table::build_xor::<P>;
+        }
+        self
+    }
+
+    /// An index that splits into parts the moves change separately: `explore` moves a block of
+    /// states at a time from two move tables ([`layers::split_backward`]; state by state when
+    /// the space's index does not split after all), and so does the `table` build
+    /// ([`table::build_split`]). Call after [`table`](Self::table).
+    pub fn split(mut self) -> Self
+    where
+        P: SplitMoves + Invertible + GoalSet,
+    {
+        self.sweep = Some(Sweep::Backward(
+            layers::split_backward::<P>,
+            cluster::backward::<P>,
+            "block-at-a-time",
+        ));
+        if let Some(table) = &mut self.table {
+            table.0 = table::build_split::<P>;
         }
         self
     }

@@ -11,6 +11,7 @@
 //! | [`Invertible`] | the inverse of every move | backward search from the goal set |
 //! | [`GoalSet`] | every goal state, enumerated | multi-source backward search |
 //! | [`XorMoves`] | every move is an XOR of the dense index with a fixed mask | word-at-a-time whole-space BFS ([`layers`](crate::search::layers)) |
+//! | [`SplitMoves`] | the index is two parts every move changes separately | block-at-a-time whole-space BFS from two small move tables ([`layers`](crate::search::layers)) |
 //! | [`Symmetric`] | the images of a state under the space's symmetries | distance tables that expand one state per orbit |
 //! | [`Invariant`] | a proof, without search, that a state cannot reach the goal | every engine, before it starts (through the [`registry`](crate::registry) glue) |
 //! | [`Heuristic`] | an admissible estimate of the moves left (a separate object, so one space can have several) | A*, IDA* |
@@ -187,6 +188,27 @@ pub trait GoalSet: StateSpace {
 pub trait XorMoves: Indexed {
     /// One mask per move.
     fn xor_masks(&self) -> &[u64];
+}
+
+/// The dense index splits into two parts that every move changes separately: index `i` is
+/// `high * low_count + low`, and the `k`-th successor that
+/// [`successors`](StateSpace::successors) lists, for every state, has the index
+/// `high_k(high) * low_count + low_k(low)`, for some functions `high_k` and `low_k` of one part
+/// each.
+///
+/// Why it exists: a bitset engine then tabulates `high_k` and `low_k` once (two small tables
+/// instead of an unrank, a move and a rank per successor) and moves a whole block of states that
+/// share `high` with one look-up per state; see [`layers`](crate::search::layers). Permutation
+/// puzzles split so: where the pieces are (`high`) and how the slots are twisted (`low`), since a
+/// move carries a slot's twist along whatever piece sits there.
+///
+/// Invariants an implementation keeps: every state has the same number of successors, listed in
+/// the same move order (no move is ever blocked), and `low_count` divides
+/// [`size`](Indexed::size).
+pub trait SplitMoves: Indexed {
+    /// `low_count`, or `None` when this space's index does not split (engines then go state by
+    /// state).
+    fn low_count(&self) -> Option<u64>;
 }
 
 /// Symmetries: permutations of the states that map moves to moves and goals to goals (the

@@ -264,6 +264,20 @@ impl Layout {
         self.indexable
     }
 
+    /// The number of values the orientation digits take together, `L`: the index is
+    /// `arrangements * L + twists` (the digits' order), and a move changes the two parts
+    /// separately, since a twist belongs to its slot and the move carries it along whatever piece
+    /// is there ([`SplitMoves`](crate::space::SplitMoves)).
+    pub fn twist_count(&self) -> u64 {
+        let free = self.fast.orientations.iter().map(|&(_, o)| u64::from(o));
+        let lasts = self
+            .fast
+            .lasts
+            .iter()
+            .map(|&(_, radix, _)| u64::from(radix));
+        free.chain(lasts).product()
+    }
+
     /// The number of classes.
     pub fn classes(&self) -> usize {
         self.classes.len()

@@ -235,6 +235,6 @@ fn instance<const N: usize>(
         .invertible()
         .invariant()
         .heuristic_from(factory);
-    let kit = if indexable { kit.table() } else { kit };
+    let kit = if indexable { kit.table().split() } else { kit };
     Ok(kit.build(Mode::Auto))
 }

@@ -46,7 +46,7 @@ use super::index::Layout;
 use super::state::{Packed, Packer};
 use crate::config::BoardText;
 use crate::error::{Error, Location, Result};
-use crate::space::{BoardFormat, GoalSet, Indexed, Invariant, Invertible, StateSpace};
+use crate::space::{BoardFormat, GoalSet, Indexed, Invariant, Invertible, SplitMoves, StateSpace};
 use std::fmt;
 
 /// The longest move name [`PermMove`] holds.
@@ -372,6 +372,14 @@ impl<const N: usize> Indexed for PermSpace<N> {
         let mut bytes = [0u8; N];
         self.layout.state(index, &mut bytes);
         Packed(bytes)
+    }
+}
+
+/// Places times twists (see [`Layout::twist_count`]), except where an `Illegal` rule blocks
+/// moves (Square-1): then states do not all have the same moves.
+impl<const N: usize> SplitMoves for PermSpace<N> {
+    fn low_count(&self) -> Option<u64> {
+        (self.indexable() && self.illegal.is_empty()).then(|| self.layout.twist_count())
     }
 }
 

@@ -16,12 +16,19 @@
 //! Nothing is allocated per state, the memory is known before the run (and checked against
 //! [`Limits::memory_budget`] before anything is allocated), and words are scanned in index order.
 //!
-//! # Two strategies
+//! # Three strategies
 //!
 //! | entry points | needs | a layer |
 //! |---|---|---|
 //! | [`forward`], [`backward`] | [`Indexed`] (+ [`Invertible`] + [`GoalSet`] backward) | **push**, one state at a time: each frontier state's [`successors`](crate::space::StateSpace::successors) set their bits in `next`; a merge pass adds `next` to `visited` |
 //! | [`xor_forward`], [`xor_backward`] | [`XorMoves`] (+ [`GoalSet`] backward) | **pull**, a 64-bit word of states per move: `next[t]` is the OR of the frontier words that reach word `t`, minus `visited[t]` |
+//! | [`split_backward`] | [`SplitMoves`] + [`Invertible`] + [`GoalSet`] | a **block** of the states that share the index's high part at a time, from two move tables; push while the frontier is small, pull (each unvisited state looks for a neighbour in the frontier, stopping at the first) once it is large |
+//!
+//! With [`SplitMoves`] (permutation puzzles: pieces' places times slots' twists), `high_k` and
+//! `low_k` are tabulated once, and a successor costs one look-up in a table of `L * moves`
+//! entries and one bit, instead of an unrank, a move and a rank: for the 2x2x2 with all six faces,
+//! about 25 times less CPU than the per-state push (BENCHMARKS.md). Its module (`split.rs`) has
+//! the details and the direction rule.
 //!
 //! With [`XorMoves`], a move XORs the index with a mask `m`: the 64 states of word `w` land in
 //! word `w ^ (m >> 6)`, bit `i` going to bit `i ^ (m & 63)`. That permutation is a butterfly:
@@ -58,8 +65,9 @@
 //! slower than a queue-based BFS.
 
 use super::{Limit, Limits, Stats};
-use crate::space::{GoalSet, Indexed, Invertible, XorMoves};
+use crate::space::{GoalSet, Indexed, Invertible, SplitMoves, XorMoves};
 use rayon::prelude::*;
+use split::SplitTables;
 use std::ops::Range;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -69,6 +77,8 @@ use std::time::Instant;
 /// condition is polled once per chunk) and that chunks balance across threads; large enough that
 /// scheduling them costs nothing next to the work.
 pub const CHUNK_WORDS: usize = 1024;
+
+mod split;
 
 /// Spaces of at least this many states use every available thread unless told otherwise; below,
 /// a layer is too little work to share (starting the pool costs more than it saves).
@@ -203,6 +213,78 @@ pub fn xor_backward_each<P: XorMoves + GoalSet + Sync>(
     )
 }
 
+/// [`backward`], a block of states at a time over a [`SplitMoves`] index, from two move tables
+/// (see the module docs). Arguments as in [`forward`].
+///
+/// A space whose index does not split after all, or whose tables do not fit the memory budget
+/// next to the bitsets, is swept state by state ([`backward`]); so the answer is the same
+/// either way, and [`Layers::memory_bytes`] says which ran (it counts the tables). The tables are
+/// built before the first layer, on the run's threads (`(H + L) * moves` successors, included
+/// in `stats.elapsed`; the time limit is polled from the first layer on).
+pub fn split_backward<P: SplitMoves + Invertible + GoalSet + Sync>(
+    space: &P,
+    options: Options,
+    on_layer: &mut dyn FnMut(u32, u64),
+) -> Layers<P::State> {
+    split_run(space, options, on_layer, &mut |_, _| Ok(()))
+}
+
+/// [`split_backward`], handing every completed layer to `on_layer` as
+/// [`xor_backward_each`] does. This is how [`table::build_split`](super::table::build_split)
+/// writes a distance table from the sweep.
+pub fn split_backward_each<P: SplitMoves + Invertible + GoalSet + Sync>(
+    space: &P,
+    options: Options,
+    on_layer: EachLayer,
+) -> Layers<P::State> {
+    split_run(space, options, &mut |_, _| {}, on_layer)
+}
+
+/// The bytes of the move tables of [`split_backward`] over `space` (0 when its index does not
+/// split: the sweep then goes state by state).
+pub fn split_tables_needed<P: SplitMoves>(space: &P) -> u128 {
+    SplitTables::shape(space).map_or(0, |(bytes, _)| bytes)
+}
+
+fn split_run<P: SplitMoves + Invertible + GoalSet + Sync>(
+    space: &P,
+    options: Options,
+    on_layer: &mut dyn FnMut(u32, u64),
+    each: EachLayer,
+) -> Layers<P::State> {
+    let started = Instant::now();
+    let sources = goal_indices(space);
+    let per_state = |on_layer, each| {
+        run_each(
+            space,
+            &sources,
+            &PerState { space },
+            options,
+            on_layer,
+            each,
+        )
+    };
+    let Some((table_bytes, _)) = SplitTables::shape(space) else {
+        return per_state(on_layer, each);
+    };
+    if options
+        .limits
+        .check_memory(memory_needed(space) + table_bytes)
+        .is_err()
+    {
+        return per_state(on_layer, each);
+    }
+    let threads = threads_for(space.size(), options.threads).max(1);
+    let Some(tables) = SplitTables::tabulate(space, pool_for(threads).as_ref()) else {
+        return per_state(on_layer, each);
+    };
+    let tabulated = started.elapsed();
+    let mut sweep = run_each(space, &sources, &tables, options, on_layer, each);
+    sweep.memory_bytes += tables.bytes();
+    sweep.stats.elapsed += tabulated;
+    sweep
+}
+
 /// The bytes a sweep over `space` allocates: three bitsets.
 pub fn memory_needed<P: Indexed + ?Sized>(space: &P) -> u128 {
     3 * space.size().div_ceil(64) * 8
@@ -323,7 +405,7 @@ impl<P: Indexed + Sync> Advance for PerState<'_, P> {
         } = sets;
         let words = frontier.len();
         let shared_next = as_atomic(next);
-        let generated = over_chunks(pool, words, |range| {
+        let generated = over_chunks(pool, words, CHUNK_WORDS, |range| {
             if poll.should_stop() {
                 return 0;
             }
@@ -335,18 +417,29 @@ impl<P: Indexed + Sync> Advance for PerState<'_, P> {
         if poll.stopped() {
             return None;
         }
-        let mut merged = zip_chunks(pool, next, visited, |first, next, visited| {
-            let mut merged = Merged::default();
-            for (i, (fresh, seen)) in next.iter().zip(visited.iter_mut()).enumerate() {
-                merged.add(first + i, *fresh);
-                *seen |= *fresh;
-            }
-            merged
-        });
-        frontier.fill(0);
-        merged.generated = generated;
-        Some(merged)
+        Some(merge(pool, sets, generated))
     }
+}
+
+/// The end of a pushed layer: adds `next` (states not visited before) to `visited`, counts it,
+/// and clears `frontier`.
+fn merge(pool: Option<&rayon::ThreadPool>, sets: &mut Bitsets, generated: u64) -> Merged {
+    let Bitsets {
+        frontier,
+        next,
+        visited,
+    } = sets;
+    let mut merged = zip_chunks(pool, next, visited, |first, next, visited| {
+        let mut merged = Merged::default();
+        for (i, (fresh, seen)) in next.iter().zip(visited.iter_mut()).enumerate() {
+            merged.add(first + i, *fresh);
+            *seen |= *fresh;
+        }
+        merged
+    });
+    frontier.fill(0);
+    merged.generated = generated;
+    merged
 }
 
 /// [`XorMoves`] spaces, pulled: each move's mask split into the word offset `m >> 6` and the
@@ -544,14 +637,16 @@ impl Poll<'_> {
     }
 }
 
-/// Runs `job` on every chunk of `0..words`, on the pool when there is one; sums the results.
+/// Runs `job` on every chunk of `size` items of `0..items`, on the pool when there is one; sums
+/// the results.
 fn over_chunks<R: Send + std::iter::Sum<R>>(
     pool: Option<&rayon::ThreadPool>,
-    words: usize,
+    items: usize,
+    size: usize,
     job: impl Fn(Range<usize>) -> R + Sync,
 ) -> R {
-    let chunk = |c: usize| c * CHUNK_WORDS..((c + 1) * CHUNK_WORDS).min(words);
-    let chunks = words.div_ceil(CHUNK_WORDS);
+    let chunk = |c: usize| c * size..((c + 1) * size).min(items);
+    let chunks = items.div_ceil(size);
     match pool {
         None => (0..chunks).map(|c| job(chunk(c))).sum(),
         Some(pool) => pool.install(|| (0..chunks).into_par_iter().map(|c| job(chunk(c))).sum()),
@@ -612,7 +707,20 @@ impl std::iter::Sum for Merged {
     }
 }
 
-/// The sweep both strategies share. `sources` are indices (depth 0; repeats count once).
+/// A pool of `threads` workers, none for one. A pool that cannot start (no threads left) is not
+/// worth failing over: the run goes on this thread.
+fn pool_for(threads: usize) -> Option<rayon::ThreadPool> {
+    (threads > 1)
+        .then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .ok()
+        })
+        .flatten()
+}
+
+/// The sweep every strategy shares. `sources` are indices (depth 0; repeats count once).
 fn run<P: Indexed, A: Advance>(
     space: &P,
     sources: &[u64],
@@ -662,15 +770,7 @@ fn run_each<P: Indexed, A: Advance>(
         }
     };
     result.memory_bytes = needed as u64;
-    // A pool that cannot start (no threads left) is not worth failing over: run on this one.
-    let pool = (threads > 1)
-        .then(|| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .ok()
-        })
-        .flatten();
+    let pool = pool_for(threads);
     result.threads = if pool.is_some() { threads } else { 1 };
 
     // vec![0; n] asks the allocator for zeroed pages: untouched words cost nothing until used.

@@ -137,7 +137,7 @@
 //! ```
 
 use super::{Limit, Limits, Outcome, Path, Stats, Step, layers};
-use crate::space::{GoalSet, Indexed, Invertible, StateSpace, Symmetric, XorMoves};
+use crate::space::{GoalSet, Indexed, Invertible, SplitMoves, StateSpace, Symmetric, XorMoves};
 use std::time::Instant;
 
 /// The width an exact build starts with.
@@ -642,7 +642,52 @@ pub fn build_xor_with<P: XorMoves + GoalSet + Sync>(
     width: Width,
 ) -> Result<DistanceTable, Limit> {
     let bitsets = layers::memory_needed(space);
-    let mut build = Build::new(space, limits, width, Whole, bitsets)?;
+    from_sweep(
+        space,
+        limits,
+        width,
+        bitsets,
+        layers::xor_backward_each::<P>,
+    )
+}
+
+/// [`build`] over a space whose index splits ([`SplitMoves`]: permutation puzzles), written
+/// from the block sweep of [`layers::split_backward_each`] as [`build_xor`] writes from its
+/// sweep; the memory check counts the sweep's move tables too. Same entries as [`build`]
+/// (tested entry for entry).
+pub fn build_split<P: SplitMoves + Invertible + GoalSet + Sync>(
+    space: &P,
+    limits: &Limits,
+) -> Result<DistanceTable, Limit> {
+    build_split_with(space, limits, Width::Auto)
+}
+
+/// [`build_split`] with a chosen [`Width`], as [`build_with`].
+pub fn build_split_with<P: SplitMoves + Invertible + GoalSet + Sync>(
+    space: &P,
+    limits: &Limits,
+    width: Width,
+) -> Result<DistanceTable, Limit> {
+    let sweep = layers::memory_needed(space) + layers::split_tables_needed(space);
+    from_sweep(
+        space,
+        limits,
+        width,
+        sweep,
+        layers::split_backward_each::<P>,
+    )
+}
+
+/// A table written layer by layer from a whole-space sweep that lends each layer's bitset
+/// (`sweep`), which needs `sweep_bytes` of its own next to the table.
+fn from_sweep<P: Indexed + GoalSet>(
+    space: &P,
+    limits: &Limits,
+    width: Width,
+    sweep_bytes: u128,
+    sweep: fn(&P, layers::Options, layers::EachLayer) -> layers::Layers<P::State>,
+) -> Result<DistanceTable, Limit> {
+    let mut build = Build::new(space, limits, width, Whole, sweep_bytes)?;
     let sweep_limits = Limits {
         max_depth: None,
         ..limits.clone()
@@ -651,7 +696,7 @@ pub fn build_xor_with<P: XorMoves + GoalSet + Sync>(
         limits: &sweep_limits,
         threads: None,
     };
-    let sweep = layers::xor_backward_each(space, options, &mut |depth, words| {
+    let sweep = sweep(space, options, &mut |depth, words| {
         build.write_layer(depth as u64, words)
     });
     if let Some(limit) = sweep.stopped {

@@ -14,8 +14,8 @@ use statespace::puzzles::perm::plugin::read_definition;
 use statespace::puzzles::perm::{Packed, Pattern, PermSpace, tws};
 use statespace::random::Lcg;
 use statespace::registry;
-use statespace::search::{Limit, Limits, Outcome, idastar, table};
-use statespace::space::{Heuristic, Indexed, Invariant, StateSpace, replay};
+use statespace::search::{Limit, Limits, Outcome, idastar, layers, table};
+use statespace::space::{Heuristic, Indexed, Invariant, SplitMoves, StateSpace, replay};
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
@@ -131,6 +131,86 @@ fn space<const N: usize>(definition: &str, moves: Option<&[&str]>, metric: Metri
     let at = statespace::error::Location::file("test");
     let powers = def.generators(names.as_deref(), metric, &at).unwrap();
     PermSpace::new(def, &powers, metric == Metric::Qtm).unwrap()
+}
+
+/// The block sweep (places times twists, two move tables) against the per-state sweep: the same
+/// histogram and farthest state on puzzles with twists (the 2x2x2 in both metrics, the Skewb
+/// whose index over-counts 9 times, the Pyraminx) and without (LoopOver: blocks of one state),
+/// on one thread and two.
+#[test]
+fn perm_block_sweep_equals_the_per_state_sweep() {
+    let cases: [(String, Option<&[&str]>, Metric, u64); 5] = [
+        (own("2x2x2.tws"), Some(&["U", "F", "R"]), Metric::Htm, 729),
+        (own("2x2x2.json"), Some(&["U", "F", "R"]), Metric::Qtm, 729),
+        (
+            shared("skewb.tws"),
+            Some(&["DFR", "UBR", "DRB", "DBL"]),
+            Metric::Htm,
+            0,
+        ),
+        (own("pyraminx.tws"), None, Metric::Htm, 0),
+        (own("loopover-3x3.tws"), None, Metric::Htm, 1),
+    ];
+    let limits = Limits::default();
+    for (name, moves, metric, twists) in cases {
+        let space = space::<32>(&name, moves, metric);
+        let low = space
+            .low_count()
+            .expect("perm spaces without Illegal rules split");
+        if twists > 0 {
+            assert_eq!(low, twists, "{name}");
+        }
+        let one = layers::Options {
+            limits: &limits,
+            threads: Some(1),
+        };
+        let per_state = layers::backward(&space, one, &mut |_, _| {});
+        for threads in [1, 2] {
+            let options = layers::Options {
+                limits: &limits,
+                threads: Some(threads),
+            };
+            let split = layers::split_backward(&space, options, &mut |_, _| {});
+            assert_eq!(
+                split.histogram, per_state.histogram,
+                "{name}, {threads} threads"
+            );
+            assert_eq!(split.farthest, per_state.farthest, "{name}");
+            assert!(
+                split.memory_bytes > per_state.memory_bytes,
+                "{name}: the tables ran"
+            );
+        }
+    }
+    // Square-1's Illegal rules block moves: its index does not split.
+    let square1 = space::<64>(&shared("squareone.tws"), None, Metric::Htm);
+    assert_eq!(square1.low_count(), None);
+}
+
+/// `table::build_split` (the block sweep writing each layer) equals the plain level-scan build
+/// entry for entry, in both codings.
+#[test]
+fn perm_split_table_equals_the_plain_table_entry_for_entry() {
+    use statespace::search::table::Width;
+    let limits = Limits::default();
+    let cases: [(String, Option<&[&str]>); 3] = [
+        (own("2x2x2.tws"), Some(&["U", "F", "R"])),
+        (own("pyraminx.tws"), None),
+        (own("loopover-3x3.tws"), None),
+    ];
+    for (name, moves) in cases {
+        let space = space::<32>(&name, moves, Metric::Htm);
+        for width in [Width::Exact, Width::Mod3] {
+            let plain = table::build_with(&space, &limits, width).unwrap();
+            let split = table::build_split_with(&space, &limits, width).unwrap();
+            assert_eq!(split.histogram(), plain.histogram(), "{name}");
+            assert_eq!(split.bits_per_entry(), plain.bits_per_entry(), "{name}");
+            assert_eq!(split.stats().visited, plain.stats().visited, "{name}");
+            for i in 0..space.size() as u64 {
+                assert_eq!(split.code(i), plain.code(i), "{name}: index {i}");
+            }
+        }
+    }
 }
 
 #[test]
