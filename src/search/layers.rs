@@ -27,7 +27,7 @@
 //! With [`SplitMoves`] (permutation puzzles: pieces' places times slots' twists), `high_k` and
 //! `low_k` are tabulated once, and a successor costs one look-up in a table of `L * moves`
 //! entries and one bit, instead of an unrank, a move and a rank: for the 2x2x2 with all six faces,
-//! about 25 times less CPU than the per-state push (BENCHMARKS.md). Its module (`split.rs`) has
+//! about 60 times less CPU than the per-state push (1.7-2.1 s against 112 s; BENCHMARKS.md). Its module (`split.rs`) has
 //! the details and the direction rule.
 //!
 //! With [`XorMoves`], a move XORs the index with a mask `m`: the 64 states of word `w` land in
