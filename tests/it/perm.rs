@@ -134,20 +134,12 @@ fn space<const N: usize>(definition: &str, moves: Option<&[&str]>, metric: Metri
 }
 
 /// The block sweep (places times twists, two move tables) against the per-state sweep: the same
-/// histogram and farthest state on puzzles with twists (the 2x2x2 in both metrics, the Skewb
-/// whose index over-counts 9 times, the Pyraminx) and without (LoopOver: blocks of one state),
-/// on one thread and two.
+/// histogram and farthest state on puzzles with twists (the 2x2x2, the Pyraminx) and without (LoopOver: blocks of one state), on one thread and two. (The Skewb,
+/// whose index over-counts 9 times, is checked against its published table above.)
 #[test]
 fn perm_block_sweep_equals_the_per_state_sweep() {
-    let cases: [(String, Option<&[&str]>, Metric, u64); 5] = [
+    let cases: [(String, Option<&[&str]>, Metric, u64); 3] = [
         (own("2x2x2.tws"), Some(&["U", "F", "R"]), Metric::Htm, 729),
-        (own("2x2x2.json"), Some(&["U", "F", "R"]), Metric::Qtm, 729),
-        (
-            shared("skewb.tws"),
-            Some(&["DFR", "UBR", "DRB", "DBL"]),
-            Metric::Htm,
-            0,
-        ),
         (own("pyraminx.tws"), None, Metric::Htm, 0),
         (own("loopover-3x3.tws"), None, Metric::Htm, 1),
     ];
@@ -181,6 +173,14 @@ fn perm_block_sweep_equals_the_per_state_sweep() {
             assert_eq!(tables, low > 1, "{name}");
         }
     }
+    // The quarter-turn metric and the KPuzzle reading, against the published table.
+    let qtm = space::<32>(&own("2x2x2.json"), Some(&["U", "F", "R"]), Metric::Qtm);
+    let options = layers::Options {
+        limits: &limits,
+        threads: Some(2),
+    };
+    let split = layers::split_backward(&qtm, options, &mut |_, _| {});
+    assert_eq!(split.histogram, QTM_2X2X2);
     // Square-1's Illegal rules block moves: its index does not split.
     let square1 = space::<64>(&shared("squareone.tws"), None, Metric::Htm);
     assert_eq!(square1.low_count(), None);
@@ -199,7 +199,13 @@ fn perm_split_table_equals_the_plain_table_entry_for_entry() {
     ];
     for (name, moves) in cases {
         let space = space::<32>(&name, moves, Metric::Htm);
-        for width in [Width::Exact, Width::Mod3] {
+        // Mod 3 on the small ones (the 2x2x2's plain build is seconds of a test run).
+        let widths = if space.size() > 1 << 20 {
+            &[Width::Exact][..]
+        } else {
+            &[Width::Exact, Width::Mod3][..]
+        };
+        for &width in widths {
             let plain = table::build_with(&space, &limits, width).unwrap();
             let split = table::build_split_with(&space, &limits, width).unwrap();
             assert_eq!(split.histogram(), plain.histogram(), "{name}");
