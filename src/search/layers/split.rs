@@ -66,7 +66,7 @@ pub(crate) struct SplitTables {
 
 impl SplitTables {
     /// The bytes the tables of `space` take, and `(L, H, moves)`; `None` when the index does not
-    /// split or a part does not fit a `u32`.
+    /// split, a part does not fit a `u32` or there are more than [`MAX_MOVES`] moves.
     pub(crate) fn shape<P: SplitMoves>(space: &P) -> Option<(u128, (u64, u64, usize))> {
         let low_count = space.low_count()?;
         let size = space.size();
@@ -81,6 +81,9 @@ impl SplitTables {
         }
         let mut moves = 0;
         space.successors(space.state(0), &mut |_, _| moves += 1);
+        if moves > MAX_MOVES {
+            return None;
+        }
         let entries = (u128::from(high_count) + u128::from(low_count)) * moves as u128;
         Some((entries * 4, (low_count, high_count, moves)))
     }
