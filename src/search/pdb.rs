@@ -367,6 +367,21 @@ impl<P: StateSpace + ?Sized, H: Heuristic<P>> Heuristic<P> for Max<H> {
             .max()
             .unwrap_or(0)
     }
+
+    /// The parts in their order, stopping at the first that reaches `limit`: the parts after it
+    /// are not evaluated (for pattern databases, neither projected nor looked up). Put the part
+    /// that most often reaches the limit first.
+    #[inline]
+    fn estimate_below(&self, space: &P, state: P::State, limit: u32) -> u32 {
+        let mut best = 0;
+        for h in &self.parts {
+            best = best.max(h.estimate_below(space, state, limit));
+            if best >= limit {
+                break;
+            }
+        }
+        best
+    }
 }
 
 /// A boxed heuristic is one, so that [`Max`] can combine heuristics of different types and a
@@ -375,6 +390,11 @@ impl<P: StateSpace + ?Sized, H: Heuristic<P> + ?Sized> Heuristic<P> for Box<H> {
     #[inline]
     fn estimate(&self, space: &P, state: P::State) -> u32 {
         (**self).estimate(space, state)
+    }
+
+    #[inline]
+    fn estimate_below(&self, space: &P, state: P::State, limit: u32) -> u32 {
+        (**self).estimate_below(space, state, limit)
     }
 }
 
@@ -448,6 +468,19 @@ impl<P: StateSpace + ?Sized, A: Abstraction<P>, S: Symmetry<P>> Heuristic<P> for
         self.symmetries.iter().fold(direct, |best, symmetry| {
             best.max(self.sum(space, symmetry.apply(space, state)))
         })
+    }
+
+    /// The direct sum, then the images' sums only while the best is below `limit`.
+    #[inline]
+    fn estimate_below(&self, space: &P, state: P::State, limit: u32) -> u32 {
+        let mut best = self.sum(space, state);
+        for symmetry in &self.symmetries {
+            if best >= limit {
+                break;
+            }
+            best = best.max(self.sum(space, symmetry.apply(space, state)));
+        }
+        best
     }
 }
 
@@ -586,6 +619,40 @@ mod tests {
         );
         assert_eq!(max.estimate(&Pair, (2, 3)), 3);
         assert_eq!(max.estimate(&Pair, (0, 0)), 0);
+    }
+
+    /// `estimate_below` is the estimate below the limit and a lower bound from the limit on.
+    #[test]
+    fn bounded_estimates_are_exact_below_the_limit() {
+        let dbs = || {
+            build_all(
+                vec![Counter(0, Ring), Counter(1, Ring)],
+                &Limits::default(),
+                None,
+            )
+            .unwrap()
+        };
+        let max = Max::new(dbs());
+        let additive = Additive::new(dbs(), vec![Swap]).unwrap();
+        for a in 0..6 {
+            for b in 0..6 {
+                for limit in 0..8 {
+                    for h in [&max as &dyn Heuristic<Pair>, &additive] {
+                        let exact = h.estimate(&Pair, (a, b));
+                        let bounded = h.estimate_below(&Pair, (a, b), limit);
+                        if exact < limit {
+                            assert_eq!(bounded, exact);
+                        } else {
+                            assert!((limit..=exact).contains(&bounded));
+                        }
+                    }
+                }
+            }
+        }
+        // Counter 0 at 3 reaches a limit of 2: counter 1's estimate is not needed.
+        assert_eq!(max.estimate_below(&Pair, (3, 1), 2), 3);
+        assert_eq!(max.estimate_below(&Pair, (3, 1), 9), 3);
+        assert_eq!(max.estimate_below(&Pair, (1, 3), 2), 3);
     }
 
     #[test]
