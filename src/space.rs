@@ -264,6 +264,14 @@ pub trait Heuristic<P: StateSpace + ?Sized>: Sync {
         let _ = limit;
         self.estimate(space, state)
     }
+
+    /// A hint that `state` will be estimated soon: a heuristic that reads large tables may start
+    /// loading the entries it will read (IDA* calls it for all of a node's successors before it
+    /// estimates the first). By default nothing.
+    #[inline]
+    fn prefetch(&self, space: &P, state: P::State) {
+        let _ = (space, state);
+    }
 }
 
 /// Replays `moves` from `start`, following each move by its label; `None` if a move is not

@@ -12,8 +12,9 @@
 //! paths is searched along each (the space's [`may_follow`](StateSpace::may_follow) rule cuts the
 //! redundant ones), and each iteration repeats the work of those before it, a constant factor when
 //! the number of nodes grows geometrically with the threshold. The successors' estimates are
-//! computed once each, when they are generated, and successors are searched in the space's order
-//! (plain depth-first; no ordering by `f`). An estimate is asked for through
+//! computed once each, after all of a node's successors are generated (each passed to
+//! [`Heuristic::prefetch`] first, so that a table-driven heuristic's memory reads overlap), and
+//! successors are searched in the space's order (plain depth-first; no ordering by `f`). An estimate is asked for through
 //! [`Heuristic::estimate_below`] with the smallest cut `f` of the iteration so far as the limit:
 //! a successor whose `f` reaches it is cut whatever its exact estimate, and does not lower the
 //! next threshold, so a heuristic of several parts may stop early (the first part of a [`Max`]
@@ -159,21 +160,25 @@ impl<P: StateSpace, H: Heuristic<P> + ?Sized> Search<'_, P, H> {
         successors.clear();
         let (space, heuristic) = (self.space, self.heuristic);
         let (threshold, mut next_threshold) = (self.threshold, self.next_threshold);
-        let mut generated = 0u64;
+        // All the successors first, each prefetched, then their estimates: the heuristic's
+        // memory reads overlap instead of waiting one after the other.
         space.successors(state, &mut |m, t| {
             if previous.is_none_or(|p| space.may_follow(p, m)) {
-                generated += 1;
-                // Exact below the smallest cut `f` so far: a larger one can neither be kept
-                // (`threshold < next_threshold`) nor lower the next threshold.
-                let limit = next_threshold.saturating_sub(g.saturating_add(1));
-                let h = heuristic.estimate_below(space, t, limit);
-                let f = g.saturating_add(1).saturating_add(h);
-                if f <= threshold {
-                    successors.push((m, t));
-                } else {
-                    next_threshold = next_threshold.min(f);
-                }
+                heuristic.prefetch(space, t);
+                successors.push((m, t));
             }
+        });
+        let generated = successors.len() as u64;
+        successors.retain(|&(_, t)| {
+            // Exact below the smallest cut `f` so far: a larger one can neither be kept
+            // (`threshold < next_threshold`) nor lower the next threshold.
+            let limit = next_threshold.saturating_sub(g.saturating_add(1));
+            let h = heuristic.estimate_below(space, t, limit);
+            let f = g.saturating_add(1).saturating_add(h);
+            if f > threshold {
+                next_threshold = next_threshold.min(f);
+            }
+            f <= threshold
         });
         self.next_threshold = next_threshold;
         self.stats.generated += generated;

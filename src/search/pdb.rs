@@ -274,6 +274,12 @@ impl<P: StateSpace + ?Sized, A: Abstraction<P>> Heuristic<P> for PatternDatabase
     fn estimate(&self, space: &P, state: P::State) -> u32 {
         self.value(space, state)
     }
+
+    /// Projects `state` and prefetches its table entry.
+    #[inline]
+    fn prefetch(&self, space: &P, state: P::State) {
+        self.table.prefetch(self.abstraction.project(space, state));
+    }
 }
 
 /// Builds the databases of `abstractions` against one memory budget; returned in their order.
@@ -382,6 +388,15 @@ impl<P: StateSpace + ?Sized, H: Heuristic<P>> Heuristic<P> for Max<H> {
         }
         best
     }
+
+    /// The first part's entries only: with [`estimate_below`](Heuristic::estimate_below) it is
+    /// the part always read, the others only when it does not reach the limit.
+    #[inline]
+    fn prefetch(&self, space: &P, state: P::State) {
+        if let Some(first) = self.parts.first() {
+            first.prefetch(space, state);
+        }
+    }
 }
 
 /// A boxed heuristic is one, so that [`Max`] can combine heuristics of different types and a
@@ -395,6 +410,11 @@ impl<P: StateSpace + ?Sized, H: Heuristic<P> + ?Sized> Heuristic<P> for Box<H> {
     #[inline]
     fn estimate_below(&self, space: &P, state: P::State, limit: u32) -> u32 {
         (**self).estimate_below(space, state, limit)
+    }
+
+    #[inline]
+    fn prefetch(&self, space: &P, state: P::State) {
+        (**self).prefetch(space, state)
     }
 }
 
@@ -649,6 +669,12 @@ mod tests {
                 }
             }
         }
+        // Prefetching is only a hint: any state, and any index of a table, in range or not.
+        for a in 0..6 {
+            max.prefetch(&Pair, (a, 5 - a));
+            max.parts()[1].table().prefetch(a as u64);
+        }
+        max.parts()[0].table().prefetch(u64::MAX);
         // Counter 0 at 3 reaches a limit of 2: counter 1's estimate is not needed.
         assert_eq!(max.estimate_below(&Pair, (3, 1), 2), 3);
         assert_eq!(max.estimate_below(&Pair, (3, 1), 9), 3);
