@@ -45,8 +45,12 @@
 //! twsearch instead prunes with one 2 GB table. The tables are built by the generic,
 //! single-threaded table engine (minutes for the 3x3x3's, then cached). Classes of look-alike pieces track
 //! only their labels that occur once (look-alike pieces are forgotten): weaker, never wrong.
-//! The projection is a pass over the tracked classes' slots and a rank per class; with three
-//! random accesses into tables far larger than the caches, that is most of the cost of a node.
+//! The projection is a pass over the tracked classes' slots and a rank per class, then a random
+//! access into a table far larger than the caches. IDA* asks [`Max`] only whether the estimate
+//! reaches its limit ([`estimate_below`](crate::space::Heuristic::estimate_below)), so the
+//! patterns after the first that does are neither projected nor looked up: [`auto_pieces`]'s
+//! class order puts the strongest, the 3x3x3's corners, first, and most nodes cost one
+//! projection and one lookup (prefetched while the node's other successors are generated).
 
 use super::space::{PermMove, PermSpace};
 use crate::cache::TableCache;
