@@ -273,6 +273,27 @@ pub trait Invariant: StateSpace {
 pub trait Heuristic<P: StateSpace + ?Sized>: Sync {
     /// A lower bound on the moves from `state` to the nearest goal.
     fn estimate(&self, space: &P, state: P::State) -> u32;
+
+    /// [`estimate`](Self::estimate) when it is below `limit`; otherwise any value from `limit`
+    /// up to the estimate (still a lower bound). For a search that only needs to know whether
+    /// the estimate reaches `limit` (IDA*'s cut, see [`idastar`](crate::search::idastar)): a
+    /// heuristic made of several parts may stop at the first part that reaches it
+    /// ([`Max`](crate::search::pdb::Max)).
+    ///
+    /// By default the estimate itself, which keeps the contract.
+    #[inline]
+    fn estimate_below(&self, space: &P, state: P::State, limit: u32) -> u32 {
+        let _ = limit;
+        self.estimate(space, state)
+    }
+
+    /// A hint that `state` will be estimated soon: a heuristic that reads large tables may start
+    /// loading the entries it will read (IDA* calls it for all of a node's successors before it
+    /// estimates the first). By default nothing.
+    #[inline]
+    fn prefetch(&self, space: &P, state: P::State) {
+        let _ = (space, state);
+    }
 }
 
 /// Replays `moves` from `start`, following each move by its label; `None` if a move is not

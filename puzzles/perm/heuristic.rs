@@ -45,8 +45,12 @@
 //! twsearch instead prunes with one 2 GB table. The tables are built by the generic,
 //! single-threaded table engine (minutes for the 3x3x3's, then cached). Classes of look-alike pieces track
 //! only their labels that occur once (look-alike pieces are forgotten): weaker, never wrong.
-//! The projection is a pass over the tracked classes' slots and a rank per class; with three
-//! random accesses into tables far larger than the caches, that is most of the cost of a node.
+//! The projection is a pass over the tracked classes' slots and a rank per class, then a random
+//! access into a table far larger than the caches. IDA* asks [`Max`] only whether the estimate
+//! reaches its limit ([`estimate_below`](crate::space::Heuristic::estimate_below)), so the
+//! patterns after the first that does are neither projected nor looked up: [`auto_pieces`]'s
+//! class order puts the strongest, the 3x3x3's corners, first, and most nodes cost one
+//! projection and one lookup (prefetched while the node's other successors are generated).
 
 use super::space::{PermMove, PermSpace};
 use crate::cache::TableCache;
@@ -335,16 +339,35 @@ impl Pattern {
     /// branch would mispredict on every other slot.
     #[inline]
     pub fn placement(&self, bytes: &[u8]) -> Placement {
-        let mut slot = [0u8; MAX_TRACKED + 1];
-        let mut twist = [0u8; MAX_TRACKED + 1];
+        self.placement_by(|b| bytes[usize::from(b)])
+    }
+
+    /// [`placement`](Self::placement) of a packed state: the byte reads are masked (`N` is a
+    /// power of two), so the search's projection has no bounds check.
+    #[inline]
+    fn placement_of<const N: usize>(&self, bytes: &[u8; N]) -> Placement {
+        self.placement_by(|b| bytes[usize::from(b) % N])
+    }
+
+    /// The placement, reading byte `b` of the state as `read(b)`: one pass over each part's
+    /// slots, the piece's id looked up once for its slot and its twist. The scratch arrays have
+    /// 32 entries so that an id (at most [`UNTRACKED`]) indexes them masked.
+    #[inline(always)]
+    fn placement_by(&self, read: impl Fn(u8) -> u8) -> Placement {
+        let mut slot = [0u8; 32];
+        let mut twist = [0u8; 32];
         for part in &self.parts {
-            for (j, &b) in part.labels.iter().enumerate() {
-                let id = part.id[bytes[b as usize] as usize] as usize;
-                slot[id] = j as u8;
-            }
-            for (j, &o) in part.oris.iter().enumerate() {
-                let id = part.id[bytes[part.labels[j] as usize] as usize] as usize;
-                twist[id] = bytes[o as usize];
+            let id = &*part.id;
+            if part.oris.is_empty() {
+                for (j, &b) in part.labels.iter().enumerate() {
+                    slot[usize::from(id[usize::from(read(b))]) % 32] = j as u8;
+                }
+            } else {
+                for (j, (&b, &o)) in part.labels.iter().zip(&part.oris).enumerate() {
+                    let k = usize::from(id[usize::from(read(b))]) % 32;
+                    slot[k] = j as u8;
+                    twist[k] = read(o);
+                }
             }
         }
         let mut p = Placement::default();
@@ -466,7 +489,7 @@ impl<const N: usize> Abstraction<PermSpace<N>> for Pattern {
 
     #[inline]
     fn project(&self, _: &PermSpace<N>, state: super::Packed<N>) -> u64 {
-        self.index(self.placement(&state.0))
+        self.index(self.placement_of(&state.0))
     }
 
     fn fingerprint(&self) -> String {

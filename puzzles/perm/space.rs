@@ -6,9 +6,11 @@
 //! A state is the packed byte array of [`state`](super::state) ([`Packed<N>`]), `N` the
 //! smallest of 16, 32, 64 or 128 that holds the layout (the plugin picks it). A move is one
 //! power of a generator ([`Power`]), compiled into two byte tables of length `N` (the byte each
-//! output byte reads and the twist it adds) and applied in one fixed-length loop: no branch on a
-//! byte's kind, no bounds check (`N` is a power of two, so the read index is masked), no
-//! allocation. Bytes past the layout read themselves and stay 0.
+//! output byte reads and the twist it adds). Applying it copies the state and recomputes only
+//! the bytes the move changes (a 3x3x3 face turn: 16 of 64, its four corners' and four edges'
+//! labels and twists), in one loop with no branch on a byte's kind, no bounds check (`N` is a
+//! power of two, so the indices are masked) and no allocation. Bytes past the layout are never
+//! changed and stay 0.
 //!
 //! [`PermMove`] is the label: the move's number and its name inline (at most
 //! [`MAX_NAME_BYTES`] bytes), so it is `Copy` and displays as the power name twsearch uses
@@ -90,6 +92,18 @@ impl fmt::Debug for PermMove {
 struct Table<const N: usize> {
     src: [u8; N],
     add: [u8; N],
+    /// The bytes the move changes (it reads another byte or adds a twist), the only ones
+    /// [`PermSpace::apply_table`] computes: a 3x3x3 face turn changes 16 of the 64 bytes.
+    changed: Vec<Change>,
+}
+
+/// One changed byte of a move: output byte `at` is byte `src` plus `add`, modulo `modulus`.
+#[derive(Clone, Copy, Debug)]
+struct Change {
+    at: u8,
+    src: u8,
+    add: u8,
+    modulus: u8,
 }
 
 /// A permutation puzzle with a chosen set of generators (see the module docs).
@@ -98,7 +112,6 @@ pub struct PermSpace<const N: usize> {
     def: Definition,
     packer: Packer<N>,
     tables: Vec<Table<N>>,
-    modulus: [u8; N],
     moves: Vec<PermMove>,
     /// Per move: its generator's ordinal among the chosen generators.
     generator: Vec<u16>,
@@ -143,7 +156,16 @@ impl<const N: usize> PermSpace<N> {
                 let mut add = [0u8; N];
                 src[..table.src.len()].copy_from_slice(&table.src);
                 add[..table.add.len()].copy_from_slice(&table.add);
-                Table { src, add }
+                let changed = (0..N)
+                    .filter(|&j| usize::from(src[j]) != j || add[j] != 0)
+                    .map(|j| Change {
+                        at: j as u8,
+                        src: src[j],
+                        add: add[j],
+                        modulus: modulus[j],
+                    })
+                    .collect();
+                Table { src, add, changed }
             })
             .collect();
         let mut bases: Vec<usize> = Vec::new();
@@ -212,7 +234,6 @@ impl<const N: usize> PermSpace<N> {
             def,
             packer,
             tables,
-            modulus,
             moves,
             generator,
             inverse,
@@ -268,15 +289,16 @@ impl<const N: usize> PermSpace<N> {
         self.apply_table(&state, &self.tables[m.index()])
     }
 
+    /// A copy of the state with the move's changed bytes recomputed: every other byte reads
+    /// itself and adds nothing, so it keeps its value.
     #[inline]
     fn apply_table(&self, s: &Packed<N>, t: &Table<N>) -> Packed<N> {
-        let mut out = [0u8; N];
-        for (j, o) in out.iter_mut().enumerate() {
+        let mut out = s.0;
+        for c in &t.changed {
             // `% N` is a mask (N is a power of two): no bounds check. A byte below its modulus
             // plus a twist below it stays below 2 * modulus <= 254 (labels add 0).
-            let v = s.0[t.src[j] as usize % N].wrapping_add(t.add[j]);
-            let m = self.modulus[j];
-            *o = if v >= m { v - m } else { v };
+            let v = s.0[usize::from(c.src) % N].wrapping_add(c.add);
+            out[usize::from(c.at) % N] = if v >= c.modulus { v - c.modulus } else { v };
         }
         Packed(out)
     }

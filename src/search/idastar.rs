@@ -12,8 +12,15 @@
 //! paths is searched along each (the space's [`may_follow`](StateSpace::may_follow) rule cuts the
 //! redundant ones), and each iteration repeats the work of those before it, a constant factor when
 //! the number of nodes grows geometrically with the threshold. The successors' estimates are
-//! computed once each, when they are generated, and successors are searched in the space's order
-//! (plain depth-first; no ordering by `f`).
+//! computed once each, after all of a node's successors are generated (each passed to
+//! [`Heuristic::prefetch`] first, so that a table-driven heuristic's memory reads overlap), and
+//! successors are searched in the space's order (plain depth-first; no ordering by `f`). An estimate is asked for through
+//! [`Heuristic::estimate_below`] with the smallest cut `f` of the iteration so far as the limit:
+//! a successor whose `f` reaches it is cut whatever its exact estimate, and does not lower the
+//! next threshold, so a heuristic of several parts may stop early (the first part of a [`Max`]
+//! that reaches the limit) and the nodes and thresholds are those of exact estimates.
+//!
+//! [`Max`]: super::pdb::Max
 //!
 //! Guarantees: with an admissible heuristic the first goal found is at the smallest depth, so the
 //! path is optimal (consistency is not needed). [`Outcome::Unsolvable`] is returned when an
@@ -153,18 +160,25 @@ impl<P: StateSpace, H: Heuristic<P> + ?Sized> Search<'_, P, H> {
         successors.clear();
         let (space, heuristic) = (self.space, self.heuristic);
         let (threshold, mut next_threshold) = (self.threshold, self.next_threshold);
-        let mut generated = 0u64;
+        // All the successors first, each prefetched, then their estimates: the heuristic's
+        // memory reads overlap instead of waiting one after the other.
         space.successors(state, &mut |m, t| {
             if previous.is_none_or(|p| space.may_follow(p, m)) {
-                generated += 1;
-                let h = heuristic.estimate(space, t);
-                let f = g.saturating_add(1).saturating_add(h);
-                if f <= threshold {
-                    successors.push((m, t));
-                } else {
-                    next_threshold = next_threshold.min(f);
-                }
+                heuristic.prefetch(space, t);
+                successors.push((m, t));
             }
+        });
+        let generated = successors.len() as u64;
+        successors.retain(|&(_, t)| {
+            // Exact below the smallest cut `f` so far: a larger one can neither be kept
+            // (`threshold < next_threshold`) nor lower the next threshold.
+            let limit = next_threshold.saturating_sub(g.saturating_add(1));
+            let h = heuristic.estimate_below(space, t, limit);
+            let f = g.saturating_add(1).saturating_add(h);
+            if f > threshold {
+                next_threshold = next_threshold.min(f);
+            }
+            f <= threshold
         });
         self.next_threshold = next_threshold;
         self.stats.generated += generated;
@@ -274,6 +288,56 @@ mod tests {
             let thresholds: Vec<u32> = ida.stats.iterations.iter().map(|i| i.threshold).collect();
             assert_eq!(thresholds, (0..thresholds.len() as u32).collect::<Vec<_>>());
         }
+    }
+
+    /// A heuristic that answers `estimate_below` with the exact estimate (the trait's default):
+    /// the reference for the early exits of [`Max`](crate::search::pdb::Max).
+    struct Exact<H>(H);
+    impl<P: StateSpace, H: Heuristic<P>> Heuristic<P> for Exact<H> {
+        fn estimate(&self, space: &P, s: P::State) -> u32 {
+            self.0.estimate(space, s)
+        }
+    }
+
+    /// A max whose parts stop early finds the same paths with the same nodes and thresholds as
+    /// the exact max, and the parts after the one that reaches the limit are skipped.
+    #[test]
+    fn a_max_that_stops_early_searches_exactly_the_same_tree() {
+        use crate::search::pdb::Max;
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static ASKED: AtomicU64 = AtomicU64::new(0);
+        struct Counted;
+        impl Heuristic<Slide> for Counted {
+            fn estimate(&self, space: &Slide, s: u32) -> u32 {
+                ASKED.fetch_add(1, Ordering::Relaxed);
+                SlideManhattan.estimate(space, s)
+            }
+        }
+        let max = || {
+            let parts: Vec<Box<dyn Heuristic<Slide>>> =
+                vec![Box::new(SlidePatchy), Box::new(Counted)];
+            Max::new(parts)
+        };
+        let limits = Limits::default();
+        let (mut skipped, mut generated) = (0, 0);
+        for board in all_states(&Slide).into_iter().step_by(7) {
+            if length(&bfs::solve(&Slide, board, &limits)).is_none() {
+                continue; // an infinite pruned tree: IDA* would deepen forever
+            }
+            let exact = solve(&Slide, &Exact(max()), board, &limits);
+            ASKED.store(0, Ordering::Relaxed);
+            let early = solve(&Slide, &max(), board, &limits);
+            let asked = ASKED.load(Ordering::Relaxed);
+            assert_eq!(early.outcome, exact.outcome, "board {board}");
+            assert_eq!(early.stats.iterations, exact.stats.iterations);
+            assert_eq!(early.stats.expanded, exact.stats.expanded);
+            skipped += early.stats.generated + 1 - asked;
+            generated += early.stats.generated;
+        }
+        assert!(
+            skipped > 0 && skipped < generated,
+            "{skipped} of {generated}"
+        );
     }
 
     /// States 0..=9 in a line; moves keep their direction (a finite pruned tree); no goal.

@@ -274,6 +274,12 @@ impl<P: StateSpace + ?Sized, A: Abstraction<P>> Heuristic<P> for PatternDatabase
     fn estimate(&self, space: &P, state: P::State) -> u32 {
         self.value(space, state)
     }
+
+    /// Projects `state` and prefetches its table entry.
+    #[inline]
+    fn prefetch(&self, space: &P, state: P::State) {
+        self.table.prefetch(self.abstraction.project(space, state));
+    }
 }
 
 /// Builds the databases of `abstractions` against one memory budget; returned in their order.
@@ -367,6 +373,30 @@ impl<P: StateSpace + ?Sized, H: Heuristic<P>> Heuristic<P> for Max<H> {
             .max()
             .unwrap_or(0)
     }
+
+    /// The parts in their order, stopping at the first that reaches `limit`: the parts after it
+    /// are not evaluated (for pattern databases, neither projected nor looked up). Put the part
+    /// that most often reaches the limit first.
+    #[inline]
+    fn estimate_below(&self, space: &P, state: P::State, limit: u32) -> u32 {
+        let mut best = 0;
+        for h in &self.parts {
+            best = best.max(h.estimate_below(space, state, limit));
+            if best >= limit {
+                break;
+            }
+        }
+        best
+    }
+
+    /// The first part's entries only: with [`estimate_below`](Heuristic::estimate_below) it is
+    /// the part always read, the others only when it does not reach the limit.
+    #[inline]
+    fn prefetch(&self, space: &P, state: P::State) {
+        if let Some(first) = self.parts.first() {
+            first.prefetch(space, state);
+        }
+    }
 }
 
 /// A boxed heuristic is one, so that [`Max`] can combine heuristics of different types and a
@@ -375,6 +405,16 @@ impl<P: StateSpace + ?Sized, H: Heuristic<P> + ?Sized> Heuristic<P> for Box<H> {
     #[inline]
     fn estimate(&self, space: &P, state: P::State) -> u32 {
         (**self).estimate(space, state)
+    }
+
+    #[inline]
+    fn estimate_below(&self, space: &P, state: P::State, limit: u32) -> u32 {
+        (**self).estimate_below(space, state, limit)
+    }
+
+    #[inline]
+    fn prefetch(&self, space: &P, state: P::State) {
+        (**self).prefetch(space, state)
     }
 }
 
@@ -448,6 +488,19 @@ impl<P: StateSpace + ?Sized, A: Abstraction<P>, S: Symmetry<P>> Heuristic<P> for
         self.symmetries.iter().fold(direct, |best, symmetry| {
             best.max(self.sum(space, symmetry.apply(space, state)))
         })
+    }
+
+    /// The direct sum, then the images' sums only while the best is below `limit`.
+    #[inline]
+    fn estimate_below(&self, space: &P, state: P::State, limit: u32) -> u32 {
+        let mut best = self.sum(space, state);
+        for symmetry in &self.symmetries {
+            if best >= limit {
+                break;
+            }
+            best = best.max(self.sum(space, symmetry.apply(space, state)));
+        }
+        best
     }
 }
 
@@ -586,6 +639,46 @@ mod tests {
         );
         assert_eq!(max.estimate(&Pair, (2, 3)), 3);
         assert_eq!(max.estimate(&Pair, (0, 0)), 0);
+    }
+
+    /// `estimate_below` is the estimate below the limit and a lower bound from the limit on.
+    #[test]
+    fn bounded_estimates_are_exact_below_the_limit() {
+        let dbs = || {
+            build_all(
+                vec![Counter(0, Ring), Counter(1, Ring)],
+                &Limits::default(),
+                None,
+            )
+            .unwrap()
+        };
+        let max = Max::new(dbs());
+        let additive = Additive::new(dbs(), vec![Swap]).unwrap();
+        for a in 0..6 {
+            for b in 0..6 {
+                for limit in 0..8 {
+                    for h in [&max as &dyn Heuristic<Pair>, &additive] {
+                        let exact = h.estimate(&Pair, (a, b));
+                        let bounded = h.estimate_below(&Pair, (a, b), limit);
+                        if exact < limit {
+                            assert_eq!(bounded, exact);
+                        } else {
+                            assert!((limit..=exact).contains(&bounded));
+                        }
+                    }
+                }
+            }
+        }
+        // Prefetching is only a hint: any state, and any index of a table, in range or not.
+        for a in 0..6 {
+            max.prefetch(&Pair, (a, 5 - a));
+            max.parts()[1].table().prefetch(a as u64);
+        }
+        max.parts()[0].table().prefetch(u64::MAX);
+        // Counter 0 at 3 reaches a limit of 2: counter 1's estimate is not needed.
+        assert_eq!(max.estimate_below(&Pair, (3, 1), 2), 3);
+        assert_eq!(max.estimate_below(&Pair, (3, 1), 9), 3);
+        assert_eq!(max.estimate_below(&Pair, (1, 3), 2), 3);
     }
 
     #[test]

@@ -14,6 +14,7 @@ use statespace::puzzles::perm::plugin::read_definition;
 use statespace::puzzles::perm::{Packed, Pattern, PermSpace, tws};
 use statespace::random::Lcg;
 use statespace::registry;
+use statespace::search::pdb::Abstraction;
 use statespace::search::{Limit, Limits, Outcome, idastar, layers, table};
 use statespace::space::{Heuristic, Indexed, Invariant, SplitMoves, StateSpace, replay};
 use std::path::{Path, PathBuf};
@@ -567,6 +568,11 @@ fn perm_pattern_databases_are_admissible_and_ida_agrees_with_the_table() {
                 assert_eq!(p.index(p.state(i)), i, "{def}: {}", p.name());
             }
             assert!(p.is_goal(p.placement(&space.solved().0)));
+            // The search's projection (masked reads, one pass) is the placement's index.
+            for s in walks(&space, &mut rng, 200, 30) {
+                let projected = Abstraction::<PermSpace<32>>::project(p, &space, s);
+                assert_eq!(projected, p.index(p.placement(&s.0)), "{def}");
+            }
         }
         let exact = count == 1;
         let h = heuristic::heuristic::<32>(patterns, &Limits::default(), None).unwrap();
@@ -576,6 +582,15 @@ fn perm_pattern_databases_are_admissible_and_ida_agrees_with_the_table() {
             assert!(e <= d, "{def}: estimate {e} over the distance {d}");
             if exact {
                 assert_eq!(e, d, "{def}: the whole puzzle's pattern is exact");
+            }
+            // IDA*'s bounded estimate: exact below the limit, between it and the estimate above.
+            for limit in 0..=e + 1 {
+                let b = h.estimate_below(&space, s, limit);
+                assert!(if e < limit {
+                    b == e
+                } else {
+                    (limit..=e).contains(&b)
+                });
             }
         }
         assert_eq!(h.estimate(&space, space.solved()), 0);
