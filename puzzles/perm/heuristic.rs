@@ -56,8 +56,9 @@ use super::space::{PermMove, PermSpace};
 use crate::cache::TableCache;
 use crate::rank::Arrangements;
 use crate::search::pdb::{self, Abstraction, Max, PatternDatabase, PdbError};
-use crate::search::{Limit, Limits};
-use crate::space::{GoalSet, Indexed, Invertible, StateSpace};
+use crate::search::table::{self, DistanceTable, Width};
+use crate::search::{Limit, Limits, layers};
+use crate::space::{GoalSet, Indexed, Invertible, SplitMoves, StateSpace};
 
 /// The most pieces one pattern tracks (a [`Placement`] holds their slots and twists inline).
 pub const MAX_TRACKED: usize = 16;
@@ -102,6 +103,9 @@ struct Part {
     step: u8,
     /// The twist sum modulo `step`.
     residue: u8,
+    /// The whole class is tracked and twisted: the part's twists in the [`Placement`] are
+    /// by slot (entry `first + j`: the twist in slot `j`), not by piece (see [`Pattern`]).
+    by_slot: bool,
 }
 
 impl Part {
@@ -208,6 +212,7 @@ impl Pattern {
                 orientations: orbit.orientations,
                 step,
                 residue: if step > 1 { view.residue } else { 0 },
+                by_slot: whole && orbit.orientations > 1,
             });
             first += labels.len();
             let shown: Vec<String> = labels.iter().map(|&l| (l as u32 + 1).to_string()).collect();
@@ -306,6 +311,10 @@ impl Pattern {
                 part.step,
                 part.residue,
             ]);
+            // Named only where it applies, so that the other tables keep their fingerprints.
+            if part.by_slot {
+                eat(b"twists by slot");
+            }
         }
         for (dest, add) in self.dest.iter().zip(&self.add) {
             eat(&dest[..self.codes]);
@@ -366,7 +375,8 @@ impl Pattern {
                 for (j, (&b, &o)) in part.labels.iter().zip(&part.oris).enumerate() {
                     let k = usize::from(id[usize::from(read(b))]) % 32;
                     slot[k] = j as u8;
-                    twist[k] = read(o);
+                    let by = if part.by_slot { part.first + j } else { k };
+                    twist[by % 32] = read(o);
                 }
             }
         }
@@ -393,6 +403,17 @@ impl StateSpace for Pattern {
                 *slot = dest[code];
                 let t = *twist + add[code];
                 *twist = if t >= modulus { t - modulus } else { t };
+            }
+            // Twists by slot (the entries above were scratch): slot `q`'s twist goes where its
+            // piece goes, plus what the move adds there.
+            for part in self.parts.iter().filter(|part| part.by_slot) {
+                let (first, o) = (part.first, part.orientations);
+                let code = usize::from(self.base[first]);
+                for q in 0..part.labels.len() {
+                    let t = p.twist[first + q] + add[code + q];
+                    let to = first + usize::from(dest[code + q]);
+                    next.twist[to % MAX_TRACKED] = if t >= o { t - o } else { t };
+                }
             }
             visit(mv, next);
         }
@@ -480,8 +501,39 @@ impl GoalSet for Pattern {
     }
 }
 
+/// A pattern whose last part tracks a whole twisted class (the 3x3x3's corners) has that part's
+/// twists by slot as its lowest digits: a move carries a slot's twist along whatever piece is
+/// there, so they move on their own ([`SplitMoves`]), and the table is built block by block
+/// ([`table::build_split`]).
+impl SplitMoves for Pattern {
+    fn low_count(&self) -> Option<u64> {
+        let last = self.parts.last()?;
+        if last.by_slot { last.twists() } else { None }
+    }
+}
+
 impl<const N: usize> Abstraction<PermSpace<N>> for Pattern {
     type Space = Pattern;
+
+    /// Block by block where the index splits (seconds for the 3x3x3's 88,179,840 corner states,
+    /// against a minute state by state), else the table engine's level scans.
+    fn build_table(&self, limits: &Limits) -> Result<DistanceTable, Limit> {
+        if self.low_count().is_some() {
+            table::build_split_with(self, limits, Width::Exact)
+        } else {
+            table::build_with(self, limits, Width::Exact)
+        }
+    }
+
+    /// The exact table, and for a split build the sweep's bitsets and move tables beside it.
+    fn build_bytes(&self) -> u128 {
+        let table = self.size().div_ceil(16) * 8;
+        if self.low_count().is_some() {
+            table + layers::memory_needed(self) + layers::split_tables_needed(self)
+        } else {
+            table
+        }
+    }
 
     fn space(&self) -> &Pattern {
         self

@@ -542,6 +542,7 @@ fn patterns<const N: usize>(space: &PermSpace<N>, max_states: u64) -> Vec<Patter
 
 #[test]
 fn perm_pattern_databases_are_admissible_and_ida_agrees_with_the_table() {
+    use statespace::search::table::Width;
     let ufr: &[&str] = &["U", "F", "R"];
     // (definition, moves, the largest pattern, how many patterns that makes)
     let cases: [(String, Option<&[&str]>, u64, usize); 5] = [
@@ -555,6 +556,7 @@ fn perm_pattern_databases_are_admissible_and_ida_agrees_with_the_table() {
         (shared("2x2x2.tws"), Some(ufr), MAX_PATTERN_STATES, 1),
     ];
     let mut rng = Lcg(5);
+    let mut split_builds = 0;
     for (def, moves, max_states, count) in cases {
         let space = space::<32>(&def, moves, Metric::Htm);
         let table = table::build(&space, &Limits::default()).unwrap();
@@ -572,6 +574,18 @@ fn perm_pattern_databases_are_admissible_and_ida_agrees_with_the_table() {
             for s in walks(&space, &mut rng, 200, 30) {
                 let projected = Abstraction::<PermSpace<32>>::project(p, &space, s);
                 assert_eq!(projected, p.index(p.placement(&s.0)), "{def}");
+            }
+            // A pattern ending in a whole twisted class (twists by slot) is built block by
+            // block: the same table as the level scans'.
+            if p.low_count().is_some() {
+                split_builds += 1;
+                let plain = table::build_with(p, &Limits::default(), Width::Exact).unwrap();
+                let split = Abstraction::<PermSpace<32>>::build_table(p, &Limits::default());
+                let split = split.unwrap();
+                assert_eq!(split.histogram(), plain.histogram(), "{def}: {}", p.name());
+                for i in 0..p.size() as u64 {
+                    assert_eq!(split.code(i), plain.code(i), "{def}: {}", p.name());
+                }
             }
         }
         let exact = count == 1;
@@ -608,6 +622,10 @@ fn perm_pattern_databases_are_admissible_and_ida_agrees_with_the_table() {
             assert!(space.is_goal(end));
         }
     }
+    assert!(
+        split_builds >= 2,
+        "the 2x2x2's and the Pyraminx's whole classes split"
+    );
 }
 
 /// The zero heuristic: IDA* deepens like IDDFS and counts the tree it searches.
@@ -690,8 +708,9 @@ fn perm_3x3x3_random_scramble_is_solved_optimally_with_pattern_databases() {
 
 #[test]
 fn perm_auto_runs_ida_with_pattern_databases_within_the_memory_budget() {
-    // The cube fits no table: auto is IDA*, whose databases (82.7 MiB) a 64 MiB budget refuses
-    // before anything is allocated.
+    // The cube fits no table: auto is IDA*, whose databases (82.7 MiB, and the corners' block
+    // sweep beside their table while it is built) a 64 MiB budget refuses before anything is
+    // allocated.
     let inst = instance(&own("3x3x3.tws"), "");
     let mut board = BoardText::from_file("scramble", "R U F' L2 D B".into());
     board.scramble = true;
@@ -704,7 +723,10 @@ fn perm_auto_runs_ida_with_pattern_databases_within_the_memory_budget() {
     let Answer::LimitReached(Limit::Memory { needed, .. }) = solution.answer else {
         panic!("{:?}", solution.answer)
     };
-    assert_eq!(needed, (88_179_840u128 + 2 * 42_577_920).div_ceil(16) * 8);
+    let corners = 88_179_840u128;
+    let sweep = 3 * corners.div_ceil(64) * 8 + (40_320 + 2_187) * 18 * 4;
+    let tables = corners.div_ceil(16) * 8 + 2 * 42_577_920u128.div_ceil(16) * 8;
+    assert_eq!(needed, tables + sweep);
     // The 2x2x2 (3,674,160 positions, past auto's table size): IDA* over one pattern of its
     // seven corners, the whole puzzle, so the search walks straight down.
     let inst = instance(&own("2x2x2.tws"), UFR);
