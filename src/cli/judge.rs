@@ -65,12 +65,20 @@ fn poj1753(input: &str) -> Result<Exit, Error> {
 /// written in order. Below [`PARALLEL_FROM`] cases one chunk, on this thread.
 fn hdu3278(input: &str, cache: &TableCache) -> Result<Exit, Error> {
     let cases = Cases::new(input)?;
-    let chunks = cases.chunks(if cases.count >= PARALLEL_FROM {
-        CHUNK_CASES
+    let solver = RegionSolver::new(cases.geometry, cases.geometry.interior(), None);
+    let chunks = if cases.count >= PARALLEL_FROM {
+        // The table (8 cells of a colour, what the problem promises) is loaded or built on the
+        // other thread while this one cuts the stream: both are single-threaded.
+        let cells = cases.geometry.interior().count_ones();
+        let (chunks, _) = rayon::join(
+            || cases.chunks(CHUNK_CASES),
+            || solver.table(cells, &Limits::default(), cache),
+        );
+        chunks
     } else {
-        usize::MAX
-    });
-    let out = cases.answer(&chunks, cache)?;
+        cases.chunks(usize::MAX)
+    };
+    let out = cases.answer(&chunks, &solver, cache)?;
     for text in &out {
         write_stdout(text)?;
     }
@@ -173,9 +181,13 @@ impl<'a> Cases<'a> {
     }
 
     /// Every chunk's answers, in order; on bad input the first error in the stream.
-    fn answer(&self, chunks: &[Chunk], cache: &TableCache) -> Result<Vec<String>, Error> {
-        let solver = RegionSolver::new(self.geometry, self.geometry.interior(), None);
-        let answer = |chunk: &Chunk| self.answer_chunk(chunk, &solver, cache);
+    fn answer(
+        &self,
+        chunks: &[Chunk],
+        solver: &RegionSolver,
+        cache: &TableCache,
+    ) -> Result<Vec<String>, Error> {
+        let answer = |chunk: &Chunk| self.answer_chunk(chunk, solver, cache);
         let answers: Vec<Result<String, Error>> = if chunks.len() > 1 {
             use rayon::prelude::*;
             chunks.par_iter().map(answer).collect()
@@ -361,7 +373,8 @@ mod tests {
     fn answers(input: &str, per: usize) -> Result<String, String> {
         let cases = Cases::new(input).map_err(|e| e.to_string())?;
         let chunks = cases.chunks(per);
-        let out = cases.answer(&chunks, &TableCache::disabled());
+        let solver = RegionSolver::new(cases.geometry, cases.geometry.interior(), None);
+        let out = cases.answer(&chunks, &solver, &TableCache::disabled());
         out.map(|texts| texts.concat()).map_err(|e| e.to_string())
     }
 
