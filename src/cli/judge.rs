@@ -85,8 +85,10 @@ fn hdu3278(input: &str, cache: &TableCache) -> Result<Exit, Error> {
     Ok(Exit::Ok)
 }
 
-/// Cases from which `judge hdu3278` answers on several threads: below it, the threads' start and
-/// the cut into chunks cost more than they save (BENCHMARKS.md, "Threads").
+/// Cases from which `judge hdu3278` answers on several threads: four chunks. Set from
+/// instruction counts (a chunk is about 5 M instructions; cutting the stream adds 14 % and is
+/// serial), not from a measured wall-time crossover: the VM it was tuned on had no free core
+/// (BENCHMARKS.md, "Threads").
 const PARALLEL_FROM: usize = 8192;
 /// Cases per chunk when parallel: enough chunks for the threads to share out evenly, each large
 /// enough that its task costs far more than handing it out.
