@@ -9,6 +9,8 @@
 //! - `table` (the default): one [`DistanceTable`] per cell count `k`, built on first use and kept
 //!   for the life of the [`RegionSolver`]; every later board costs a lookup per colour plus the
 //!   path descent. On the HDU board every colour has 8 cells, so one 360 KiB table answers all.
+//!   A caller with many boards holds the tables through [`RegionSolver::lookups`] (one per
+//!   thread): a board then costs its lookups, not the solver's lock and a hash look-up.
 //! - `bfs`: a forward BFS per colour; colours after the first searched are capped one move below
 //!   the best found so far, so they stop early.
 //! - `iddfs`: all colours deepen together (bound 0 for each, then 1, ...), so the first colour to

@@ -2,6 +2,10 @@
 //!
 //! Nothing but the answer goes to stdout; a malformed stream is an error on stderr with a
 //! non-zero exit, and an answer (`Impossible` included) exits 0.
+//!
+//! HDU 3278 streams may hold many cases: a large one is cut into chunks of whole cases answered
+//! on rayon's threads and printed in order (see `hdu3278`); the output is the same as one
+//! thread's, byte for byte, and so is the error on bad input.
 
 use super::cache::CacheArgs;
 use super::{Exit, read_input, write_stdout};
