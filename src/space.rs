@@ -240,6 +240,23 @@ pub trait Symmetric: StateSpace {
         });
         found
     }
+    /// Whether every state has a 32-bit form ([`narrow`](Self::narrow) and
+    /// [`widen`](Self::widen)). A table build that lists an orbit's representative per reached
+    /// orbit then lists 4 bytes a state rather than the state (8 bytes for a Shift mask): half
+    /// the memory beside the table. By default, no.
+    fn narrows(&self) -> bool {
+        false
+    }
+    /// The 32-bit form of `state`; called only when [`narrows`](Self::narrows).
+    fn narrow(&self, state: Self::State) -> u32 {
+        let _ = state;
+        unreachable!("a space that does not narrow its states")
+    }
+    /// The state whose 32-bit form is `word`: `widen(narrow(s)) == s`.
+    fn widen(&self, word: u32) -> Self::State {
+        let _ = word;
+        unreachable!("a space that does not narrow its states")
+    }
 }
 
 /// A proof by invariant: a quantity every move keeps (a permutation parity, a colour count) that

@@ -210,7 +210,12 @@ impl Geometry {
         text: &str,
         cells: &mut Vec<u8>,
     ) -> std::result::Result<(), String> {
-        let len = text.chars().count();
+        // The judge's rows are ASCII: their length is their bytes'.
+        let len = if text.is_ascii() {
+            text.len()
+        } else {
+            text.chars().count()
+        };
         if len != self.cols as usize {
             return Err(format!(" has {len} cells, expected {}", self.cols));
         }
@@ -240,7 +245,13 @@ impl Geometry {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Palette {
     letters: Vec<char>,
+    /// The colour of every ASCII letter, either case (`NONE` for the rest): a row's letters are
+    /// looked up, not searched for (a judge's stream has millions).
+    codes: [u8; 128],
 }
+
+/// The code of a letter not in the palette.
+const NONE: u8 = u8::MAX;
 
 impl Palette {
     /// The most colours: a packed board keeps 4 bits per cell at most.
@@ -264,7 +275,12 @@ impl Palette {
                 return Err(format!("{c:?} is listed twice"));
             }
         }
-        Ok(Palette { letters })
+        let mut codes = [NONE; 128];
+        for (i, &c) in letters.iter().enumerate() {
+            codes[c as usize] = i as u8;
+            codes[c.to_ascii_lowercase() as usize] = i as u8;
+        }
+        Ok(Palette { letters, codes })
     }
 
     /// The number of colours.
@@ -279,11 +295,8 @@ impl Palette {
 
     /// The number of `letter` (either case), if it is in the palette.
     pub fn colour(&self, letter: char) -> Option<u8> {
-        let letter = letter.to_ascii_uppercase();
-        self.letters
-            .iter()
-            .position(|&l| l == letter)
-            .map(|i| i as u8)
+        let code = *self.codes.get(letter as usize)?;
+        (code != NONE).then_some(code)
     }
 
     /// The letter of colour number `colour`.
@@ -327,6 +340,16 @@ impl Board {
             .enumerate()
             .filter(|&(_, &c)| c == colour)
             .fold(0, |mask, (i, _)| mask | 1u64 << i)
+    }
+
+    /// The mask of every colour at once: `masks[c]` is [`mask`](Self::mask)`(c)`, for every
+    /// colour a palette can hold (one pass over the cells, nothing allocated).
+    pub fn masks(&self) -> [u64; Palette::MAX] {
+        let mut masks = [0; Palette::MAX];
+        for (i, &c) in self.cells.iter().enumerate() {
+            masks[c as usize] |= 1u64 << i;
+        }
+        masks
     }
 
     /// The board after `shift` on `geometry`.

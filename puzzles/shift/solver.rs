@@ -9,12 +9,14 @@
 //! - `table` (the default): one [`DistanceTable`] per cell count `k`, built on first use and kept
 //!   for the life of the [`RegionSolver`]; every later board costs a lookup per colour plus the
 //!   path descent. On the HDU board every colour has 8 cells, so one 360 KiB table answers all.
+//!   A caller with many boards holds the tables through [`RegionSolver::lookups`] (one per
+//!   thread): a board then costs its lookups, not the solver's lock and a hash look-up.
 //! - `bfs`: a forward BFS per colour; colours after the first searched are capped one move below
 //!   the best found so far, so they stop early.
 //! - `iddfs`: all colours deepen together (bound 0 for each, then 1, ...), so the first colour to
 //!   reach the goal at a bound is optimal and the others never go deeper than it.
 
-use super::board::{Board, Geometry, Shift};
+use super::board::{Board, Geometry, Palette, Shift};
 use super::space::ColourMasks;
 use crate::cache::TableCache;
 use crate::config::Mode;
@@ -74,17 +76,17 @@ impl RegionSolver {
     /// The colours that could fill the region, with their masks: those with enough cells
     /// (restricted to the goal's colour when it names one).
     pub fn candidates(&self, board: &Board) -> Vec<(u8, u64)> {
-        let colours = board
-            .cells
-            .iter()
-            .copied()
-            .max()
-            .map_or(0, |m| m as usize + 1);
-        (0..colours as u8)
-            .filter(|&c| self.colour.is_none_or(|only| only == c))
-            .map(|c| (c, board.mask(c)))
-            .filter(|&(_, mask)| mask.count_ones() >= self.region.count_ones())
+        let masks = board.masks();
+        (0..colours(&masks))
+            .filter(|&c| self.may_fill(c, masks[c as usize]))
+            .map(|c| (c, masks[c as usize]))
             .collect()
+    }
+
+    /// Whether `colour`, on the cells of `mask`, is a candidate to fill the region.
+    fn may_fill(&self, colour: u8, mask: u64) -> bool {
+        self.colour.is_none_or(|only| only == colour)
+            && mask.count_ones() >= self.region.count_ones()
     }
 
     /// The distance table for masks of `k` cells, built (or loaded from `cache`) on first use
@@ -135,21 +137,25 @@ impl RegionSolver {
     }
 
     /// The fewest moves only, by table: `Ok(None)` when no colour can fill the region. What the
-    /// judge asks, for many boards.
+    /// judge asks, for many boards (through [`lookups`](Self::lookups), which keeps the tables
+    /// at hand).
     pub fn distance(
         &self,
         board: &Board,
         limits: &Limits,
         cache: &TableCache,
     ) -> Result<Option<u32>, Limit> {
-        let mut best = None;
-        for (_, mask) in self.candidates(board) {
-            let (t, _) = self.table(mask.count_ones(), limits, cache)?;
-            if let Some(d) = t.table.distance(&t.space, mask) {
-                best = Some(best.map_or(d, |b: u32| b.min(d)));
-            }
+        self.lookups().distance(board, limits, cache)
+    }
+
+    /// A handle for many [`distance`](Self::distance) queries: it keeps the tables it has used,
+    /// so a query after the first costs its lookups, not a lock and a hash look-up per colour.
+    /// One per thread.
+    pub fn lookups(&self) -> Lookups<'_> {
+        Lookups {
+            solver: self,
+            by_cells: [const { None }; 65],
         }
-        Ok(best)
     }
 
     /// Solves `board` with `mode` (`table`, `bfs` or `iddfs`); tables kept in `cache`.
@@ -306,6 +312,53 @@ impl RegionSolver {
         }
         answer
     }
+}
+
+/// [`RegionSolver::distance`] for many boards; see [`RegionSolver::lookups`].
+#[derive(Debug)]
+pub struct Lookups<'a> {
+    solver: &'a RegionSolver,
+    /// The tables fetched from the solver so far, by cell count (0 to 64).
+    by_cells: [Option<Arc<MaskTable>>; 65],
+}
+
+impl Lookups<'_> {
+    /// The fewest moves to fill the region on `board` (as [`RegionSolver::distance`]): the
+    /// minimum over the candidate colours of their tables' distances.
+    pub fn distance(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        cache: &TableCache,
+    ) -> Result<Option<u32>, Limit> {
+        let masks = board.masks();
+        let mut best = None;
+        for c in 0..colours(&masks) {
+            let mask = masks[c as usize];
+            if !self.solver.may_fill(c, mask) {
+                continue;
+            }
+            let k = mask.count_ones();
+            let slot = &mut self.by_cells[k as usize];
+            if slot.is_none() {
+                *slot = Some(self.solver.table(k, limits, cache)?.0);
+            }
+            let t = slot.as_ref().expect("fetched above");
+            if let Some(d) = t.table.distance(&t.space, mask) {
+                best = Some(best.map_or(d, |b: u32| b.min(d)));
+            }
+        }
+        Ok(best)
+    }
+}
+
+/// The number of colours a board's `masks` (from [`Board::masks`]) may name: up to its highest
+/// colour present.
+fn colours(masks: &[u64; Palette::MAX]) -> u8 {
+    masks
+        .iter()
+        .rposition(|&m| m != 0)
+        .map_or(0, |c| c as u8 + 1)
 }
 
 impl RegionAnswer {

@@ -224,6 +224,21 @@ impl Symmetric for ColourMasks {
         let [a, b, c] = images;
         mask.min(a).min(b).min(c)
     }
+
+    /// Boards of at most 32 cells (the HDU board has 24): a mask is its low 32 bits.
+    fn narrows(&self) -> bool {
+        self.geometry.cells() <= 32
+    }
+
+    #[inline]
+    fn narrow(&self, mask: u64) -> u32 {
+        mask as u32
+    }
+
+    #[inline]
+    fn widen(&self, word: u32) -> u64 {
+        word as u64
+    }
 }
 
 /// What counts as a goal among whole boards: see [`Boards`].

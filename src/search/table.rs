@@ -82,10 +82,12 @@
 //! the level. Trade-off: memory for scans. A list holds at most an eighth of the states (two
 //! are alive: the level expanded and the level filled), is used only when two such lists fit
 //! the budget beside the table, and is dropped (that level scanned) when it would grow past
-//! that. For the HDU table the lists peak at about 830 KB beside its 360 KiB (the levels at
-//! depths 7 and 8: 48,544 and 55,009 masks of 8 bytes) and save about a third of the
-//! instructions of the build (BENCHMARKS.md). The plain build lists nothing: its lists would
-//! hold every state of a level, four times as many.
+//! that. A space whose states have a 32-bit form ([`Symmetric::narrows`]: Shift boards of up to
+//! 32 cells) is listed in it, half the bytes of a `u64` mask. For the HDU table the lists peak
+//! at about 415 KB beside its 360 KiB (the levels at depths 7 and 8: 48,544 and 55,009 masks
+//! of 4 bytes; 830 KB as whole masks) and save about a third of the instructions of the build
+//! (BENCHMARKS.md). The plain build lists nothing: its lists would hold every state of a level,
+//! four times as many.
 //!
 //! # On disk
 //!
@@ -634,7 +636,12 @@ pub fn build_symmetric<P: Indexed + Invertible + GoalSet + Symmetric>(
     limits: &Limits,
     width: Width,
 ) -> Result<DistanceTable, Limit> {
-    Build::new(space, limits, width, Orbits, 0)?.run()
+    // Two instances of the build: representatives listed as 32-bit words, or as they are.
+    if space.narrows() {
+        Build::new(space, limits, width, Orbits::<Narrow>(Narrow), 0)?.run()
+    } else {
+        Build::new(space, limits, width, Orbits::<AsIs>(AsIs), 0)?.run()
+    }
 }
 
 /// [`build`] over a space whose moves XOR the index: the table is written from the
@@ -746,6 +753,12 @@ trait Reduction<P: StateSpace> {
     /// orbit. A plain build's list would hold every state of a level, up to a few times the
     /// table's own bytes, to save scans that cost it a few percent.
     const LISTS: bool;
+    /// What a list holds per state: the state, or a narrower form of it.
+    type Listed: Copy;
+    /// The listed form of `state`.
+    fn list(&self, space: &P, state: P::State) -> Self::Listed;
+    /// The state listed as `listed`.
+    fn unlist(&self, space: &P, listed: Self::Listed) -> P::State;
 }
 
 /// No symmetry: every state stands for itself.
@@ -753,6 +766,13 @@ struct Whole;
 
 impl<P: StateSpace> Reduction<P> for Whole {
     const LISTS: bool = false;
+    type Listed = P::State;
+    fn list(&self, _: &P, state: P::State) -> P::State {
+        state
+    }
+    fn unlist(&self, _: &P, state: P::State) -> P::State {
+        state
+    }
     #[inline]
     fn expands(&self, _: &P, _: P::State) -> bool {
         true
@@ -763,11 +783,58 @@ impl<P: StateSpace> Reduction<P> for Whole {
     }
 }
 
-/// One representative per orbit of the space's symmetries.
-struct Orbits;
+/// One representative per orbit of the space's symmetries, listed in the form `L` gives.
+struct Orbits<L>(L);
 
-impl<P: Symmetric> Reduction<P> for Orbits {
+/// How [`Orbits`] lists a state: [`AsIs`], or [`Narrow`] (32 bits, [`Symmetric::narrow`]: half
+/// the lists' memory for states of 8 bytes).
+trait Listing<P: StateSpace> {
+    type Listed: Copy;
+    fn list(space: &P, state: P::State) -> Self::Listed;
+    fn unlist(space: &P, listed: Self::Listed) -> P::State;
+}
+
+/// States listed as they are.
+struct AsIs;
+
+impl<P: StateSpace> Listing<P> for AsIs {
+    type Listed = P::State;
+    #[inline]
+    fn list(_: &P, state: P::State) -> P::State {
+        state
+    }
+    #[inline]
+    fn unlist(_: &P, state: P::State) -> P::State {
+        state
+    }
+}
+
+/// States listed as 32-bit words, for a space that [`Symmetric::narrows`].
+struct Narrow;
+
+impl<P: Symmetric> Listing<P> for Narrow {
+    type Listed = u32;
+    #[inline]
+    fn list(space: &P, state: P::State) -> u32 {
+        space.narrow(state)
+    }
+    #[inline]
+    fn unlist(space: &P, word: u32) -> P::State {
+        space.widen(word)
+    }
+}
+
+impl<P: Symmetric, L: Listing<P>> Reduction<P> for Orbits<L> {
     const LISTS: bool = true;
+    type Listed = L::Listed;
+    #[inline]
+    fn list(&self, space: &P, state: P::State) -> L::Listed {
+        L::list(space, state)
+    }
+    #[inline]
+    fn unlist(&self, space: &P, listed: L::Listed) -> P::State {
+        L::unlist(space, listed)
+    }
     #[inline]
     fn expands(&self, space: &P, state: P::State) -> bool {
         space.is_representative(state)
@@ -904,7 +971,7 @@ impl<'a, P: Indexed + GoalSet, R: Reduction<P>> Build<'a, P, R> {
             return 0;
         }
         let cap = self.entries.len / 8;
-        let lists = 2 * cap as u128 * std::mem::size_of::<P::State>() as u128;
+        let lists = 2 * cap as u128 * std::mem::size_of::<R::Listed>() as u128;
         let table = Packed::bytes_for(self.entries.len as u128, self.entries.bits) + self.overhead;
         match self.limits.check_memory(table + lists) {
             Ok(()) => cap as usize,
@@ -982,7 +1049,7 @@ impl<'a, P: Indexed + GoalSet, R: Reduction<P>> Build<'a, P, R> {
     }
 
     /// Gives `depth` to the goals and their images; returns how many states that reached.
-    fn reach_goals(&mut self, frontier: &mut Frontier<P::State>) -> u64 {
+    fn reach_goals(&mut self, frontier: &mut Frontier<R::Listed>) -> u64 {
         let (space, reduction, entries) = (self.space, &self.reduction, &mut self.entries);
         let mut found = 0;
         space.goals(&mut |goal| {
@@ -1009,8 +1076,8 @@ impl<'a, P: Indexed + GoalSet, R: Reduction<P>> Build<'a, P, R> {
         &mut self,
         depth: u64,
         direction: Scan,
-        listed: Option<&[P::State]>,
-        frontier: &mut Frontier<P::State>,
+        listed: Option<&[R::Listed]>,
+        frontier: &mut Frontier<R::Listed>,
     ) -> Result<u64, Limit> {
         let codes = Codes {
             at: self.code(depth),
@@ -1144,8 +1211,8 @@ type ScanFn<P, R> = fn(
     &mut Packed,
     Clock,
     Codes,
-    Option<&[<P as StateSpace>::State]>,
-    &mut Frontier<<P as StateSpace>::State>,
+    Option<&[<R as Reduction<P>>::Listed]>,
+    &mut Frontier<<R as Reduction<P>>::Listed>,
 ) -> Result<Scanned, Limit>;
 
 fn scan_for<P: Indexed, R: Reduction<P>, const BITS: u32>(direction: Scan) -> ScanFn<P, R> {
@@ -1164,12 +1231,12 @@ fn top_down<P: Indexed, R: Reduction<P>, const BITS: u32>(
     entries: &mut Packed,
     clock: Clock,
     codes: Codes,
-    listed: Option<&[P::State]>,
-    frontier: &mut Frontier<P::State>,
+    listed: Option<&[R::Listed]>,
+    frontier: &mut Frontier<R::Listed>,
 ) -> Result<Scanned, Limit> {
     let unreached = entries.unreached();
     let (mut found, mut generated) = (0u64, 0u64);
-    let mut expand = |entries: &mut Packed, frontier: &mut Frontier<P::State>, state| {
+    let mut expand = |entries: &mut Packed, frontier: &mut Frontier<R::Listed>, state| {
         space.successors(state, &mut |_, t| {
             generated += 1;
             let j = space.index(t);
@@ -1180,9 +1247,9 @@ fn top_down<P: Indexed, R: Reduction<P>, const BITS: u32>(
     };
     let mut expanded = 0u64;
     if let Some(states) = listed {
-        for (n, &state) in states.iter().enumerate() {
+        for (n, &listed) in states.iter().enumerate() {
             clock.check(n)?;
-            expand(entries, frontier, state);
+            expand(entries, frontier, reduction.unlist(space, listed));
         }
         expanded = states.len() as u64;
     } else {
@@ -1216,8 +1283,8 @@ fn bottom_up<P: Indexed, R: Reduction<P>, const BITS: u32>(
     entries: &mut Packed,
     clock: Clock,
     codes: Codes,
-    _listed: Option<&[P::State]>,
-    frontier: &mut Frontier<P::State>,
+    _listed: Option<&[R::Listed]>,
+    frontier: &mut Frontier<R::Listed>,
 ) -> Result<Scanned, Limit> {
     let Codes { at, next } = codes;
     let unreached = entries.unreached();
@@ -1281,7 +1348,7 @@ fn reach<P: Indexed, R: Reduction<P>, const BITS: u32>(
     space: &P,
     reduction: &R,
     entries: &mut Packed,
-    frontier: &mut Frontier<P::State>,
+    frontier: &mut Frontier<R::Listed>,
     state: P::State,
     index: u64,
     code: u64,
@@ -1298,7 +1365,7 @@ fn reach<P: Indexed, R: Reduction<P>, const BITS: u32>(
         }
     });
     if frontier.listing() {
-        frontier.push(representative);
+        frontier.push(reduction.list(space, representative));
     }
     found
 }

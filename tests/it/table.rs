@@ -273,7 +273,8 @@ fn shift_4x6_codings_and_symmetry_give_the_same_table() {
 /// The symmetric build's shortcuts (mirror look-ups, scans that step from one mask to the next,
 /// bottom-up scans that stop at the first neighbour found) on boards other than HDU's: every
 /// count of mirrors kept, masks of more than 24 cells (the colex rank's middle bytes), wide and
-/// tall boards. Entry for entry the plain build's table, in both codings.
+/// tall boards, boards of more than 32 cells (whose level lists hold whole masks, not 32-bit
+/// words). Entry for entry the plain build's table, in both codings.
 #[test]
 fn symmetric_builds_equal_plain_builds_on_other_boards() {
     let limits = Limits::default();
@@ -285,6 +286,7 @@ fn symmetric_builds_equal_plain_builds_on_other_boards() {
         (board(5, 6), board(5, 6).rectangle(1, 2, 3, 3), 6, 3),
         (board(3, 4), board(3, 4).rectangle(0, 0, 0, 1), 3, 0),
         (board(7, 3), board(7, 3).interior(), 7, 3),
+        (board(5, 7), board(5, 7).rectangle(2, 2, 2, 4), 4, 3),
     ];
     for (g, region, k, mirrors) in cases {
         let space = ColourMasks::new(g, region, k);
