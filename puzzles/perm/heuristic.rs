@@ -42,8 +42,13 @@
 //!
 //! Trade-offs: larger groups (seven edges: `510,935,040` states) estimate higher, for twelve
 //! times the memory and build time of a group of six (`--max-states` in the bench tries them);
-//! twsearch instead prunes with one 2 GB table. The tables are built by the generic,
-//! single-threaded table engine (minutes for the 3x3x3's, then cached). Classes of look-alike pieces track
+//! twsearch instead prunes with one 2 GB table. A pattern whose last part is a whole twisted
+//! class keeps that part's twists by slot (entry `first + j` of the [`Placement`]: the twist in
+//! slot `j`), not by piece: a move then carries each twist along whatever piece is there, the
+//! index is places times twists ([`SplitMoves`]), and the table is built block by block from
+//! two move tables ([`table::build_split`]: 1.5 s for the 3x3x3's corners). Other patterns are
+//! built by the table engine's single-threaded level scans (about 18 s for a group of six
+//! edges), then cached. Classes of look-alike pieces track
 //! only their labels that occur once (look-alike pieces are forgotten): weaker, never wrong.
 //! The projection is a pass over the tracked classes' slots and a rank per class, then a random
 //! access into a table far larger than the caches. IDA* asks [`Max`] only whether the estimate
