@@ -81,7 +81,8 @@ const UNTRACKED: u8 = MAX_TRACKED as u8;
 pub struct Placement {
     /// The slot of each tracked piece, numbered within its class.
     pub slot: [u8; MAX_TRACKED],
-    /// The twist of each tracked piece (0 in orbits of one orientation).
+    /// The twist of each tracked piece (0 in orbits of one orientation); for a part that
+    /// tracks a whole twisted class, the twist of each of its slots instead, in slot order.
     pub twist: [u8; MAX_TRACKED],
 }
 
