@@ -17,21 +17,17 @@
 //! - `--lengths`, `--count`, `--seed`: `count` random scrambles of each length (random canonical
 //!   sequences: no two turns of one face in a row, commuting faces in one order); default 12,13,14, 3 each, seed 1.
 
+mod perm_common;
+
+use perm_common::{arg, definition};
 use statespace::cache::TableCache;
 use statespace::puzzles::perm::heuristic::{self, MAX_PATTERN_STATES, Pattern, auto_pieces};
-use statespace::puzzles::perm::plugin::read_definition;
 use statespace::puzzles::perm::{Definition, Metric, PermSpace};
 use statespace::random::Lcg;
 use statespace::search::{Limits, Outcome, human_bytes, idastar};
 use statespace::space::{StateSpace, replay};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-
-fn arg(args: &[String], name: &str) -> Option<String> {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1).cloned())
-}
 
 /// The CPU time this thread has run, from `/proc/thread-self/schedstat` (nanoseconds on the CPU):
 /// on a shared machine, wall time counts the other processes too.
@@ -45,10 +41,7 @@ fn cpu_seconds() -> f64 {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let def_path = arg(&args, "--def").map_or(root.join("configs/defs/3x3x3.tws"), PathBuf::from);
-    let def = read_definition(&def_path).unwrap_or_else(|e| panic!("{e}"));
-    let moves: Option<Vec<String>> =
-        arg(&args, "--moves").map(|m| m.split(',').map(str::to_string).collect());
+    let (_, def, moves) = definition(&args, "configs/defs/3x3x3.tws");
     let max_states = arg(&args, "--max-states").map_or(MAX_PATTERN_STATES, |s| s.parse().unwrap());
     let lengths: Vec<usize> = arg(&args, "--lengths")
         .unwrap_or("12,13,14".into())

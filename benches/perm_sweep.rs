@@ -14,17 +14,12 @@
 //! `valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/deps/perm_sweep-<hash>
 //! --engine split --threads 1`.
 
-use statespace::puzzles::perm::plugin::read_definition;
+mod perm_common;
+
+use perm_common::{arg, definition};
 use statespace::puzzles::perm::{Metric, PermSpace};
 use statespace::search::{Limits, layers};
-use std::path::{Path, PathBuf};
 use std::time::Instant;
-
-fn arg(args: &[String], name: &str) -> Option<String> {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1).cloned())
-}
 
 /// CPU seconds of the whole process (every thread), from `/proc/self/stat` (user + system).
 fn cpu_seconds() -> f64 {
@@ -47,11 +42,7 @@ fn cpu_seconds() -> f64 {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let path = arg(&args, "--def").map_or(root.join("configs/defs/2x2x2.tws"), PathBuf::from);
-    let def = read_definition(&path).unwrap_or_else(|e| panic!("{e}"));
-    let moves: Option<Vec<String>> =
-        arg(&args, "--moves").map(|m| m.split(',').map(str::to_string).collect());
+    let (path, def, moves) = definition(&args, "configs/defs/2x2x2.tws");
     let threads = arg(&args, "--threads").map(|t| t.parse::<usize>().unwrap());
     let engine = arg(&args, "--engine").unwrap_or("both".into());
     let at = statespace::error::Location::file(path.display().to_string());

@@ -301,7 +301,8 @@ struct Scratch {
 pub(crate) const MAX_MOVES: usize = 256;
 
 /// Fills `table`, `moves` entries per item, with `row(item, entries)` on `pool` when there is
-/// one; true when every row returned true.
+/// one; true when every row returned true (a false one may stop the filling: the tables are
+/// then not used).
 fn fill(
     pool: Option<&rayon::ThreadPool>,
     table: &mut [u32],
@@ -311,14 +312,7 @@ fn fill(
     let rows = |(i, entries): (usize, &mut [u32])| row(i as u64, entries);
     match pool {
         None => table.chunks_mut(moves).enumerate().all(rows),
-        Some(pool) => pool.install(|| {
-            let ok = table
-                .par_chunks_mut(moves)
-                .enumerate()
-                .map(rows)
-                .collect::<Vec<bool>>();
-            ok.iter().all(|&ok| ok)
-        }),
+        Some(pool) => pool.install(|| table.par_chunks_mut(moves).enumerate().all(rows)),
     }
 }
 
