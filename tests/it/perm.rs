@@ -367,6 +367,7 @@ fn perm_solve_prints_moves_in_the_definitions_notation() {
     for name in [
         "perm-2x2x2.toml",
         "perm-2x2x2-qtm.toml",
+        "perm-2x2x2-all.toml",
         "perm-skewb.toml",
         "perm-pyraminx.toml",
         "perm-loopover-3x3.toml",
@@ -381,6 +382,17 @@ fn perm_solve_prints_moves_in_the_definitions_notation() {
             "{name}: {out}"
         );
     }
+    // Every face: the block sweep through the CLI, twsearch's God's-number count.
+    let (code, out, err) = run(&["explore", &config("perm-2x2x2-all.toml")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("reachable: 88,179,840 of 88,179,840 states"),
+        "{out}"
+    );
+    assert!(
+        out.contains("block-at-a-time") && out.contains("max distance: 11"),
+        "{out}"
+    );
     let (code, out, err) = run(&["explore", &config("perm-loopover-3x3.toml")]);
     assert_eq!(code, 0, "{err}");
     assert!(
