@@ -549,7 +549,8 @@ impl Definition {
     /// Parses a move sequence (`R U2 F' R2'`; tokens separated by whitespace or commas, as
     /// twsearch splits them). A token is a move name, optionally followed by an exponent and
     /// then optionally by `'` (inverse): `R`, `R2`, `R'`, `R2'`. A token that is a move name as a
-    /// whole wins (a move may be named `R2`). Errors say which token is unknown, at `at`.
+    /// whole wins (a move may be named `R2`), then the longest name before an exponent (`r12` is
+    /// `r1` twice when there is a move `r1`). Errors say which token is unknown, at `at`.
     pub fn parse_sequence(&self, text: &str, at: &Location) -> Result<Vec<Turn>> {
         let mut turns = Vec::new();
         for (k, token) in text
@@ -585,16 +586,16 @@ impl Definition {
         if let Some(mv) = self.move_index(body) {
             return Some(Turn { mv, amount: sign });
         }
+        // A name may end in digits itself (LoopOver's `r1`, whose square is `r12`): the longest
+        // name that leaves a positive exponent wins, as a whole name does.
         let digits = body.len() - body.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-        if digits == 0 || digits == body.len() {
-            return None;
-        }
-        let (name, exp) = body.split_at(body.len() - digits);
-        let exp: i64 = exp.parse().ok().filter(|&e| e > 0)?;
-        let mv = self.move_index(name)?;
-        Some(Turn {
-            mv,
-            amount: sign * exp,
+        (1..=digits.min(body.len() - 1)).find_map(|k| {
+            let (name, exp) = body.split_at(body.len() - k);
+            let exp: i64 = exp.parse().ok().filter(|&e| e > 0)?;
+            Some(Turn {
+                mv: self.move_index(name)?,
+                amount: sign * exp,
+            })
         })
     }
 
