@@ -63,6 +63,12 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("skewb", include_str!("../../configs/defs/skewb.tws")),
     ("pyraminx", include_str!("../../configs/defs/pyraminx.tws")),
     (
+        "pyraminx-tips",
+        include_str!("../../configs/defs/pyraminx-tips.tws"),
+    ),
+    ("square1", include_str!("../../configs/defs/square1.tws")),
+    ("rings", include_str!("../../configs/defs/rings.tws")),
+    (
         "loopover-3x3",
         include_str!("../../configs/defs/loopover-3x3.tws"),
     ),

@@ -1,8 +1,11 @@
-//! Tests of the definition model and both formats: the real `.tws` corpus in
-//! `../shared/defs` (read in place), move orders, inverses, position counts, every error class
-//! with its message, truncated and garbled input, and the 2x2x2 read from both formats.
+//! Tests of the definition model and both formats: the project's own definitions in
+//! `configs/defs` (written by `generate.py` from the puzzles' geometry), move orders, inverses,
+//! position counts, every error class with its message, truncated and garbled input, and the
+//! 2x2x2 read from both formats against cubing.js's. (The twsearch samples are read by the
+//! integration suite, `tests/it/twsearch.rs`, when they are beside the checkout.)
 
 use super::def::{Definition, Metric, Transform, power_name};
+use super::plugin::{BUILTIN, builtin};
 use super::state::{Packed, Packer};
 use super::{kpuzzle, tws};
 use crate::error::Location;
@@ -11,18 +14,22 @@ use hashbrown::HashSet;
 use std::path::PathBuf;
 
 fn defs_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/defs")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("configs/defs")
 }
 
-const CORPUS: [&str; 8] = [
+/// Every `.tws` in `configs/defs`, by file stem (`perm_every_corpus_file_parses_and_validates`
+/// checks that none is missing).
+const CORPUS: [&str; 10] = [
     "2x2x2",
     "3x3x3",
-    "lo33",
-    "lo44",
+    "loopover-3x3",
+    "loopover-3x3-rows",
+    "loopover-4x4",
     "pyraminx",
+    "pyraminx-tips",
+    "rings",
     "skewb",
-    "squareone",
-    "turnstile",
+    "square1",
 ];
 
 fn corpus(name: &str) -> Definition {
@@ -51,56 +58,64 @@ fn perm_every_corpus_file_parses_and_validates() {
         let def = corpus(name);
         def.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(!def.moves.is_empty(), "{name}");
+        // Each is built into the binary too (`builtin:NAME`), the same definition.
+        let built = builtin(name).unwrap_or_else(|| panic!("{name} is not a builtin"));
+        assert_eq!(built.unwrap(), def, "{name}");
+    }
+    let json = kpuzzle::read(&defs_dir().join("2x2x2.json")).unwrap();
+    assert_eq!(builtin("2x2x2.json").unwrap().unwrap(), json);
+    // The corpus is every file of the directory, and every builtin is one of them.
+    let mut files: Vec<String> = std::fs::read_dir(defs_dir())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|f| f.ends_with(".tws"))
+        .collect();
+    files.sort();
+    let mut listed: Vec<String> = CORPUS.iter().map(|n| format!("{n}.tws")).collect();
+    listed.sort();
+    assert_eq!(files, listed);
+    for (key, _) in BUILTIN {
+        let file = if key.contains('.') {
+            key.to_string()
+        } else {
+            format!("{key}.tws")
+        };
+        assert!(defs_dir().join(&file).exists(), "builtin {key}");
     }
     let d = corpus("3x3x3");
     assert_eq!(d.orbits.len(), 2);
-    assert_eq!(
-        (
-            d.orbits[0].name.as_str(),
-            d.orbits[0].pieces,
-            d.orbits[0].orientations
-        ),
-        ("EDGE", 12, 2)
-    );
+    let shape = |i: usize| {
+        let o = &d.orbits[i];
+        (o.name.as_str(), o.pieces, o.orientations)
+    };
+    assert_eq!(shape(0), ("CORNERS", 8, 3));
+    assert_eq!(shape(1), ("EDGES", 12, 2));
     assert_eq!(d.moves.len(), 6);
 }
 
 #[test]
 fn perm_move_orders_match_the_puzzles() {
-    for name in ["2x2x2", "3x3x3"] {
+    let all = |name: &str, order: u128| {
         let d = corpus(name);
-        for m in ["U", "D", "F", "B", "L", "R"] {
-            assert_eq!(order_of(&d, m), 4, "{name} {m}");
+        for m in &d.moves {
+            assert_eq!(m.transform.order(&d.orbits), order, "{name} {}", m.name);
         }
-    }
-    let lo33 = corpus("lo33");
-    assert!(
-        lo33.moves
-            .iter()
-            .all(|m| m.transform.order(&lo33.orbits) == 3)
-    );
-    let lo44 = corpus("lo44");
-    assert!(
-        lo44.moves
-            .iter()
-            .all(|m| m.transform.order(&lo44.orbits) == 4)
-    );
-    let pyra = corpus("pyraminx");
-    for m in ["L", "R", "F", "D", "FRD", "FDL", "DRL", "FLR"] {
-        assert_eq!(order_of(&pyra, m), 3, "pyraminx {m}");
-    }
-    let skewb = corpus("skewb");
-    assert!(
-        skewb
-            .moves
-            .iter()
-            .all(|m| m.transform.order(&skewb.orbits) == 3)
-    );
-    let sq1 = corpus("squareone");
+    };
+    all("2x2x2", 4);
+    all("3x3x3", 4);
+    all("loopover-3x3", 3);
+    all("loopover-4x4", 4);
+    all("skewb", 3);
+    all("pyraminx", 3);
+    // Layer turns and tips alone.
+    all("pyraminx-tips", 3);
+    assert_eq!(corpus("pyraminx-tips").moves.len(), 8);
+    // A ring of six balls.
+    all("rings", 6);
+    let sq1 = corpus("square1");
     assert_eq!(order_of(&sq1, "U"), 12);
     assert_eq!(order_of(&sq1, "D"), 12);
     assert_eq!(order_of(&sq1, "S"), 2);
-    assert_eq!(order_of(&corpus("turnstile"), "R"), 6);
     // The order agrees with repeated composition.
     let d = corpus("3x3x3");
     let r = &d.moves[d.move_index("R").unwrap()].transform;
@@ -109,6 +124,13 @@ fn perm_move_orders_match_the_puzzles() {
     // R U has order 105 on the 3x3x3 (a classic check of the corner twists and edge flips).
     let ru = d.sequence_transform(&d.parse_sequence("R U", &here()).unwrap());
     assert_eq!(ru.order(&d.orbits), 105);
+    // And R U' R' U' (the "sexy move" mirrored) has order 6; R2 U2 order 6.
+    let seq = |text: &str| {
+        d.sequence_transform(&d.parse_sequence(text, &here()).unwrap())
+            .order(&d.orbits)
+    };
+    assert_eq!(seq("R U R' U'"), 6);
+    assert_eq!(seq("R2 U2"), 6);
 }
 
 #[test]
@@ -124,11 +146,11 @@ fn perm_power_names_follow_twsearch() {
     let d = corpus("3x3x3");
     let htm = d.generators(None, Metric::Htm, &here()).unwrap();
     assert_eq!(htm.len(), 18);
-    assert_eq!(htm[0].name, "F");
-    assert_eq!(htm[1].name, "F2");
-    assert_eq!(htm[2].name, "F'");
+    assert_eq!(htm[0].name, "U");
+    assert_eq!(htm[1].name, "U2");
+    assert_eq!(htm[2].name, "U'");
     assert_eq!(d.generators(None, Metric::Qtm, &here()).unwrap().len(), 12);
-    let sq1 = corpus("squareone");
+    let sq1 = corpus("square1");
     let u: Vec<String> = sq1
         .generators(Some(&["U".into()]), Metric::Htm, &here())
         .unwrap()
@@ -164,6 +186,14 @@ fn perm_sequences_parse_with_primes_and_powers() {
         .to_string();
     assert_eq!(e, "test: unknown move \"Q2\" (token 3 of \"R U Q2 F\")");
     assert!(d.parse_sequence("R0", &here()).is_err());
+    // A name ending in digits: LoopOver's r1 squared is r12.
+    let lo = corpus("loopover-4x4");
+    let turns = lo.parse_sequence("r12 r1' r4", &here()).unwrap();
+    let named: Vec<(&str, i64)> = turns
+        .iter()
+        .map(|t| (lo.moves[t.mv].name.as_str(), t.amount))
+        .collect();
+    assert_eq!(named, [("r1", 2), ("r1", -1), ("r4", 1)]);
     // A restriction to unknown or repeated names is an error.
     let e = d
         .generators(Some(&["U".into(), "X".into()]), Metric::Htm, &here())
@@ -171,7 +201,7 @@ fn perm_sequences_parse_with_primes_and_powers() {
         .to_string();
     assert_eq!(
         e,
-        "test: unknown move \"X\" (the moves are F, B, D, U, L, R)"
+        "test: unknown move \"X\" (the moves are U, D, F, B, R, L)"
     );
     assert!(
         d.generators(Some(&["U".into(), "U".into()]), Metric::Htm, &here())
@@ -236,16 +266,21 @@ fn count_positions<const N: usize>(d: &Definition, moves: Option<&[String]>) -> 
 }
 
 #[test]
-fn perm_lo33_has_181440_positions() {
-    assert_eq!(count_positions::<9>(&corpus("lo33"), None), 181_440);
+fn perm_loopover_3x3_has_181440_positions() {
+    assert_eq!(count_positions::<9>(&corpus("loopover-3x3"), None), 181_440);
 }
 
 #[test]
 fn perm_small_groups_have_their_sizes() {
     // Pyraminx tips alone: 3^4 positions.
-    let pyra = corpus("pyraminx");
-    let tips: Vec<String> = ["FRD", "FDL", "DRL", "FLR"].map(String::from).to_vec();
+    let pyra = corpus("pyraminx-tips");
+    let tips: Vec<String> = ["u", "l", "r", "b"].map(String::from).to_vec();
     assert_eq!(count_positions::<28>(&pyra, Some(&tips)), 81);
+    // The rings' two 6-cycles give every permutation of the ten balls, so every arrangement of
+    // the colours (4 of one ring alone, 4 of the other, 2 at the crossings).
+    let multinomial = (1..=10).product::<usize>() / (24 * 24 * 2);
+    assert_eq!(multinomial, 3_150);
+    assert_eq!(count_positions::<10>(&corpus("rings"), None), multinomial);
 }
 
 /// 12 to 20 s in the test profile on a shared 2-core machine, over the ~10 s a unit test may
@@ -253,7 +288,7 @@ fn perm_small_groups_have_their_sizes() {
 #[test]
 #[ignore = "12-20 s BFS over 3,674,160 states"]
 fn perm_2x2x2_ufr_has_3674160_positions() {
-    // One format suffices: `perm_both_formats_read_the_same_2x2x2` maps the KPuzzle reading
+    // One format suffices: `perm_both_formats_read_the_same_2x2x2` maps cubing.js's KPuzzle
     // onto this one move for move.
     let ufr: Vec<String> = ["U", "F", "R"].map(String::from).to_vec();
     assert_eq!(
@@ -263,51 +298,55 @@ fn perm_2x2x2_ufr_has_3674160_positions() {
 }
 
 #[test]
-fn perm_squareone_keeps_its_illegal_lines() {
-    let d = corpus("squareone");
+fn perm_square1_keeps_its_illegal_lines() {
+    let d = corpus("square1");
     assert_eq!(d.illegal.len(), 4);
-    assert_eq!(
-        (
-            d.illegal[0].orbit,
-            d.illegal[0].slot,
-            d.illegal[0].pieces.clone()
-        ),
-        (0, 2, vec![16])
-    );
-    // Slot 3 holds piece 9 when solved: legal; a state with piece 17 there is not.
-    assert_eq!(d.solved.orbits[0].pieces[2], 8);
+    let rule = |i: usize| {
+        let r = &d.illegal[i];
+        (r.orbit, r.slot, r.pieces.clone())
+    };
+    // A corner's second unit (label 17, 0-based 16) may not open a half: slots 1, 7, 13, 19.
+    assert_eq!(rule(0), (0, 0, vec![16]));
+    assert_eq!(rule(3), (0, 18, vec![16]));
+    // Slot 3 holds a corner's second unit when solved: legal; the same in slot 1 is not.
+    assert_eq!(d.solved.orbits[0].pieces[2], 16);
     assert!(d.is_legal(&d.solved));
     let mut s = d.solved.clone();
     s.orbits[0].pieces.swap(0, 2);
     assert!(!d.is_legal(&s));
-    // The center orbit has 2 orientations and no orientation line in Solved: zeros.
+    // U turns a corner across the cut: illegal; U' turns an edge across it: legal.
+    let u = &d.moves[d.move_index("U").unwrap()].transform;
+    assert!(!d.is_legal(&d.solved.apply(u, &d.orbits)));
+    assert!(d.is_legal(&d.solved.apply(&u.inverse(&d.orbits), &d.orbits)));
+    // The middle orbit has 2 orientations and no orientation line in Solved: zeros.
     assert_eq!(d.solved.orbits[1].orientation, vec![0]);
-    // S flips the center: its orientation line is read.
+    // S flips the middle layer: its orientation line is read.
     let s = &d.moves[d.move_index("S").unwrap()].transform;
     assert_eq!(s.orbits[1].delta, vec![1]);
 }
 
 #[test]
 fn perm_ksolve_orientation_is_converted_to_by_slot() {
-    // 2x2x2 F: perm 7 1 3 2 5 6 4 8, file twists 2 1 0 2 0 0 1 0 (by starting slot).
-    // Slot 0 receives the piece from slot 6 (1-based 7), whose file twist is f[6] = 1.
+    // 2x2x2 F: perm 4 2 3 6 1 5 7 8, file twists 2 0 0 1 1 2 0 0 (by starting slot).
+    // Slot 0 receives the piece from slot 3 (1-based 4), whose file twist is f[3] = 1.
     let d = corpus("2x2x2");
     let f = &d.moves[d.move_index("F").unwrap()].transform.orbits[0];
-    assert_eq!(f.perm, vec![6, 0, 2, 1, 4, 5, 3, 7]);
-    assert_eq!(f.delta, vec![1, 2, 0, 1, 0, 0, 2, 0]);
+    assert_eq!(f.perm, vec![3, 1, 2, 5, 0, 4, 6, 7]);
+    assert_eq!(f.delta, vec![1, 0, 0, 2, 2, 1, 0, 0]);
     // The same move written as MoveTransformation (0-based, by slot) reads the same.
     let text = corpus_text("2x2x2").replace(
-        "Move F\nCORNER\n7 1 3 2 5 6 4 8\n2 1 0 2 0 0 1 0\nEnd",
-        "MoveTransformation F\nCORNER\n6 0 2 1 4 5 3 7\n1 2 0 1 0 0 2 0\nEnd",
+        "Move F\nCORNERS\n4 2 3 6 1 5 7 8\n2 0 0 1 1 2 0 0\nEnd",
+        "MoveTransformation F\nCORNERS\n3 1 2 5 0 4 6 7\n1 0 0 2 2 1 0 0\nEnd",
     );
     assert!(text.contains("MoveTransformation"));
     let d2 = tws::parse(&text, "2x2x2.tws").unwrap();
     assert_eq!(d2, d);
     // StartState is the 0-based form of Solved.
     let text = corpus_text("2x2x2").replace(
-        "Solved\nCORNER\n1 2 3 4 5 6 7 8",
-        "StartState\nCORNER\n0 1 2 3 4 5 6 7",
+        "Solved\nCORNERS\n1 2 3 4 5 6 7 8",
+        "StartState\nCORNERS\n0 1 2 3 4 5 6 7",
     );
+    assert!(text.contains("StartState"));
     assert_eq!(tws::parse(&text, "2x2x2.tws").unwrap(), d);
 }
 
@@ -491,29 +530,29 @@ fn perm_state_text_round_trips() {
         &d.orbits,
     );
     let text = d.format_state(&s);
-    assert!(text.starts_with("EDGE "));
-    assert!(text.contains("\nCORNER "));
+    assert!(text.starts_with("CORNERS "));
+    assert!(text.contains("\nEDGES "));
     assert_eq!(d.parse_state(&text, &here()).unwrap(), s);
     assert_eq!(
         d.parse_state(&text.replace('\n', "; "), &here()).unwrap(),
         s
     );
-    let lo = corpus("lo33");
-    assert_eq!(lo.format_state(&lo.solved), "TILE 0 1 2 3 4 5 6 7 8");
+    let lo = corpus("loopover-3x3");
+    assert_eq!(lo.format_state(&lo.solved), "TILES 0 1 2 3 4 5 6 7 8");
     let e = |t: &str| lo.parse_state(t, &here()).unwrap_err().to_string();
     assert_eq!(
-        e("TILE 0 1 2"),
-        "test: TILE: expected 9 piece labels, found 3"
+        e("TILES 0 1 2"),
+        "test: TILES: expected 9 piece labels, found 3"
     );
     assert_eq!(
-        e("TILE 0 0 2 3 4 5 6 7 8"),
-        "test: TILE: the pieces are not those of the solved state"
+        e("TILES 0 0 2 3 4 5 6 7 8"),
+        "test: TILES: the pieces are not those of the solved state"
     );
     assert_eq!(e("ROW 1"), "test: unknown orbit \"ROW\"");
-    assert_eq!(e(""), "test: orbit TILE is missing");
+    assert_eq!(e(""), "test: orbit TILES is missing");
     assert_eq!(
-        e("TILE 0 1 2 3 4 5 6 7 8 / 0 0 0 0 0 0 0 0 1"),
-        "test: TILE: \"1\" is not a orientations below 1"
+        e("TILES 0 1 2 3 4 5 6 7 8 / 0 0 0 0 0 0 0 0 1"),
+        "test: TILES: \"1\" is not a orientations below 1"
     );
     // A KPattern start pattern.
     let k = kpuzzle::parse(CUBE2_JSON, "2x2x2.json").unwrap();
@@ -543,10 +582,10 @@ const TINY: &str =
 #[test]
 fn perm_tws_errors_name_file_line_and_problem() {
     assert!(tws::parse(TINY, "t.tws").is_ok());
-    let lo33 = corpus_text("lo33").replace("3 1 2 4 5 6 7 8 9", "3 1 3 4 5 6 7 8 9");
+    let lo33 = corpus_text("loopover-3x3").replace("3 1 2 4 5 6 7 8 9", "3 1 3 4 5 6 7 8 9");
     assert_eq!(
         tws::parse(&lo33, "lo33.tws").unwrap_err().to_string(),
-        "lo33.tws:9: move 1H: 3 is repeated in the permutation"
+        "lo33.tws:13: move r1: 3 is repeated in the permutation"
     );
     assert_eq!(
         tws_err(&TINY.replace("2 3 1\n", "2 3 4\n")),
@@ -748,19 +787,19 @@ fn perm_truncated_and_garbled_input_gives_errors_not_panics() {
 
 #[test]
 fn perm_validate_catches_bad_definitions_built_in_code() {
-    let mut d = corpus("lo33");
+    let mut d = corpus("loopover-3x3");
     d.validate().unwrap();
     d.moves[0].transform.orbits[0].perm[0] = 1;
     assert_eq!(
         d.validate().unwrap_err().to_string(),
-        "LoopOver3-3: moves.1H: TILE: 1 is repeated in the permutation"
+        "LoopOver 3x3: moves.r1: TILES: 1 is repeated in the permutation"
     );
     let mut d = corpus("2x2x2");
     d.moves[0].transform.orbits[0].delta[0] = 3;
     assert_eq!(
         d.validate().unwrap_err().to_string(),
-        "PuzzleGeometryPuzzle: moves.F: CORNER: orientation 3 is out of range 0..2"
+        "2x2x2: moves.U: CORNERS: orientation 3 is out of range 0..2"
     );
     // A packer refuses a state type too small.
-    assert!(Packer::<8>::new(&corpus("lo33"), &[]).is_err());
+    assert!(Packer::<8>::new(&corpus("loopover-3x3"), &[]).is_err());
 }

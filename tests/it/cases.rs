@@ -171,13 +171,13 @@ fn every_case_with_every_engine() {
 fn shared_samples_are_the_judges() {
     // tests/cases/shared-samples.toml is a copy of ../shared/cases/samples.toml; when the shared
     // folder is beside the checkout, make sure the copy has not drifted.
-    let shared =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/cases/samples.toml");
-    if let Ok(text) = std::fs::read_to_string(shared) {
-        let copy = std::fs::read_to_string(crate::case_path("shared-samples.toml")).unwrap();
-        assert_eq!(
-            text, copy,
-            "tests/cases/shared-samples.toml differs from shared/cases"
-        );
-    }
+    let Some(cases) = crate::shared_dir("cases") else {
+        return;
+    };
+    let text = std::fs::read_to_string(cases.join("samples.toml")).unwrap();
+    let copy = std::fs::read_to_string(crate::case_path("shared-samples.toml")).unwrap();
+    assert_eq!(
+        text, copy,
+        "tests/cases/shared-samples.toml differs from shared/cases"
+    );
 }

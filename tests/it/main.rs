@@ -11,6 +11,9 @@
 //! - `limits`: time limit, Ctrl-C, memory budget.
 //! - `perm`: the permutation-puzzle plugin: known distance tables (2x2x2, Skewb, Pyraminx,
 //!   LoopOver), the index, engines agreeing on scrambles, invariants, bad definitions.
+//! - `twsearch`: twsearch's sample definitions (`../shared/defs`), when they are beside the
+//!   checkout (else each test says on stderr that it was skipped): they parse, and count what
+//!   the project's own definitions count.
 //! - `fuzz`: arbitrary and mutated inputs to every parser; the corpus in tests/fuzz-corpus.
 //! - `export`: `statespace export` in every format, and the sample histogram in docs/.
 //! - `shift`: the Shift plugin: HDU samples, table against BFS, encodings, bad input.
@@ -36,9 +39,11 @@ mod shift;
 mod shift_export;
 mod table;
 mod tiles;
+mod twsearch;
 mod view;
 
 use assert_cmd::Command;
+use std::io::Write;
 use std::path::PathBuf;
 
 /// The binary under test. Its table cache is a directory of this test run's own, so the tests
@@ -79,7 +84,13 @@ pub fn config_path(name: &str) -> PathBuf {
 
 /// `(reachable, counts)` of the `[[histogram]]` named `name` in tests/cases/shared-samples.toml.
 pub fn shared_histogram(name: &str) -> (u64, Vec<u64>) {
-    let text = std::fs::read_to_string(case_path("shared-samples.toml")).unwrap();
+    case_histogram("shared-samples.toml", name)
+}
+
+/// `(reachable, counts)` of the `[[histogram]]` named `name` in tests/cases/`file`; the counts
+/// add up to `reachable`.
+pub fn case_histogram(file: &str, name: &str) -> (u64, Vec<u64>) {
+    let text = std::fs::read_to_string(case_path(file)).unwrap();
     let table: toml::Table = text.parse().unwrap();
     let entry = table["histogram"]
         .as_array()
@@ -92,6 +103,27 @@ pub fn shared_histogram(name: &str) -> (u64, Vec<u64>) {
         .unwrap()
         .iter()
         .map(|c| c.as_integer().unwrap() as u64)
-        .collect();
-    (entry["reachable"].as_integer().unwrap() as u64, counts)
+        .collect::<Vec<u64>>();
+    let reachable = entry["reachable"].as_integer().unwrap() as u64;
+    assert_eq!(counts.iter().sum::<u64>(), reachable, "{file}: {name}");
+    (reachable, counts)
+}
+
+/// The folder `../shared/NAME` beside the checkout (`defs`: twsearch's sample definitions, read
+/// in place and never copied into the project), or `None` when it is not there, as in a fresh
+/// clone: the calling test then says on stderr that it was skipped, and returns.
+pub fn shared_dir(name: &str) -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared")
+        .join(name);
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    // Written to the stream itself, past the harness's capture of `eprintln!`, so that a plain
+    // `cargo test` shows what did not run. The harness names each test's thread after the test.
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("a test");
+    let line = format!("skipped {test}: no ../shared/{name} beside the checkout\n");
+    let _ = std::io::stderr().write_all(line.as_bytes());
+    None
 }

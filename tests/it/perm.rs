@@ -1,6 +1,6 @@
 //! The permutation-puzzle plugin (`kind = "perm"`): whole-space distance tables against the
-//! known ones (2x2x2 in both metrics from the twsearch sample and the project's own definition
-//! in both formats, the Skewb, the Pyraminx without tips, LoopOver 3x3, look-alike tiles), the
+//! published ones, on the project's own definitions (configs/defs: the 2x2x2 in both metrics and
+//! both formats, the Skewb, the Pyraminx with and without tips, LoopOver 3x3, look-alike tiles), the
 //! dense index as a bijection, bfs / iddfs / table agreeing on random scrambles with paths
 //! replayed by the model alone, the invariants, the CLI's output, and every class of bad
 //! definition (exit 2, one line naming the file and the line or JSON path).
@@ -19,22 +19,9 @@ use statespace::search::{Limit, Limits, Outcome, idastar, layers, table};
 use statespace::space::{Heuristic, Indexed, Invariant, SplitMoves, StateSpace, replay};
 use std::path::{Path, PathBuf};
 
-fn root() -> PathBuf {
+/// The project's own definition `configs/defs/NAME`, as an absolute path.
+pub fn own(name: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The twsearch samples, read in place.
-fn shared(name: &str) -> String {
-    root()
-        .join("../shared/defs")
-        .join(name)
-        .to_str()
-        .unwrap()
-        .to_string()
-}
-
-fn own(name: &str) -> String {
-    root()
         .join("configs/defs")
         .join(name)
         .to_str()
@@ -43,13 +30,13 @@ fn own(name: &str) -> String {
 }
 
 /// An instance of `definition` (an absolute path) with `extra` `[puzzle]` lines.
-fn instance(definition: &str, extra: &str) -> Instance {
+pub fn instance(definition: &str, extra: &str) -> Instance {
     let text = format!("[puzzle]\nkind = \"perm\"\ndefinition = \"{definition}\"\n{extra}\n");
     registry::build(&Config::parse("/test.toml", &text).unwrap()).unwrap()
 }
 
-/// The distance histogram of the whole space around the solved state.
-fn histogram(definition: &str, extra: &str) -> (Vec<u64>, u128) {
+/// The distance histogram of the whole space around the solved state, and the index's size.
+pub fn histogram(definition: &str, extra: &str) -> (Vec<u64>, u128) {
     let inst = instance(definition, extra);
     let e = inst
         .explore(None, &ExploreOptions::default(), &mut |_, _| {})
@@ -58,32 +45,29 @@ fn histogram(definition: &str, extra: &str) -> (Vec<u64>, u128) {
     (e.histogram, e.space_size)
 }
 
-const UFR: &str = "moves = [\"U\", \"F\", \"R\"]";
+pub const UFR: &str = "moves = [\"U\", \"F\", \"R\"]";
 
 /// The 2x2x2 with U, F, R in the half-turn metric (e.g. Jaap's puzzle page).
-const HTM_2X2X2: [u64; 12] = [
+pub const HTM_2X2X2: [u64; 12] = [
     1, 9, 54, 321, 1847, 9992, 50136, 227536, 870072, 1887748, 623800, 2644,
 ];
 /// And in the quarter-turn metric.
-const QTM_2X2X2: [u64; 15] = [
+pub const QTM_2X2X2: [u64; 15] = [
     1, 6, 27, 120, 534, 2256, 8969, 33058, 114149, 360508, 930588, 1350852, 782536, 90280, 276,
 ];
 
+/// The Skewb around a fixed corner by distance in its four corner turns (Jaap's puzzle page).
+pub const SKEWB: [u64; 12] = [
+    1, 8, 48, 288, 1728, 10248, 59304, 315198, 1225483, 1455856, 81028, 90,
+];
+
 #[test]
-fn perm_2x2x2_from_the_twsearch_sample_has_gods_number_11_and_14() {
-    let (h, size) = histogram(&shared("2x2x2.tws"), UFR);
+fn perm_2x2x2_from_the_projects_own_definitions_in_both_formats() {
+    let (h, size) = histogram(&own("2x2x2.tws"), UFR);
     assert_eq!(h, HTM_2X2X2);
     assert_eq!(h.iter().sum::<u64>(), 3_674_160);
     // The index is exact: one fixed corner, the last twist determined.
     assert_eq!(size, 3_674_160);
-    let (h, _) = histogram(&shared("2x2x2.tws"), &format!("{UFR}\nmetric = \"qtm\""));
-    assert_eq!(h, QTM_2X2X2);
-}
-
-#[test]
-fn perm_2x2x2_from_the_projects_own_definitions_in_both_formats() {
-    let (h, _) = histogram(&own("2x2x2.tws"), UFR);
-    assert_eq!(h, HTM_2X2X2);
     let (h, _) = histogram(&own("2x2x2.tws"), &format!("{UFR}\nmetric = \"qtm\""));
     assert_eq!(h, QTM_2X2X2);
     let (h, _) = histogram(&own("2x2x2.json"), UFR);
@@ -92,24 +76,19 @@ fn perm_2x2x2_from_the_projects_own_definitions_in_both_formats() {
 
 #[test]
 fn perm_skewb_around_a_fixed_corner_has_3149280_positions_and_gods_number_11() {
-    let moves = "moves = [\"DFR\", \"UBR\", \"DRB\", \"DBL\"]";
-    let (h, size) = histogram(&shared("skewb.tws"), moves);
+    let (h, size) = histogram(&own("skewb.tws"), "");
+    assert_eq!(h, SKEWB);
     assert_eq!(h.iter().sum::<u64>(), 3_149_280);
-    assert_eq!(h.len() - 1, 11);
     // The index does not see the Skewb's twist invariant: 9 times too many (module docs).
     assert_eq!(size, 9 * 3_149_280);
-    let (own_h, _) = histogram(&own("skewb.tws"), "");
-    assert_eq!(own_h, h);
 }
 
 #[test]
 fn perm_loopover_pyraminx_and_look_alike_tiles_have_their_sizes() {
-    for def in [shared("lo33.tws"), own("loopover-3x3.tws")] {
-        let (h, size) = histogram(&def, "");
-        assert_eq!(h.iter().sum::<u64>(), 181_440, "{def}");
-        assert_eq!(size, 181_440, "{def}: the even half");
-        assert_eq!(h.len() - 1, 8, "{def}");
-    }
+    let (h, size) = histogram(&own("loopover-3x3.tws"), "");
+    assert_eq!(h.iter().sum::<u64>(), 181_440);
+    assert_eq!(size, 181_440, "the even half");
+    assert_eq!(h.len() - 1, 8);
     let (h, size) = histogram(&own("pyraminx.tws"), "");
     assert_eq!(h.iter().sum::<u64>(), 933_120);
     assert_eq!(size, 933_120, "even edges, flip sum, free centres");
@@ -117,16 +96,24 @@ fn perm_loopover_pyraminx_and_look_alike_tiles_have_their_sizes() {
     let (h, size) = histogram(&own("loopover-3x3-rows.tws"), "");
     assert_eq!(h.iter().sum::<u64>(), 1_680);
     assert_eq!(size, 1_680);
-    // Pyraminx tips alone (the twsearch sample): 3^4, each tip its own class.
+    // Pyraminx tips alone: 3^4, each tip its own class, one turn from solved at most.
     let (h, size) = histogram(
-        &shared("pyraminx.tws"),
-        "moves = [\"FRD\", \"FDL\", \"DRL\", \"FLR\"]",
+        &own("pyraminx-tips.tws"),
+        "moves = [\"u\", \"l\", \"r\", \"b\"]",
     );
-    assert_eq!((h.iter().sum::<u64>(), size), (81, 81));
+    assert_eq!(h, [1, 8, 24, 32, 16]);
+    assert_eq!(size, 81);
+    // The rings: every arrangement of the colours, 10! / (4! 4! 2!).
+    let (h, size) = histogram(&own("rings.tws"), "");
+    assert_eq!((h.iter().sum::<u64>(), size), (3_150, 3_150));
 }
 
 /// The space of `definition` with `moves`, over `N`-byte states.
-fn space<const N: usize>(definition: &str, moves: Option<&[&str]>, metric: Metric) -> PermSpace<N> {
+pub fn space<const N: usize>(
+    definition: &str,
+    moves: Option<&[&str]>,
+    metric: Metric,
+) -> PermSpace<N> {
     let def = read_definition(Path::new(definition)).unwrap();
     let names: Option<Vec<String>> = moves.map(|m| m.iter().map(|s| s.to_string()).collect());
     let at = statespace::error::Location::file("test");
@@ -183,7 +170,7 @@ fn perm_block_sweep_equals_the_per_state_sweep() {
     let split = layers::split_backward(&qtm, options, &mut |_, _| {});
     assert_eq!(split.histogram, QTM_2X2X2);
     // Square-1's Illegal rules block moves: its index does not split.
-    let square1 = space::<64>(&shared("squareone.tws"), None, Metric::Htm);
+    let square1 = space::<64>(&own("square1.tws"), None, Metric::Htm);
     assert_eq!(square1.low_count(), None);
 }
 
@@ -559,13 +546,13 @@ fn perm_pattern_databases_are_admissible_and_ida_agrees_with_the_table() {
     // (definition, moves, the largest pattern, how many patterns that makes)
     let cases: [(String, Option<&[&str]>, u64, usize); 5] = [
         // Corners in groups of 3, 3 and 1.
-        (shared("2x2x2.tws"), Some(ufr), 20_000, 3),
+        (own("2x2x2.tws"), Some(ufr), 20_000, 3),
         (own("skewb.tws"), None, 50_000, 3),
         (own("pyraminx.tws"), None, 20_000, 2),
         // Tiles in groups of 4, 4 and 1.
         (own("loopover-3x3.tws"), None, 5_000, 3),
         // The default: one pattern over the seven corners, the whole puzzle.
-        (shared("2x2x2.tws"), Some(ufr), MAX_PATTERN_STATES, 1),
+        (own("2x2x2.tws"), Some(ufr), MAX_PATTERN_STATES, 1),
     ];
     let mut rng = Lcg(5);
     let mut split_builds = 0;

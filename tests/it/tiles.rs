@@ -172,8 +172,7 @@ fn the_8_puzzle_table_is_the_brute_force_distance_of_every_board() {
     assert_eq!(reachable.len(), 181_440);
     let tiles = Tiles::new(3, 3, Tiles::ordered(3, 3));
     let t = table::build(&tiles, &Limits::default()).unwrap();
-    let shared = shared_tiles_histogram();
-    assert_eq!(t.histogram(), shared, "OEIS A089473");
+    assert_eq!(t.histogram(), tiles_histogram(), "OEIS A089473");
     assert_eq!(t.max_distance(), Some(31));
     assert_eq!(t.histogram()[31], 2);
     for (cells, &d) in &reachable {
@@ -244,21 +243,10 @@ fn the_index_is_a_bijection_onto_the_goal_class() {
     }
 }
 
-fn shared_tiles_histogram() -> Vec<u64> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/cases/tiles.toml");
-    let table: toml::Table = std::fs::read_to_string(path).unwrap().parse().unwrap();
-    let entry = &table["histogram"].as_array().unwrap()[0];
-    assert_eq!(entry["name"].as_str(), Some("tiles-3x3-ordered"));
-    let counts: Vec<u64> = entry["counts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c.as_integer().unwrap() as u64)
-        .collect();
-    assert_eq!(
-        counts.iter().sum::<u64>(),
-        entry["reachable"].as_integer().unwrap() as u64
-    );
+/// The 8-puzzle's distances from the goal, OEIS A089473 (tests/cases/tiles.toml).
+fn tiles_histogram() -> Vec<u64> {
+    let (reachable, counts) = crate::case_histogram("tiles.toml", "tiles-3x3-ordered");
+    assert_eq!(reachable, 181_440);
     counts
 }
 
@@ -273,10 +261,7 @@ fn explore_gives_the_8_puzzle_distance_table() {
     assert_eq!(json["reachable"], 181_440);
     assert_eq!(json["space_size"], 181_440);
     assert_eq!(json["max_distance"], 31);
-    assert_eq!(
-        json["histogram"],
-        serde_json::json!(shared_tiles_histogram())
-    );
+    assert_eq!(json["histogram"], serde_json::json!(tiles_histogram()));
     assert_eq!(json["complete"], true);
     // The farthest board really is 31 moves away.
     let far = json["example_farthest"].as_str().unwrap();

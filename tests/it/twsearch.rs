@@ -1,0 +1,94 @@
+//! twsearch's sample definitions (`../shared/defs`, read in place): an extra suite for the
+//! machine where they sit beside the checkout. Each test asks [`shared_dir`](crate::shared_dir)
+//! first, which says on stderr that the test was skipped when the folder is not there (a fresh
+//! clone): the project's own definitions (configs/defs) cover the same ground in `perm` and the
+//! plugin's unit tests. Here: every sample parses and validates with its moves' orders, and the
+//! puzzles both define count the same positions at the same distances.
+
+use crate::perm::{HTM_2X2X2, QTM_2X2X2, SKEWB, UFR, histogram, own, space};
+use statespace::puzzles::perm::def::{Definition, Metric};
+use statespace::puzzles::perm::tws;
+use statespace::space::SplitMoves;
+use std::path::{Path, PathBuf};
+
+/// The samples, parsed.
+fn read(defs: &Path, name: &str) -> Definition {
+    tws::read(&defs.join(name)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn path(defs: &Path, name: &str) -> String {
+    defs.join(name).to_str().unwrap().to_string()
+}
+
+fn orders(def: &Definition) -> Vec<(String, u128)> {
+    def.moves
+        .iter()
+        .map(|m| (m.name.clone(), m.transform.order(&def.orbits)))
+        .collect()
+}
+
+#[test]
+fn twsearch_samples_parse_and_their_moves_have_the_puzzles_orders() {
+    let Some(defs): Option<PathBuf> = crate::shared_dir("defs") else {
+        return;
+    };
+    let every = |name: &str, order: u128| {
+        let def = read(&defs, name);
+        def.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
+        for (m, k) in orders(&def) {
+            assert_eq!(k, order, "{name} {m}");
+        }
+        def
+    };
+    every("2x2x2.tws", 4);
+    let cube = every("3x3x3.tws", 4);
+    assert_eq!(cube.orbits[0].name, "EDGE");
+    let at = statespace::error::Location::file("test");
+    let ru = cube.sequence_transform(&cube.parse_sequence("R U", &at).unwrap());
+    assert_eq!(ru.order(&cube.orbits), 105);
+    every("lo33.tws", 3);
+    every("lo44.tws", 4);
+    every("pyraminx.tws", 3);
+    every("skewb.tws", 3);
+    let turnstile = read(&defs, "turnstile.tws");
+    turnstile.validate().unwrap();
+    let r = turnstile.move_index("R").unwrap();
+    assert_eq!(turnstile.moves[r].transform.order(&turnstile.orbits), 6);
+    // Square-1: turns of 12 units and the slice, four Illegal lines that block moves, so its
+    // index does not split into blocks.
+    let sq1 = read(&defs, "squareone.tws");
+    sq1.validate().unwrap();
+    let wanted = [("U", 12), ("D", 12), ("S", 2)].map(|(m, k)| (m.to_string(), k));
+    assert_eq!(orders(&sq1), wanted);
+    assert_eq!(sq1.illegal.len(), 4);
+    let square1 = space::<64>(&path(&defs, "squareone.tws"), None, Metric::Htm);
+    assert_eq!(square1.low_count(), None);
+}
+
+#[test]
+fn twsearch_samples_count_what_the_projects_own_definitions_count() {
+    let Some(defs) = crate::shared_dir("defs") else {
+        return;
+    };
+    // The 2x2x2 with U, F, R (which never touch one corner), in both metrics.
+    let (h, size) = histogram(&path(&defs, "2x2x2.tws"), UFR);
+    assert_eq!((h, size), (HTM_2X2X2.to_vec(), 3_674_160));
+    let (h, _) = histogram(
+        &path(&defs, "2x2x2.tws"),
+        &format!("{UFR}\nmetric = \"qtm\""),
+    );
+    assert_eq!(h, QTM_2X2X2);
+    // The sample's Skewb has all eight corner turns; four of them fix a corner, like ours.
+    let moves = "moves = [\"DFR\", \"UBR\", \"DRB\", \"DBL\"]";
+    let (h, size) = histogram(&path(&defs, "skewb.tws"), moves);
+    assert_eq!(h, SKEWB);
+    assert_eq!(size, 9 * 3_149_280, "the index over-counts 9 times");
+    // LoopOver 3x3: the same distances as ours.
+    let (h, size) = histogram(&path(&defs, "lo33.tws"), "");
+    assert_eq!(size, 181_440);
+    assert_eq!(h, histogram(&own("loopover-3x3.tws"), "").0);
+    // The Pyraminx's tips alone, as ours.
+    let tips = "moves = [\"FRD\", \"FDL\", \"DRL\", \"FLR\"]";
+    let (h, size) = histogram(&path(&defs, "pyraminx.tws"), tips);
+    assert_eq!((h, size), (vec![1, 8, 24, 32, 16], 81));
+}
