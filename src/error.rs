@@ -112,6 +112,12 @@ impl Error {
 /// The library's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+/// `text` without a leading UTF-8 byte-order mark: editors on some systems start a file with
+/// one, and it is no part of the first line (a keyword, a row, a JSON value).
+pub fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
 /// The text of the file at `path`, or an [`Error::Io`] naming it.
 pub fn read_text(path: &std::path::Path) -> Result<String> {
     std::fs::read_to_string(path).map_err(|source| Error::Io {

@@ -46,9 +46,9 @@ pub fn read(path: &Path) -> Result<Definition> {
     parse(&text, &path.display().to_string())
 }
 
-/// Parses KPuzzle JSON text; `file` names it in errors.
+/// Parses KPuzzle JSON text (a leading byte-order mark is skipped); `file` names it in errors.
 pub fn parse(text: &str, file: &str) -> Result<Definition> {
-    let root: Value = serde_json::from_str(text).map_err(|e| {
+    let root: Value = serde_json::from_str(crate::error::without_bom(text)).map_err(|e| {
         Error::input(
             Location::file(file).at_line(e.line().max(1)),
             format!("not JSON: {e}"),

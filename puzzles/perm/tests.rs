@@ -672,6 +672,13 @@ fn perm_tws_errors_name_file_line_and_problem() {
         tws_err(&format!("{TINY}Illegal A 4 1\n")),
         "t.tws:13: Illegal: slot 4 is out of range 1..3"
     );
+    // A byte-order mark before the first keyword (as some editors write) is no part of it.
+    let with_mark = tws::parse(&format!("\u{feff}{TINY}"), "t.tws").unwrap();
+    assert_eq!(with_mark, tws::parse(TINY, "t.tws").unwrap());
+    assert_eq!(
+        tws_err(&format!("\u{feff}\u{feff}{TINY}")),
+        "t.tws:1: unknown keyword \"\u{feff}Name\""
+    );
     // Comments anywhere, blank lines, CRLF.
     let d = tws::parse(&TINY.replace('\n', " # note\r\n\r\n"), "t.tws").unwrap();
     assert_eq!(d.moves[0].transform.orbits[0].delta, vec![0, 1, 1]);
@@ -737,6 +744,10 @@ fn perm_kpuzzle_errors_name_the_json_path() {
         "k.json: orbits[0].numPieces: expected a non-negative integer, found -8"
     );
     assert!(kp_err("{ \"name\": 1").starts_with("k.json:1: not JSON:"));
+    // A byte-order mark before the JSON is skipped; anything else there is not JSON.
+    let with_mark = kpuzzle::parse(&format!("\u{feff}{CUBE2_JSON}"), "k.json").unwrap();
+    assert_eq!(with_mark, kpuzzle::parse(CUBE2_JSON, "k.json").unwrap());
+    assert!(kp_err(&format!("\u{200b}{CUBE2_JSON}")).starts_with("k.json:1: not JSON:"));
 }
 
 #[test]

@@ -57,11 +57,11 @@ pub fn read(path: &Path) -> Result<Definition> {
     parse(&text, &path.display().to_string())
 }
 
-/// Parses `.tws` text; `file` names it in errors.
+/// Parses `.tws` text (a leading byte-order mark is skipped); `file` names it in errors.
 pub fn parse(text: &str, file: &str) -> Result<Definition> {
     Parser {
         file,
-        lines: lines(text),
+        lines: lines(crate::error::without_bom(text)),
         at: 0,
     }
     .definition()

@@ -113,15 +113,13 @@ pub fn read_input(path: &str) -> Result<String, Error> {
     } else {
         (path, std::fs::read_to_string(path))
     };
-    let text = read.map_err(|source| Error::Io {
+    let mut text = read.map_err(|source| Error::Io {
         path: name.to_string(),
         source,
     })?;
-    // Editors on some systems start a UTF-8 file with a byte-order mark; it is not part of a row.
-    Ok(match text.strip_prefix('\u{feff}') {
-        Some(rest) => rest.to_string(),
-        None => text,
-    })
+    let mark = text.len() - statespace::error::without_bom(&text).len();
+    text.drain(..mark);
+    Ok(text)
 }
 
 /// The board a command starts from: the file named by `--board` (`-`: stdin), else the config's

@@ -415,6 +415,18 @@ fn bad(def_name: &str, def_text: &str, extra: &str) -> (i32, String) {
 const GOOD: &str = "Name T\nSet A 3 2\nSolved\nA\n1 2 3\nEnd\nMove X\nA\n2 3 1\n1 1 0\nEnd\n";
 
 #[test]
+fn perm_definitions_may_start_with_a_byte_order_mark() {
+    // Both formats, through the CLI: the mark some editors write is skipped, not a keyword.
+    let (code, err) = bad("t.tws", &format!("\u{feff}{GOOD}"), "");
+    assert_eq!((code, err.as_str()), (0, ""));
+    let json = r#"{"name": "T", "orbits": [{"orbitName": "A", "numPieces": 2, "numOrientations": 1}],
+      "defaultPattern": {"A": {"pieces": [0, 1], "orientation": [0, 0]}},
+      "moves": {"X": {"A": {"permutation": [1, 0], "orientationDelta": [0, 0]}}}}"#;
+    let (code, err) = bad("t.json", &format!("\u{feff}{json}"), "");
+    assert_eq!((code, err.as_str()), (0, ""));
+}
+
+#[test]
 fn perm_bad_definitions_get_exit_2_and_one_line_with_the_place() {
     let (code, err) = bad("t.tws", GOOD, "");
     assert_eq!((code, err.as_str()), (0, ""), "the good one solves");
