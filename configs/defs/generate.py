@@ -3,7 +3,7 @@
 the puzzles' geometry: pieces are points in space, a move is a rotation of the pieces on one
 side of a plane, and orientation is where a piece's reference sticker went.
 
-Run from this directory: `python3 generate.py`. The output is checked in and built into the
+Run it: `python3 configs/defs/generate.py` (it writes beside itself). The output is checked in and built into the
 binary (`definition = "builtin:NAME"`); the Rust tests read it (puzzles/perm/tests.rs,
 tests/it/perm.rs: orders, position counts, published distance tables, cubing.js's 2x2x2), and
 tests/it/twsearch.rs compares it with twsearch's samples when those are beside the checkout
@@ -17,6 +17,7 @@ the by-piece twist of the piece starting in slot perm[i] is delta[i].
 
 import itertools
 import json
+import os
 
 # Axes: x = R, y = U, z = F.
 FACES = {"R": (1, 0, 0), "L": (-1, 0, 0), "U": (0, 1, 0), "D": (0, -1, 0), "F": (0, 0, 1), "B": (0, 0, -1)}
@@ -357,4 +358,6 @@ def main():
 
 
 if __name__ == "__main__":
+    # The files go beside this script, wherever it is run from.
+    os.chdir(os.path.dirname(os.path.abspath(__file__)))
     main()
