@@ -22,6 +22,8 @@
 //!   and the type-erased results.
 //! - [`puzzles`]: the plugins (compiled from the top-level `puzzles/` folder). They use only the
 //!   public API of this crate, as a third-party plugin would.
+//! - [`setup`]: a plugin's work before the search (reading a definition, compiling moves) under
+//!   the run's limits: time, Ctrl-C, memory.
 //! - [`error`]: the error type; every error displays as one line.
 //!
 //! The binary (`src/main.rs`, `src/cli/`) parses arguments, calls this library and prints.
@@ -40,6 +42,7 @@ pub mod random;
 pub mod rank;
 pub mod registry;
 pub mod search;
+pub mod setup;
 pub mod space;
 
 #[path = "../puzzles/mod.rs"]
