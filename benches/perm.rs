@@ -25,6 +25,7 @@ use statespace::puzzles::perm::heuristic::{self, MAX_PATTERN_STATES, Pattern, au
 use statespace::puzzles::perm::{Definition, Metric, PermSpace};
 use statespace::random::Lcg;
 use statespace::search::{Limits, Outcome, human_bytes, idastar};
+use statespace::setup::Setup;
 use statespace::space::{StateSpace, replay};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -76,10 +77,12 @@ fn run<const N: usize>(
     seed: u64,
 ) {
     let at = statespace::error::Location::file("bench");
+    let mut setup = Setup::default();
     let powers = def
-        .generators(moves.as_deref(), Metric::Htm, &at)
+        .generators(moves.as_deref(), Metric::Htm, &at, &mut setup)
         .unwrap_or_else(|e| panic!("{e}"));
-    let space = PermSpace::<N>::new(def, &powers, false).unwrap_or_else(|e| panic!("{e}"));
+    let space =
+        PermSpace::<N>::new(def, &powers, false, &mut setup).unwrap_or_else(|e| panic!("{e}"));
     let patterns: Vec<Pattern> = auto_pieces(&space, max_states)
         .iter()
         .map(|p| Pattern::new(&space, p).unwrap())

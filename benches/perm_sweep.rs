@@ -19,6 +19,7 @@ mod perm_common;
 use perm_common::{arg, definition};
 use statespace::puzzles::perm::{Metric, PermSpace};
 use statespace::search::{Limits, layers};
+use statespace::setup::Setup;
 use std::time::Instant;
 
 /// CPU seconds of the whole process (every thread), from `/proc/self/stat` (user + system).
@@ -46,10 +47,12 @@ fn main() {
     let threads = arg(&args, "--threads").map(|t| t.parse::<usize>().unwrap());
     let engine = arg(&args, "--engine").unwrap_or("both".into());
     let at = statespace::error::Location::file(path.display().to_string());
+    let mut setup = Setup::default();
     let powers = def
-        .generators(moves.as_deref(), Metric::Htm, &at)
+        .generators(moves.as_deref(), Metric::Htm, &at, &mut setup)
         .unwrap_or_else(|e| panic!("{e}"));
-    let space = PermSpace::<32>::new(def, &powers, false).unwrap_or_else(|e| panic!("{e}"));
+    let space =
+        PermSpace::<32>::new(def, &powers, false, &mut setup).unwrap_or_else(|e| panic!("{e}"));
     let limits = Limits::default();
     let options = layers::Options {
         limits: &limits,

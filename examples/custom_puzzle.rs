@@ -164,7 +164,8 @@ impl Plugin for HanoiPlugin {
         }
     }
 
-    fn build(&self, config: &Config) -> Result<Instance> {
+    fn build(&self, config: &Config, _limits: &Limits) -> Result<Instance> {
+        // A small setup: nothing to count against the limits (see statespace::setup).
         let (keys, _goal) = config.sections::<HanoiKeys, HanoiGoal>()?;
         let discs = config.int_in(&keys.discs, "puzzle.discs", 1..=20)? as u32;
         let description = format!("Tower of Hanoi, {discs} discs");
@@ -179,7 +180,7 @@ fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
 
     let text = "[puzzle]\nkind = \"hanoi\"\ndiscs = 4\n[start]\nboard = \"1 1 1 1\"\n";
     let config = Config::parse("hanoi.toml", text)?;
-    let instance = registry::build(&config)?;
+    let instance = registry::build(&config, &Limits::default())?;
     let board = config.start_board().expect("the config has a start");
     println!("{}: modes {:?}", instance.description(), instance.modes());
     for mode in instance.modes() {

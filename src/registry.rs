@@ -4,7 +4,8 @@
 //! A plugin is small: its [`PluginInfo`] (name, summary, the `[puzzle]` and `[goal]` keys it
 //! declared with [`keys!`](crate::keys), its goal kinds, an example config) and a
 //! [`Plugin::build`] that reads its sections ([`Config::sections`]), makes its space and hands it
-//! to the [`kit`](crate::kit). Everything after that (engines by mode, `auto`, the config's
+//! to the [`kit`](crate::kit). Building is under the run's [`Limits`] already: a setup whose cost
+//! grows with its input counts its work with a [`Setup`](crate::setup::Setup). Everything after that (engines by mode, `auto`, the config's
 //! `[search] mode`, explore, export, result conversion) is the library's.
 //!
 //! The built-in plugins are listed in `puzzles/mod.rs`; a program that links this crate can add
@@ -13,6 +14,7 @@
 use crate::config::{Config, Key};
 use crate::error::Result;
 use crate::instance::Instance;
+use crate::search::Limits;
 use std::sync::RwLock;
 
 /// What `statespace puzzles` prints about a plugin.
@@ -36,8 +38,10 @@ pub struct PluginInfo {
 pub trait Plugin: Send + Sync {
     /// Its name, keys, goals and an example.
     fn info(&self) -> PluginInfo;
-    /// Validates `config` (every error names its file, line and key) into an instance.
-    fn build(&self, config: &Config) -> Result<Instance>;
+    /// Validates `config` (every error names its file, line and key) into an instance, within
+    /// `limits` (time, Ctrl-C, memory: a setup that passes one stops with
+    /// [`Error::Limit`](crate::error::Error::Limit)).
+    fn build(&self, config: &Config, limits: &Limits) -> Result<Instance>;
 }
 
 /// Plugins registered at run time, after the built-in ones.
@@ -72,9 +76,9 @@ pub fn find(kind: &str) -> Option<&'static dyn Plugin> {
     plugins().into_iter().find(|p| p.info().kind == kind)
 }
 
-/// Builds the instance that `config`'s `[puzzle] kind` names, with the config's `[search] mode`
-/// as its default (checked against the modes the instance has).
-pub fn build(config: &Config) -> Result<Instance> {
+/// Builds the instance that `config`'s `[puzzle] kind` names within `limits`, with the config's
+/// `[search] mode` as its default (checked against the modes the instance has).
+pub fn build(config: &Config, limits: &Limits) -> Result<Instance> {
     let kind = &config.kind;
     let plugin = find(kind.get_ref()).ok_or_else(|| {
         let known: Vec<_> = plugins().iter().map(|p| p.info().kind).collect();
@@ -88,7 +92,7 @@ pub fn build(config: &Config) -> Result<Instance> {
             ),
         )
     })?;
-    let mut instance = plugin.build(config)?;
+    let mut instance = plugin.build(config, limits)?;
     if !instance.modes().contains(&crate::config::Mode::Idastar) {
         let why = "this puzzle has no heuristic (no astar, idastar)";
         config.refuse(&config.search.heuristic, "search.heuristic", why)?;
@@ -107,5 +111,5 @@ pub fn build(config: &Config) -> Result<Instance> {
 pub fn example(plugin: &dyn Plugin) -> Result<Instance> {
     let info = plugin.info();
     let config = Config::parse(&format!("<example of {}>", info.kind), info.example)?;
-    build(&config)
+    build(&config, &Limits::default())
 }

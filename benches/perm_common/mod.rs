@@ -3,6 +3,7 @@
 
 use statespace::puzzles::perm::Definition;
 use statespace::puzzles::perm::plugin::read_definition;
+use statespace::setup::Setup;
 use std::path::{Path, PathBuf};
 
 /// The value after flag `name`, if it is given.
@@ -16,7 +17,7 @@ pub fn arg(args: &[String], name: &str) -> Option<String> {
 pub fn definition(args: &[String], default: &str) -> (PathBuf, Definition, Option<Vec<String>>) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let path = arg(args, "--def").map_or(root.join(default), PathBuf::from);
-    let def = read_definition(&path).unwrap_or_else(|e| panic!("{e}"));
+    let def = read_definition(&path, &mut Setup::default()).unwrap_or_else(|e| panic!("{e}"));
     let moves = arg(args, "--moves").map(|m| m.split(',').map(str::to_string).collect());
     (path, def, moves)
 }

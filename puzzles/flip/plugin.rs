@@ -71,7 +71,8 @@ impl Plugin for FlipPlugin {
         }
     }
 
-    fn build(&self, config: &Config) -> Result<Instance> {
+    fn build(&self, config: &Config, _limits: &Limits) -> Result<Instance> {
+        // The setup is bounded by the keys' ranges (no file to read): nothing to count.
         let (keys, goal) = config.sections::<FlipKeys, FlipGoalKeys>()?;
         let side = 1..=algebra::MAX_SIDE as i64;
         let rows = config.int_in(&keys.rows, "puzzle.rows", side.clone())? as u32;

@@ -36,6 +36,13 @@
 //! (`X` and `X'`). (twsearch's quarter-turn mode instead keeps `X2` at cost 2; a search here that
 //! counts every edge as 1 cannot weigh edges, so dropping them is the honest choice.)
 //!
+//! # Cost
+//!
+//! Reading a definition is linear in its text, times the state's size: names are found through a
+//! hash map, each move sequence is composed once, after the sequences it names (the order of the
+//! file does not matter), and [`Definition::generators`] stops at [`MAX_MOVES`]. The readers
+//! count their work and memory in a [`Setup`], so the run's limits hold while they read.
+//!
 //! # Trade-offs
 //!
 //! Values are bytes: at most [`MAX_PIECES`] slots per orbit (slots and labels fit in a `u8`) and
@@ -45,6 +52,8 @@
 //! fixed-size byte array of [`state`](super::state).
 
 use crate::error::{Error, Location, Result};
+use crate::setup::{Setup, heap, listed};
+use hashbrown::HashMap;
 use std::fmt;
 use std::str::FromStr;
 
@@ -55,6 +64,8 @@ pub const MAX_ORIENTATIONS: u8 = 127;
 /// The highest generator order [`Definition::generators`] expands into powers (a generator of
 /// order 1000 would already give 999 moves).
 pub const MAX_EXPANDED_ORDER: u128 = 1000;
+/// The most moves (powers of generators) a search takes: 65,535, numbered with a `u16`.
+pub const MAX_MOVES: usize = u16::MAX as usize;
 
 /// One orbit (a ksolve "set"): slots that pieces move between, and how many ways a piece turns.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -112,6 +123,18 @@ pub struct MoveDef {
     pub derived: bool,
 }
 
+/// A move defined by a sequence, for [`Definition::add_sequences`]: its name, the sequence's
+/// text, whether it is [`derived`](MoveDef::derived), and where it was defined.
+pub type Pending = (String, String, bool, Location);
+
+impl MoveDef {
+    /// The bytes one more move named `name` takes in a definition of `orbits`: its transform,
+    /// its name and its place in the list of moves.
+    pub fn bytes(orbits: &[Orbit], name: &str) -> u128 {
+        Transform::bytes(orbits) + heap(name.len()) + listed::<MoveDef>()
+    }
+}
+
 /// A ksolve `Illegal` rule: a state is illegal when slot `slot` of orbit `orbit` holds one of
 /// `pieces` (twsearch's `legalstate`). Kept with the definition and checked by
 /// [`Definition::is_legal`]; the search space enforces it
@@ -135,8 +158,9 @@ pub struct Definition {
     pub orbits: Vec<Orbit>,
     /// The solved state (may have look-alike pieces).
     pub solved: State,
-    /// The generators, in file order (KPuzzle: in name order, as JSON objects are unordered),
-    /// then the derived moves.
+    /// The moves of the file, in its order (KPuzzle: in name order, as JSON objects are
+    /// unordered), then those defined by sequences, in their order
+    /// ([`add_sequences`](Self::add_sequences)).
     pub moves: Vec<MoveDef>,
     /// The `Illegal` rules, if any.
     pub illegal: Vec<Illegal>,
@@ -214,6 +238,63 @@ pub fn power_name(base: &str, amount: u32, order: u32) -> (String, u32) {
     (name, tw.unsigned_abs() as u32)
 }
 
+/// The turns of a move sequence (see [`Definition::parse_sequence`]) with the moves `names`,
+/// calling `step` once per token (a reader's [`Setup`] counts them).
+fn parse_turns(
+    text: &str,
+    at: &Location,
+    names: &HashMap<&str, usize>,
+    step: &mut dyn FnMut() -> Result<()>,
+) -> Result<Vec<Turn>> {
+    let mut turns = Vec::new();
+    for (k, token) in text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .enumerate()
+    {
+        step()?;
+        match parse_turn(token, names) {
+            Some(turn) => turns.push(turn),
+            None => {
+                return Err(Error::input(
+                    at.clone(),
+                    format!(
+                        "unknown move \"{token}\" (token {} of \"{}\")",
+                        k + 1,
+                        text.trim()
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(turns)
+}
+
+/// One token (`R`, `R2'`, ...) with the moves `names`, if it names one.
+fn parse_turn(token: &str, names: &HashMap<&str, usize>) -> Option<Turn> {
+    if let Some(&mv) = names.get(token) {
+        return Some(Turn { mv, amount: 1 });
+    }
+    let (body, sign) = match token.strip_suffix('\'') {
+        Some(body) => (body, -1),
+        None => (token, 1),
+    };
+    if let Some(&mv) = names.get(body) {
+        return Some(Turn { mv, amount: sign });
+    }
+    // A name may end in digits itself (LoopOver's `r1`, whose square is `r12`): the longest
+    // name that leaves a positive exponent wins, as a whole name does.
+    let digits = body.len() - body.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    (1..=digits.min(body.len() - 1)).find_map(|k| {
+        let (name, exp) = body.split_at(body.len() - k);
+        let exp: i64 = exp.parse().ok().filter(|&e| e > 0)?;
+        Some(Turn {
+            mv: *names.get(name)?,
+            amount: sign * exp,
+        })
+    })
+}
+
 /// What is wrong with `perm` as a permutation of `0..perm.len()`, if anything. Values are shown
 /// plus `base` (1 for the 1-based ksolve text), so the message quotes the input.
 pub fn permutation_problem(perm: &[usize], base: usize) -> Option<String> {
@@ -281,6 +362,13 @@ impl Transform {
                 })
                 .collect(),
         }
+    }
+
+    /// The heap a transform of `orbits` takes (a block of orbits, two byte blocks each): what a
+    /// reader charges to its [`Setup`] before making one.
+    pub fn bytes(orbits: &[Orbit]) -> u128 {
+        let list = heap(orbits.len() * std::mem::size_of::<OrbitTransform>());
+        list + orbits.iter().map(|o| 2 * heap(o.pieces)).sum::<u128>()
     }
 
     /// True when the transform changes nothing.
@@ -424,6 +512,25 @@ impl Definition {
         self.moves.iter().position(|m| m.name == name)
     }
 
+    /// The bytes of a packed search state ([`Packer`](super::Packer)): a label per slot, and a
+    /// twist per slot of the orbits that turn.
+    pub fn state_bytes(&self) -> usize {
+        self.orbits
+            .iter()
+            .map(|o| o.pieces * if o.orientations > 1 { 2 } else { 1 })
+            .sum()
+    }
+
+    /// Every move's index by name (the first of a repeated name, as [`move_index`](Self::move_index)):
+    /// for looking up many names at once.
+    pub fn move_names(&self) -> HashMap<&str, usize> {
+        let mut names = HashMap::with_capacity(self.moves.len());
+        for (i, m) in self.moves.iter().enumerate() {
+            names.entry(m.name.as_str()).or_insert(i);
+        }
+        names
+    }
+
     /// Checks everything the model promises (orbit sizes and names, the solved state, every
     /// move a permutation with orientations in range, unique move names, `Illegal` rules in
     /// range). The parsers check as they read, with better locations; this is for definitions
@@ -457,8 +564,9 @@ impl Definition {
         if let Some(p) = self.state_problem(&self.solved) {
             return Err(at("solved".into(), p));
         }
-        for (i, m) in self.moves.iter().enumerate() {
-            if m.name.is_empty() || self.moves[..i].iter().any(|p| p.name == m.name) {
+        let mut names = hashbrown::HashSet::with_capacity(self.moves.len());
+        for m in &self.moves {
+            if m.name.is_empty() || !names.insert(m.name.as_str()) {
                 return Err(at(
                     format!("moves.{}", m.name),
                     "empty or repeated move name".into(),
@@ -552,51 +660,7 @@ impl Definition {
     /// whole wins (a move may be named `R2`), then the longest name before an exponent (`r12` is
     /// `r1` twice when there is a move `r1`). Errors say which token is unknown, at `at`.
     pub fn parse_sequence(&self, text: &str, at: &Location) -> Result<Vec<Turn>> {
-        let mut turns = Vec::new();
-        for (k, token) in text
-            .split(|c: char| c.is_whitespace() || c == ',')
-            .filter(|t| !t.is_empty())
-            .enumerate()
-        {
-            match self.parse_turn(token) {
-                Some(turn) => turns.push(turn),
-                None => {
-                    return Err(Error::input(
-                        at.clone(),
-                        format!(
-                            "unknown move \"{token}\" (token {} of \"{}\")",
-                            k + 1,
-                            text.trim()
-                        ),
-                    ));
-                }
-            }
-        }
-        Ok(turns)
-    }
-
-    fn parse_turn(&self, token: &str) -> Option<Turn> {
-        if let Some(mv) = self.move_index(token) {
-            return Some(Turn { mv, amount: 1 });
-        }
-        let (body, sign) = match token.strip_suffix('\'') {
-            Some(body) => (body, -1),
-            None => (token, 1),
-        };
-        if let Some(mv) = self.move_index(body) {
-            return Some(Turn { mv, amount: sign });
-        }
-        // A name may end in digits itself (LoopOver's `r1`, whose square is `r12`): the longest
-        // name that leaves a positive exponent wins, as a whole name does.
-        let digits = body.len() - body.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-        (1..=digits.min(body.len() - 1)).find_map(|k| {
-            let (name, exp) = body.split_at(body.len() - k);
-            let exp: i64 = exp.parse().ok().filter(|&e| e > 0)?;
-            Some(Turn {
-                mv: self.move_index(name)?,
-                amount: sign * exp,
-            })
-        })
+        parse_turns(text, at, &self.move_names(), &mut || Ok(()))
     }
 
     /// The transform of a parsed sequence, turns applied left to right.
@@ -627,21 +691,25 @@ impl Definition {
     /// exponent. `names` restricts the generators (`moves = ["U", "F", "R"]`; an unknown or
     /// repeated name is an error at `at`); without it every non-[`derived`](MoveDef::derived)
     /// move is a generator. Generators that do nothing are skipped; an order over
-    /// [`MAX_EXPANDED_ORDER`] is an error.
+    /// [`MAX_EXPANDED_ORDER`], or more than [`MAX_MOVES`] powers, is an error. Each power is a
+    /// step of `setup`, its transform charged to it.
     pub fn generators(
         &self,
         names: Option<&[String]>,
         metric: Metric,
         at: &Location,
+        setup: &mut Setup,
     ) -> Result<Vec<Power>> {
         let chosen: Vec<usize> = match names {
             None => (0..self.moves.len())
                 .filter(|&i| !self.moves[i].derived)
                 .collect(),
             Some(names) => {
+                let index = self.move_names();
+                let mut listed = vec![false; self.moves.len()];
                 let mut chosen = Vec::new();
                 for name in names {
-                    let Some(i) = self.move_index(name) else {
+                    let Some(&i) = index.get(name.as_str()) else {
                         let known: Vec<&str> = self.moves.iter().map(|m| m.name.as_str()).collect();
                         return Err(Error::input(
                             at.clone(),
@@ -651,7 +719,7 @@ impl Definition {
                             ),
                         ));
                     };
-                    if chosen.contains(&i) {
+                    if std::mem::replace(&mut listed[i], true) {
                         return Err(Error::input(
                             at.clone(),
                             format!("move \"{name}\" is listed twice"),
@@ -664,6 +732,7 @@ impl Definition {
         };
         let mut powers = Vec::new();
         for base in chosen {
+            setup.step(|| at.clone())?;
             let m = &self.moves[base];
             let order = m.transform.order(&self.orbits);
             if order == 1 {
@@ -679,90 +748,137 @@ impl Definition {
                 ));
             }
             let order = order as u32;
-            let mut t = m.transform.clone();
-            for amount in 1..order {
-                let (name, cost) = power_name(&m.name, amount, order);
-                if metric == Metric::Htm || cost == 1 {
-                    powers.push(Power {
-                        name,
-                        base,
-                        amount,
-                        cost,
-                        transform: t.clone(),
-                    });
+            // Only the two quarter turns cost 1 (module docs): the others are not even made.
+            let amounts: Vec<u32> = match metric {
+                Metric::Htm => (1..order).collect(),
+                Metric::Qtm if order == 2 => vec![1],
+                Metric::Qtm => vec![1, order - 1],
+            };
+            let mut last: Option<(u32, Transform)> = None;
+            for amount in amounts {
+                if powers.len() == MAX_MOVES {
+                    return Err(Error::input(
+                        at.clone(),
+                        format!(
+                            "more than {MAX_MOVES} moves (powers of the generators): too many to search"
+                        ),
+                    ));
                 }
-                t = t.then(&m.transform, &self.orbits);
+                setup.step(|| at.clone())?;
+                let (name, cost) = power_name(&m.name, amount, order);
+                let bytes = Transform::bytes(&self.orbits) + heap(name.len()) + listed::<Power>();
+                setup.charge(bytes, || at.clone())?;
+                // One composition from the previous power, else by squaring (`X'` in qtm).
+                let transform = match &last {
+                    Some((previous, t)) if previous + 1 == amount => {
+                        t.then(&m.transform, &self.orbits)
+                    }
+                    _ => m.transform.power(i64::from(amount), &self.orbits),
+                };
+                last = Some((amount, transform.clone()));
+                powers.push(Power {
+                    name,
+                    base,
+                    amount,
+                    cost,
+                    transform,
+                });
             }
         }
         Ok(powers)
     }
 
     /// Adds moves defined by sequences of other moves (twsearch `MoveSequence`/`MoveAlias`,
-    /// KPuzzle `derivedMoves`). Like twsearch's `expandalgomoves`, a sequence may name moves
-    /// defined later in the list: rounds repeat until every sequence resolves; when a round
-    /// makes no progress, the first unresolved sequence's unknown token is the error, at its
-    /// location. Each entry: name, sequence text, derived flag, location.
-    pub fn add_sequences(
-        &mut self,
-        mut pending: Vec<(String, String, bool, Location)>,
-    ) -> Result<()> {
-        while !pending.is_empty() {
-            let mut progress = false;
-            let mut first_error = None;
-            let mut rest = Vec::new();
-            for (name, text, derived, at) in pending {
-                if self.move_index(&name).is_some() {
-                    return Err(Error::input(at, format!("move {name} is defined twice")));
-                }
-                match self.parse_sequence(&text, &at) {
-                    Ok(turns) => {
-                        let transform = self.sequence_transform(&turns);
-                        self.moves.push(MoveDef {
-                            name,
-                            transform,
-                            derived,
-                        });
-                        progress = true;
-                    }
-                    Err(e) => {
-                        first_error.get_or_insert(e);
-                        rest.push((name, text, derived, at));
-                    }
+    /// KPuzzle `derivedMoves`), after the moves there are, in the given order. Each entry:
+    /// name, sequence text, derived flag, location. A sequence may name any move, a sequence
+    /// listed later included (as twsearch's `expandalgomoves` allows): each is composed once,
+    /// after the sequences it names, so the cost is linear in the tokens however the sequences
+    /// chain. Errors, at the sequence's location: a name defined twice, then the first token
+    /// that names no move, then a sequence defined through itself. Each token is a step of
+    /// `setup`, each sequence's transform charged to it.
+    pub fn add_sequences(&mut self, pending: Vec<Pending>, setup: &mut Setup) -> Result<()> {
+        let first = self.moves.len();
+        let turns = {
+            // Every name, the sequences' own included, so any of them may be named.
+            let mut names = self.move_names();
+            for (k, (name, _, _, at)) in pending.iter().enumerate() {
+                if names.insert(name.as_str(), first + k).is_some() {
+                    return Err(Error::input(
+                        at.clone(),
+                        format!("move {name} is defined twice"),
+                    ));
                 }
             }
-            if !progress {
-                return Err(self.unresolved(&rest, first_error));
+            let mut turns = Vec::with_capacity(pending.len());
+            for (_, text, _, at) in &pending {
+                let parsed = parse_turns(text, at, &names, &mut || setup.step(|| at.clone()))?;
+                let bytes =
+                    heap(parsed.len() * std::mem::size_of::<Turn>()) + listed::<Vec<Turn>>();
+                setup.charge(bytes, || at.clone())?;
+                turns.push(parsed);
             }
-            pending = rest;
-        }
-        Ok(())
-    }
-
-    /// The error for sequences that cannot resolve: the first one that names a move defined
-    /// nowhere, else (every name exists but only through each other) a cycle.
-    fn unresolved(&self, rest: &[(String, String, bool, Location)], first: Option<Error>) -> Error {
-        let mut placeholders = self.clone();
-        for (name, ..) in rest {
-            placeholders.moves.push(MoveDef {
+            turns
+        };
+        // Each sequence in place, named, composed below once the sequences it names are.
+        for (name, _, derived, at) in &pending {
+            setup.charge(MoveDef::bytes(&self.orbits, name), || at.clone())?;
+            self.moves.push(MoveDef {
                 name: name.clone(),
                 transform: Transform::identity(&self.orbits),
-                derived: true,
+                derived: *derived,
             });
         }
-        for (_, text, _, at) in rest {
-            if let Err(e) = placeholders.parse_sequence(text, at) {
-                return e;
+        // A depth-first walk along "names", with a stack of its own (chains may be thousands of
+        // sequences deep).
+        #[derive(Clone, Copy, PartialEq)]
+        enum Mark {
+            New,
+            Open,
+            Done,
+        }
+        let mut mark = vec![Mark::New; pending.len()];
+        for root in 0..pending.len() {
+            if mark[root] != Mark::New {
+                continue;
+            }
+            mark[root] = Mark::Open;
+            // (sequence, its next token to look at)
+            let mut stack = vec![(root, 0)];
+            while let Some((k, next)) = stack.last_mut() {
+                let k = *k;
+                if let Some(turn) = turns[k].get(*next) {
+                    *next += 1;
+                    let Some(named) = turn.mv.checked_sub(first) else {
+                        continue; // a move of the file
+                    };
+                    match mark[named] {
+                        Mark::New => {
+                            mark[named] = Mark::Open;
+                            stack.push((named, 0));
+                        }
+                        Mark::Open => {
+                            let (name, _, _, at) = &pending[named];
+                            return Err(Error::input(
+                                at.clone(),
+                                format!("{name} is defined through itself (a cycle of sequences)"),
+                            ));
+                        }
+                        Mark::Done => {}
+                    }
+                    continue;
+                }
+                let mut t = Transform::identity(&self.orbits);
+                for turn in &turns[k] {
+                    setup.step(|| pending[k].3.clone())?;
+                    let named = &self.moves[turn.mv].transform;
+                    t = t.then(&named.power(turn.amount, &self.orbits), &self.orbits);
+                }
+                self.moves[first + k].transform = t;
+                mark[k] = Mark::Done;
+                stack.pop();
             }
         }
-        match rest.first() {
-            Some((name, _, _, at)) => Error::input(
-                at.clone(),
-                format!("{name} is defined through itself (a cycle of sequences)"),
-            ),
-            None => first.unwrap_or_else(|| {
-                Error::input(Location::file(&self.name), "unresolved sequences")
-            }),
-        }
+        Ok(())
     }
 
     /// The state as compact text: one line per orbit, the orbit name, its piece labels, and

@@ -151,6 +151,10 @@ pub struct Pattern {
 }
 
 impl Pattern {
+    /// The bytes a pattern keeps per move of its space: the move, its inverse and the two rows
+    /// of `tabulate` (what a plugin charges before making patterns).
+    pub const MOVE_BYTES: u128 = (std::mem::size_of::<PermMove>() + 2 + 2 * 256) as u128;
+
     /// The pattern of `pieces` in `space`. [`PdbError::Invalid`] names the problem: a class that
     /// does not exist or is named twice, a label that is not exactly once in its class's solved
     /// state or is named twice, more than [`MAX_TRACKED`] pieces, or more states than a `u64`

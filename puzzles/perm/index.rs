@@ -189,12 +189,13 @@ impl Layout {
             })
             .collect();
         // One row per generator: bit k is the parity of its permutation on class distinct[k].
+        let places: Vec<[u8; 256]> = distinct.iter().map(|&c| self.classes[c].places()).collect();
         let mut rows: Vec<u64> = generators
             .iter()
             .map(|g| {
                 let mut row = 0u64;
                 for (k, &c) in distinct.iter().enumerate() {
-                    if self.classes[c].move_parity(g) {
+                    if self.classes[c].move_parity(g, &places[k]) {
                         row |= 1 << k;
                     }
                 }
@@ -598,14 +599,24 @@ impl Class {
         }
     }
 
-    /// The parity of `g`'s permutation restricted to this class's slots.
-    fn move_parity(&self, g: &Transform) -> bool {
+    /// Per slot of the orbit, its place among this class's slots (classes of distinct pieces
+    /// have at most 64; 0 for slots of other classes).
+    fn places(&self) -> [u8; 256] {
+        let mut places = [0u8; 256];
+        for (k, &slot) in self.slots.iter().enumerate() {
+            places[slot] = k as u8;
+        }
+        places
+    }
+
+    /// The parity of `g`'s permutation restricted to this class's slots, with their
+    /// [`places`](Self::places).
+    fn move_parity(&self, g: &Transform, places: &[u8; 256]) -> bool {
         let perm = &g.orbits[self.orbit].perm;
         let mut local = [0u8; 64];
         for (k, &slot) in self.slots.iter().enumerate() {
             // Slots are closed under the generators: the source is in the class.
-            let from = perm[slot] as usize;
-            local[k] = self.slots.iter().position(|&s| s == from).unwrap_or(0) as u8;
+            local[k] = places[perm[slot] as usize];
         }
         parity(&local[..self.slots.len()])
     }

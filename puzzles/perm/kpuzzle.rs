@@ -30,25 +30,38 @@
 //!   any order; they become [`derived`](super::def::MoveDef::derived) moves. cubing.js's full
 //!   alg notation (`[R, U]`, `(R U)2`) is not parsed: such a token is an unknown move.
 //! - Moves come in name order (serde_json objects are sorted); other fields
-//!   (`experimentalPuzzleDescription`, …) are ignored.
+//!   (`experimentalPuzzleDescription`, …) are ignored. A byte-order mark before the JSON is
+//!   skipped.
+//! - Cost: the text becomes a JSON tree first, charged to the [`Setup`] before it is built
+//!   ([`TREE_BYTES_PER_BYTE`] per byte of text), then each move is a step, its transform charged.
 
 use super::def::{
     Definition, MAX_ORIENTATIONS, MAX_PIECES, MoveDef, Orbit, OrbitState, OrbitTransform, State,
     Transform, permutation_problem,
 };
 use crate::error::{Error, Location, Result};
+use crate::setup::Setup;
 use serde_json::{Map, Value};
 use std::path::Path;
 
-/// Reads and parses the KPuzzle JSON file at `path`.
-pub fn read(path: &Path) -> Result<Definition> {
-    let text = crate::error::read_text(path)?;
-    parse(&text, &path.display().to_string())
+/// About the most bytes of JSON tree a byte of text becomes: `0,` (two bytes) is a 32-byte
+/// value in an array whose capacity may be twice its length; `"a":0,` (six) is a key, a value
+/// and its share of a B-tree node, under 192 bytes.
+pub const TREE_BYTES_PER_BYTE: u128 = 32;
+
+/// Reads and parses the KPuzzle JSON file at `path` within `setup`.
+pub fn read(path: &Path, setup: &mut Setup) -> Result<Definition> {
+    let text = setup.read(path)?;
+    parse(&text, &path.display().to_string(), setup)
 }
 
-/// Parses KPuzzle JSON text (a leading byte-order mark is skipped); `file` names it in errors.
-pub fn parse(text: &str, file: &str) -> Result<Definition> {
-    let root: Value = serde_json::from_str(crate::error::without_bom(text)).map_err(|e| {
+/// Parses KPuzzle JSON text within `setup` (see the module docs); `file` names it in errors.
+pub fn parse(text: &str, file: &str, setup: &mut Setup) -> Result<Definition> {
+    let text = crate::error::without_bom(text);
+    setup.charge(TREE_BYTES_PER_BYTE * text.len() as u128, || {
+        Location::file(file)
+    })?;
+    let root: Value = serde_json::from_str(text).map_err(|e| {
         Error::input(
             Location::file(file).at_line(e.line().max(1)),
             format!("not JSON: {e}"),
@@ -117,6 +130,9 @@ pub fn parse(text: &str, file: &str) -> Result<Definition> {
     let mut moves = Vec::new();
     for (mname, mv) in moves_v {
         let path = format!("moves.{mname}");
+        let at = || Location::file(file).with_key(format!("moves.{mname}"));
+        setup.step(at)?;
+        setup.charge(MoveDef::bytes(&orbits, mname), at)?;
         let per_orbit = j.orbit_map(&orbits, mv, &path)?;
         let mut t = Transform { orbits: Vec::new() };
         for (o, v) in orbits.iter().zip(per_orbit) {
@@ -180,7 +196,7 @@ pub fn parse(text: &str, file: &str) -> Result<Definition> {
                 Location::file(file).with_key(path),
             ));
         }
-        def.add_sequences(pending)?;
+        def.add_sequences(pending, setup)?;
     }
     Ok(def)
 }

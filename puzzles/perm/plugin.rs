@@ -17,6 +17,12 @@
 //! iddfs and export always; the dense index (bitset bfs), the distance table and `explore` when
 //! the index fits a `u64` (the kit then refuses what passes the memory budget); the invariants
 //! (pieces, orientation, parity) before every engine.
+//!
+//! Building is under the run's limits ([`Setup`]): reading the definition, its generators'
+//! powers and the move tables each count their steps and charge their memory, so a definition
+//! of many thousands of moves is read in time linear in its size, and stops at the time limit,
+//! on Ctrl-C or before passing the memory budget. At most [`MAX_MOVES`](super::def::MAX_MOVES)
+//! moves (powers) and [`MAX_STATE_BYTES`] bytes of state are searched.
 
 use super::def::{Definition, Metric};
 use super::heuristic::{MAX_PATTERN_STATES, Pattern, auto_pieces, heuristic};
@@ -27,6 +33,8 @@ use crate::error::{Error, Location, Result};
 use crate::instance::Instance;
 use crate::kit::{HeuristicFactory, Kit, SharedHeuristic};
 use crate::registry::{Plugin, PluginInfo};
+use crate::search::Limits;
+use crate::setup::Setup;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -82,23 +90,24 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ),
 ];
 
-/// Reads the definition at `path`: KPuzzle JSON for `.json`, ksolve/twsearch text otherwise.
-pub fn read_definition(path: &Path) -> Result<Definition> {
+/// Reads the definition at `path` within `setup`: KPuzzle JSON for `.json`, ksolve/twsearch
+/// text otherwise.
+pub fn read_definition(path: &Path, setup: &mut Setup) -> Result<Definition> {
     if path.extension().is_some_and(|e| e == "json") {
-        kpuzzle::read(path)
+        kpuzzle::read(path, setup)
     } else {
-        tws::read(path)
+        tws::read(path, setup)
     }
 }
 
-/// The built-in definition `name` (see [`BUILTIN`]), if there is one.
-pub fn builtin(name: &str) -> Option<Result<Definition>> {
+/// The built-in definition `name` (see [`BUILTIN`]), if there is one, read within `setup`.
+pub fn builtin(name: &str, setup: &mut Setup) -> Option<Result<Definition>> {
     let (key, text) = BUILTIN.iter().find(|(k, _)| *k == name)?;
     let file = format!("builtin:{key}");
     Some(if key.ends_with(".json") {
-        kpuzzle::parse(text, &file)
+        kpuzzle::parse(text, &file, setup)
     } else {
-        tws::parse(text, &file)
+        tws::parse(text, &file, setup)
     })
 }
 
@@ -114,7 +123,8 @@ impl Plugin for PermPlugin {
         }
     }
 
-    fn build(&self, config: &Config) -> Result<Instance> {
+    fn build(&self, config: &Config, limits: &Limits) -> Result<Instance> {
+        let mut setup = Setup::new(limits);
         let (keys, goal) = config.sections::<PermKeys, PermGoalKeys>()?;
         if let Some(goal) = &goal
             && goal.kind.get_ref() != "solved"
@@ -130,7 +140,7 @@ impl Plugin for PermPlugin {
             .as_ref()
             .ok_or_else(|| config.missing("puzzle.definition"))?;
         let def = match file.get_ref().strip_prefix("builtin:") {
-            Some(name) => builtin(name).ok_or_else(|| {
+            Some(name) => builtin(name, &mut setup).ok_or_else(|| {
                 let known: Vec<&str> = BUILTIN.iter().map(|(k, _)| *k).collect();
                 config.error_at(
                     file.span(),
@@ -143,7 +153,7 @@ impl Plugin for PermPlugin {
             })??,
             None => {
                 let dir = Path::new(&config.name).parent().unwrap_or(Path::new(""));
-                read_definition(&dir.join(file.get_ref()))?
+                read_definition(&dir.join(file.get_ref()), &mut setup)?
             }
         };
         let metric = match &keys.metric {
@@ -163,42 +173,37 @@ impl Plugin for PermPlugin {
             }
             None => (None, Location::file(&config.name).with_key("puzzle")),
         };
-        let powers = def.generators(names, metric, &at)?;
-        let names: Vec<&str> = {
-            let mut seen = Vec::new();
-            for p in &powers {
-                let n = def.moves[p.base].name.as_str();
-                if !seen.contains(&n) {
-                    seen.push(n);
-                }
-            }
-            seen
-        };
+        let bytes = def.state_bytes();
+        if bytes > MAX_STATE_BYTES {
+            return Err(Error::input(
+                Location::file(&config.name).with_key("puzzle.definition"),
+                format!(
+                    "{}: a state takes {bytes} bytes, more than the {MAX_STATE_BYTES} supported",
+                    file.get_ref()
+                ),
+            ));
+        }
+        let powers = def.generators(names, metric, &at, &mut setup)?;
+        // The generators' names: a generator's powers come together.
+        let mut names: Vec<&str> = powers
+            .iter()
+            .map(|p| def.moves[p.base].name.as_str())
+            .collect();
+        names.dedup();
         let description = format!(
             "{} ({}), moves {}, {metric}",
             def.name,
             file.get_ref(),
             names.join(" ")
         );
-        let bytes: usize = def
-            .orbits
-            .iter()
-            .map(|o| o.pieces * if o.orientations > 1 { 2 } else { 1 })
-            .sum();
         let qtm = metric == Metric::Qtm;
         search_keys(config)?;
+        let setup = &mut setup;
         match bytes {
-            0..=16 => instance::<16>(def, &powers, qtm, description),
-            17..=32 => instance::<32>(def, &powers, qtm, description),
-            33..=64 => instance::<64>(def, &powers, qtm, description),
-            65..=MAX_STATE_BYTES => instance::<128>(def, &powers, qtm, description),
-            _ => Err(Error::input(
-                Location::file(&config.name).with_key("puzzle.definition"),
-                format!(
-                    "{}: a state takes {bytes} bytes, more than the {MAX_STATE_BYTES} supported",
-                    file.get_ref()
-                ),
-            )),
+            0..=16 => instance::<16>(def, &powers, qtm, description, setup),
+            17..=32 => instance::<32>(def, &powers, qtm, description, setup),
+            33..=64 => instance::<64>(def, &powers, qtm, description, setup),
+            _ => instance::<128>(def, &powers, qtm, description, setup),
         }
     }
 }
@@ -225,9 +230,13 @@ fn instance<const N: usize>(
     powers: &[super::def::Power],
     qtm: bool,
     description: String,
+    setup: &mut Setup,
 ) -> Result<Instance> {
-    let space = PermSpace::<N>::new(def, powers, qtm)?;
-    let patterns = auto_pieces(&space, MAX_PATTERN_STATES)
+    let space = PermSpace::<N>::new(def, powers, qtm, setup)?;
+    let pieces = auto_pieces(&space, MAX_PATTERN_STATES);
+    let bytes = pieces.len() as u128 * space.moves().len() as u128 * Pattern::MOVE_BYTES;
+    setup.charge(bytes, || Location::file(&space.definition().name))?;
+    let patterns = pieces
         .iter()
         .map(|pieces| Pattern::new(&space, pieces))
         .collect::<std::result::Result<Vec<_>, _>>()

@@ -23,11 +23,18 @@
 //! # Canonical sequences
 //!
 //! [`may_follow`](StateSpace::may_follow) refuses two turns of one generator in a row (they
-//! make one turn or none) and, for two generators whose transforms commute, the one listed
-//! later before the earlier (`U D` is searched, `D U` is not). Every sequence can be rewritten
-//! into one that passes by swapping commuting neighbours and merging turns of one generator,
-//! never longer, so pruning loses no shortest path. In the quarter-turn metric `X X` is the only
-//! way to make `X2`, so a generator of order 4 or more may repeat the same quarter turn.
+//! make one turn or none) and, for two generators that change no slot in common (so they
+//! commute), the one listed later before the earlier (`U D` is searched, `D U` is not). Every
+//! sequence can be rewritten into one that passes by swapping such neighbours and merging turns
+//! of one generator, never longer, so pruning loses no shortest path. In the quarter-turn
+//! metric `X X` is the only way to make `X2`, so a generator of order 4 or more may repeat the
+//! same quarter turn.
+//!
+//! Disjoint slots are the test rather than whether the two transforms commute: it is a bit mask
+//! per generator, so building the space stays linear in its moves (a definition may have tens of
+//! thousands; comparing every pair of them took minutes). Face turns commute exactly when they
+//! share no slot; a pair that shares slots and still commutes (a face turn and a rotation about
+//! its axis) is searched in both orders, which costs time, never a path.
 //!
 //! # Index and invariants
 //!
@@ -43,13 +50,16 @@
 //! [`heuristic`](super::heuristic) builds those spaces from [`PermSpace::layout`] (the classes)
 //! and [`PermSpace::move_bytes`] (the moves), and the heuristic of IDA* from their tables.
 
-use super::def::{Definition, Power};
+use super::def::{Definition, MAX_MOVES, Power};
 use super::index::Layout;
-use super::state::{Packed, Packer};
+use super::state::{MoveTable, Packed, Packer};
 use crate::config::BoardText;
 use crate::error::{Error, Location, Result};
+use crate::setup::{Setup, heap, listed};
 use crate::space::{BoardFormat, GoalSet, Indexed, Invariant, Invertible, SplitMoves, StateSpace};
+use hashbrown::HashMap;
 use std::fmt;
+use std::mem::size_of;
 
 /// The longest move name [`PermMove`] holds.
 pub const MAX_NAME_BYTES: usize = 21;
@@ -117,11 +127,10 @@ pub struct PermSpace<const N: usize> {
     generator: Vec<u16>,
     /// Per move: the move that undoes it.
     inverse: Vec<u16>,
-    /// Per pair of generator ordinals `a * generators + b`: their transforms commute.
-    commute: Vec<bool>,
+    /// Per generator ordinal: the slots it changes, by label byte (see `may_follow`).
+    support: Vec<u128>,
     /// Per generator ordinal: the same turn may follow itself (quarter turns of order >= 4).
     repeats: Vec<bool>,
-    generators: usize,
     solved: Packed<N>,
     layout: Layout,
     /// The definition's `Illegal` rules as (label byte, mask of the labels it must not hold).
@@ -129,10 +138,22 @@ pub struct PermSpace<const N: usize> {
 }
 
 impl<const N: usize> PermSpace<N> {
+    /// The bytes one move takes while the space is built, for a state of `len` bytes: its byte
+    /// tables and changed bytes, the [`Packer`]'s table, its label, and its entries in the
+    /// lists and the map of inverses.
+    fn move_bytes_needed(len: usize) -> u128 {
+        let table = size_of::<Table<N>>() as u128 + heap(N * size_of::<Change>());
+        let packed = listed::<MoveTable>() + 2 * heap(len);
+        let lists = listed::<PermMove>() + 2 * size_of::<u16>() as u128 + listed::<u64>();
+        let inverses = 2 * size_of::<((usize, u32), usize)>() as u128;
+        table + packed + lists + inverses
+    }
+
     /// The space of `def` searched with `powers` (from [`Definition::generators`]); `qtm` when
     /// only quarter turns are moves. Errors (at the definition's name) when the state does not
-    /// fit `N` bytes, a name is longer than [`MAX_NAME_BYTES`] or there is no move.
-    pub fn new(def: Definition, powers: &[Power], qtm: bool) -> Result<Self> {
+    /// fit `N` bytes, a name is longer than [`MAX_NAME_BYTES`] or there is no move. The move
+    /// tables are charged to `setup` before they are made, and each move is a step of it.
+    pub fn new(def: Definition, powers: &[Power], qtm: bool, setup: &mut Setup) -> Result<Self> {
         const { assert!(N.is_power_of_two() && N <= 256) };
         let at = Location::file(&def.name);
         if powers.is_empty() {
@@ -141,40 +162,50 @@ impl<const N: usize> PermSpace<N> {
                 "no moves: every chosen generator does nothing",
             ));
         }
-        if powers.len() > usize::from(u16::MAX) {
-            return Err(Error::input(at, "too many moves"));
+        if powers.len() > MAX_MOVES {
+            return Err(Error::input(
+                at,
+                format!(
+                    "{} moves, more than the {MAX_MOVES} a search takes",
+                    powers.len()
+                ),
+            ));
         }
         let transforms: Vec<_> = powers.iter().map(|p| &p.transform).collect();
+        let needed = powers.len() as u128 * Self::move_bytes_needed(def.state_bytes());
+        setup.charge(needed, || at.clone())?;
         let packer = Packer::<N>::new(&def, &transforms)?;
         let mut modulus = [u8::MAX; N];
         modulus[..packer.len()].copy_from_slice(packer.modulus());
-        let tables = transforms
-            .iter()
-            .map(|t| {
-                let table = packer.table(t);
-                let mut src: [u8; N] = std::array::from_fn(|j| j as u8);
-                let mut add = [0u8; N];
-                src[..table.src.len()].copy_from_slice(&table.src);
-                add[..table.add.len()].copy_from_slice(&table.add);
-                let changed = (0..N)
-                    .filter(|&j| usize::from(src[j]) != j || add[j] != 0)
-                    .map(|j| Change {
-                        at: j as u8,
-                        src: src[j],
-                        add: add[j],
-                        modulus: modulus[j],
-                    })
-                    .collect();
-                Table { src, add, changed }
-            })
-            .collect();
+        let mut tables = Vec::with_capacity(transforms.len());
+        for t in &transforms {
+            setup.step(|| at.clone())?;
+            let table = packer.table(t);
+            let mut src: [u8; N] = std::array::from_fn(|j| j as u8);
+            let mut add = [0u8; N];
+            src[..table.src.len()].copy_from_slice(&table.src);
+            add[..table.add.len()].copy_from_slice(&table.add);
+            let changed = (0..N)
+                .filter(|&j| usize::from(src[j]) != j || add[j] != 0)
+                .map(|j| Change {
+                    at: j as u8,
+                    src: src[j],
+                    add: add[j],
+                    modulus: modulus[j],
+                })
+                .collect();
+            tables.push(Table { src, add, changed });
+        }
+        // The generators in order of first appearance, and each power's generator ordinal
+        // (at most MAX_MOVES of them: below u16::MAX, which marks "none yet").
         let mut bases: Vec<usize> = Vec::new();
+        let mut ordinal = vec![u16::MAX; def.moves.len()];
         for p in powers {
-            if !bases.contains(&p.base) {
+            if ordinal[p.base] == u16::MAX {
+                ordinal[p.base] = bases.len() as u16;
                 bases.push(p.base);
             }
         }
-        let ordinal = |base: usize| bases.iter().position(|&b| b == base).unwrap_or(0);
         let orders: Vec<u128> = bases
             .iter()
             .map(|&b| def.moves[b].transform.order(&def.orbits))
@@ -195,27 +226,37 @@ impl<const N: usize> PermSpace<N> {
                 name,
             });
         }
-        let generator: Vec<u16> = powers.iter().map(|p| ordinal(p.base) as u16).collect();
+        let generator: Vec<u16> = powers.iter().map(|p| ordinal[p.base]).collect();
+        let by_power: HashMap<(usize, u32), usize> = powers
+            .iter()
+            .enumerate()
+            .map(|(i, p)| ((p.base, p.amount), i))
+            .collect();
         let inverse = powers
             .iter()
             .enumerate()
             .map(|(i, p)| {
-                let order = orders[ordinal(p.base)];
-                let wanted = (order - u128::from(p.amount)) % order;
-                powers
-                    .iter()
-                    .position(|q| q.base == p.base && u128::from(q.amount) == wanted)
-                    .unwrap_or(i) as u16
+                let order = orders[usize::from(ordinal[p.base])];
+                let wanted = ((order - u128::from(p.amount)) % order) as u32;
+                by_power.get(&(p.base, wanted)).copied().unwrap_or(i) as u16
             })
             .collect();
-        let g = bases.len();
-        let mut commute = vec![false; g * g];
-        for (a, &x) in bases.iter().enumerate() {
-            for (b, &y) in bases.iter().enumerate() {
-                let (x, y) = (&def.moves[x].transform, &def.moves[y].transform);
-                commute[a * g + b] = x.then(y, &def.orbits) == y.then(x, &def.orbits);
-            }
-        }
+        // Label bytes are the slots, numbered across the orbits: fewer than N <= 128.
+        let support = bases
+            .iter()
+            .map(|&b| {
+                let t = &def.moves[b].transform;
+                let mut mask = 0u128;
+                for (o, &(first, _, _)) in t.orbits.iter().zip(packer.orbit_bytes()) {
+                    for (slot, (&p, &d)) in o.perm.iter().zip(&o.delta).enumerate() {
+                        if usize::from(p) != slot || d != 0 {
+                            mask |= 1 << (first + slot);
+                        }
+                    }
+                }
+                mask
+            })
+            .collect();
         let repeats = orders.iter().map(|&k| qtm && k >= 4).collect();
         let solved = packer.pack(&def.solved);
         let layout = Layout::new(&def, &transforms, packer.orbit_bytes());
@@ -237,9 +278,8 @@ impl<const N: usize> PermSpace<N> {
             moves,
             generator,
             inverse,
-            commute,
+            support,
             repeats,
-            generators: g,
             solved,
             layout,
             illegal,
@@ -355,7 +395,8 @@ impl<const N: usize> StateSpace for PermSpace<N> {
         if a == b {
             return self.repeats[a] && previous == next;
         }
-        !(b < a && self.commute[a * self.generators + b])
+        // Generators that change no slot in common commute.
+        !(b < a && self.support[a] & self.support[b] == 0)
     }
 }
 

@@ -10,8 +10,11 @@ use super::state::{Packed, Packer};
 use super::{kpuzzle, tws};
 use crate::error::Location;
 use crate::random::Lcg;
+use crate::search::Limits;
+use crate::setup::Setup;
 use hashbrown::HashSet;
 use std::path::PathBuf;
+use std::sync::LazyLock;
 
 fn defs_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("configs/defs")
@@ -34,11 +37,17 @@ const CORPUS: [&str; 10] = [
 
 fn corpus(name: &str) -> Definition {
     let path = defs_dir().join(format!("{name}.tws"));
-    tws::read(&path).unwrap_or_else(|e| panic!("{e}"))
+    tws::read(&path, &mut setup()).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn corpus_text(name: &str) -> String {
     std::fs::read_to_string(defs_dir().join(format!("{name}.tws"))).unwrap()
+}
+
+/// A setup under the default limits (read once).
+fn setup() -> Setup {
+    static LIMITS: LazyLock<Limits> = LazyLock::new(Limits::default);
+    Setup::new(&LIMITS)
 }
 
 fn here() -> Location {
@@ -59,11 +68,12 @@ fn perm_every_corpus_file_parses_and_validates() {
         def.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(!def.moves.is_empty(), "{name}");
         // Each is built into the binary too (`builtin:NAME`), the same definition.
-        let built = builtin(name).unwrap_or_else(|| panic!("{name} is not a builtin"));
+        let built =
+            builtin(name, &mut setup()).unwrap_or_else(|| panic!("{name} is not a builtin"));
         assert_eq!(built.unwrap(), def, "{name}");
     }
-    let json = kpuzzle::read(&defs_dir().join("2x2x2.json")).unwrap();
-    assert_eq!(builtin("2x2x2.json").unwrap().unwrap(), json);
+    let json = kpuzzle::read(&defs_dir().join("2x2x2.json"), &mut setup()).unwrap();
+    assert_eq!(builtin("2x2x2.json", &mut setup()).unwrap().unwrap(), json);
     // The corpus is every file of the directory, and every builtin is one of them.
     let mut files: Vec<String> = std::fs::read_dir(defs_dir())
         .unwrap()
@@ -144,15 +154,22 @@ fn perm_power_names_follow_twsearch() {
     assert_eq!(names(6), ["X", "X2", "X3", "X2'", "X'"]);
     assert_eq!(power_name("X", 3, 6), ("X3".to_string(), 3));
     let d = corpus("3x3x3");
-    let htm = d.generators(None, Metric::Htm, &here()).unwrap();
+    let htm = d
+        .generators(None, Metric::Htm, &here(), &mut setup())
+        .unwrap();
     assert_eq!(htm.len(), 18);
     assert_eq!(htm[0].name, "U");
     assert_eq!(htm[1].name, "U2");
     assert_eq!(htm[2].name, "U'");
-    assert_eq!(d.generators(None, Metric::Qtm, &here()).unwrap().len(), 12);
+    assert_eq!(
+        d.generators(None, Metric::Qtm, &here(), &mut setup())
+            .unwrap()
+            .len(),
+        12
+    );
     let sq1 = corpus("square1");
     let u: Vec<String> = sq1
-        .generators(Some(&["U".into()]), Metric::Htm, &here())
+        .generators(Some(&["U".into()]), Metric::Htm, &here(), &mut setup())
         .unwrap()
         .into_iter()
         .map(|p| p.name)
@@ -196,7 +213,12 @@ fn perm_sequences_parse_with_primes_and_powers() {
     assert_eq!(named, [("r1", 2), ("r1", -1), ("r4", 1)]);
     // A restriction to unknown or repeated names is an error.
     let e = d
-        .generators(Some(&["U".into(), "X".into()]), Metric::Htm, &here())
+        .generators(
+            Some(&["U".into(), "X".into()]),
+            Metric::Htm,
+            &here(),
+            &mut setup(),
+        )
         .unwrap_err()
         .to_string();
     assert_eq!(
@@ -204,8 +226,13 @@ fn perm_sequences_parse_with_primes_and_powers() {
         "test: unknown move \"X\" (the moves are U, D, F, B, R, L)"
     );
     assert!(
-        d.generators(Some(&["U".into(), "U".into()]), Metric::Htm, &here())
-            .is_err()
+        d.generators(
+            Some(&["U".into(), "U".into()]),
+            Metric::Htm,
+            &here(),
+            &mut setup()
+        )
+        .is_err()
     );
     assert_eq!("qtm".parse::<Metric>(), Ok(Metric::Qtm));
     assert!("ftm".parse::<Metric>().is_err());
@@ -216,7 +243,9 @@ fn perm_scramble_then_inverse_is_identity() {
     let mut rng = Lcg(7);
     for name in CORPUS {
         let d = corpus(name);
-        let powers = d.generators(None, Metric::Htm, &here()).unwrap();
+        let powers = d
+            .generators(None, Metric::Htm, &here(), &mut setup())
+            .unwrap();
         let tables: Vec<&Transform> = powers.iter().map(|p| &p.transform).collect();
         let packer = Packer::<64>::new(&d, &tables).unwrap();
         for _ in 0..20 {
@@ -243,7 +272,9 @@ fn perm_scramble_then_inverse_is_identity() {
 
 /// Counts the states reachable from solved with `moves`, by BFS over packed states.
 fn count_positions<const N: usize>(d: &Definition, moves: Option<&[String]>) -> usize {
-    let powers = d.generators(moves, Metric::Htm, &here()).unwrap();
+    let powers = d
+        .generators(moves, Metric::Htm, &here(), &mut setup())
+        .unwrap();
     let tables: Vec<&Transform> = powers.iter().map(|p| &p.transform).collect();
     let packer = Packer::<N>::new(d, &tables).unwrap();
     let start = packer.pack(&d.solved);
@@ -339,7 +370,7 @@ fn perm_ksolve_orientation_is_converted_to_by_slot() {
         "MoveTransformation F\nCORNERS\n3 1 2 5 0 4 6 7\n1 0 0 2 2 1 0 0\nEnd",
     );
     assert!(text.contains("MoveTransformation"));
-    let d2 = tws::parse(&text, "2x2x2.tws").unwrap();
+    let d2 = tws::parse(&text, "2x2x2.tws", &mut setup()).unwrap();
     assert_eq!(d2, d);
     // StartState is the 0-based form of Solved.
     let text = corpus_text("2x2x2").replace(
@@ -347,7 +378,7 @@ fn perm_ksolve_orientation_is_converted_to_by_slot() {
         "StartState\nCORNERS\n0 1 2 3 4 5 6 7",
     );
     assert!(text.contains("StartState"));
-    assert_eq!(tws::parse(&text, "2x2x2.tws").unwrap(), d);
+    assert_eq!(tws::parse(&text, "2x2x2.tws", &mut setup()).unwrap(), d);
 }
 
 /// cubing.js's 2x2x2 (corner slots UFR URB UBL ULF DRF DFL DLB DBR), in the KPuzzle format of
@@ -450,7 +481,7 @@ fn relabelling(
 #[test]
 fn perm_both_formats_read_the_same_2x2x2() {
     let t = corpus("2x2x2");
-    let k = kpuzzle::parse(CUBE2_JSON, "2x2x2.json").unwrap();
+    let k = kpuzzle::parse(CUBE2_JSON, "2x2x2.json", &mut setup()).unwrap();
     let faces = ["U", "L", "F", "R", "B", "D"];
     // Same orders of moves and of longer words.
     let mut rng = Lcg(11);
@@ -503,7 +534,12 @@ fn perm_both_formats_read_the_same_2x2x2() {
             .order(&k.orbits),
         3
     );
-    assert_eq!(k.generators(None, Metric::Htm, &here()).unwrap().len(), 18);
+    assert_eq!(
+        k.generators(None, Metric::Htm, &here(), &mut setup())
+            .unwrap()
+            .len(),
+        18
+    );
 
     // Reading the ksolve twists by slot (no conversion) breaks the correspondence: no
     // relabelling keeps the twist direction. (On the cube a face turn's twists alternate 1, 2
@@ -555,7 +591,7 @@ fn perm_state_text_round_trips() {
         "test: TILES: \"1\" is not a orientations below 1"
     );
     // A KPattern start pattern.
-    let k = kpuzzle::parse(CUBE2_JSON, "2x2x2.json").unwrap();
+    let k = kpuzzle::parse(CUBE2_JSON, "2x2x2.json", &mut setup()).unwrap();
     let p = kpuzzle::parse_pattern(
         &k,
         r#"{"CORNERS": {"pieces": [1, 0, 2, 3, 4, 5, 6, 7], "orientation": [0, 0, 0, 0, 0, 0, 0, 2]}}"#,
@@ -573,7 +609,9 @@ fn perm_state_text_round_trips() {
 }
 
 fn tws_err(text: &str) -> String {
-    tws::parse(text, "t.tws").unwrap_err().to_string()
+    tws::parse(text, "t.tws", &mut setup())
+        .unwrap_err()
+        .to_string()
 }
 
 const TINY: &str =
@@ -581,10 +619,12 @@ const TINY: &str =
 
 #[test]
 fn perm_tws_errors_name_file_line_and_problem() {
-    assert!(tws::parse(TINY, "t.tws").is_ok());
+    assert!(tws::parse(TINY, "t.tws", &mut setup()).is_ok());
     let lo33 = corpus_text("loopover-3x3").replace("3 1 2 4 5 6 7 8 9", "3 1 3 4 5 6 7 8 9");
     assert_eq!(
-        tws::parse(&lo33, "lo33.tws").unwrap_err().to_string(),
+        tws::parse(&lo33, "lo33.tws", &mut setup())
+            .unwrap_err()
+            .to_string(),
         "lo33.tws:13: move r1: 3 is repeated in the permutation"
     );
     assert_eq!(
@@ -627,6 +667,7 @@ fn perm_tws_errors_name_file_line_and_problem() {
     let d = tws::parse(
         &format!("{TINY}MoveSequence Y Z2\nMoveAlias Z X X\n"),
         "t.tws",
+        &mut setup(),
     )
     .unwrap();
     assert!(d.moves[d.move_index("Z").unwrap()].derived);
@@ -673,24 +714,31 @@ fn perm_tws_errors_name_file_line_and_problem() {
         "t.tws:13: Illegal: slot 4 is out of range 1..3"
     );
     // A byte-order mark before the first keyword (as some editors write) is no part of it.
-    let with_mark = tws::parse(&format!("\u{feff}{TINY}"), "t.tws").unwrap();
-    assert_eq!(with_mark, tws::parse(TINY, "t.tws").unwrap());
+    let with_mark = tws::parse(&format!("\u{feff}{TINY}"), "t.tws", &mut setup()).unwrap();
+    assert_eq!(with_mark, tws::parse(TINY, "t.tws", &mut setup()).unwrap());
     assert_eq!(
         tws_err(&format!("\u{feff}\u{feff}{TINY}")),
         "t.tws:1: unknown keyword \"\u{feff}Name\""
     );
     // Comments anywhere, blank lines, CRLF.
-    let d = tws::parse(&TINY.replace('\n', " # note\r\n\r\n"), "t.tws").unwrap();
+    let d = tws::parse(
+        &TINY.replace('\n', " # note\r\n\r\n"),
+        "t.tws",
+        &mut setup(),
+    )
+    .unwrap();
     assert_eq!(d.moves[0].transform.orbits[0].delta, vec![0, 1, 1]);
     // Io errors name the path.
-    let e = tws::read(&defs_dir().join("missing.tws"))
+    let e = tws::read(&defs_dir().join("missing.tws"), &mut setup())
         .unwrap_err()
         .to_string();
     assert!(e.contains("missing.tws"), "{e}");
 }
 
 fn kp_err(text: &str) -> String {
-    kpuzzle::parse(text, "k.json").unwrap_err().to_string()
+    kpuzzle::parse(text, "k.json", &mut setup())
+        .unwrap_err()
+        .to_string()
 }
 
 #[test]
@@ -745,8 +793,12 @@ fn perm_kpuzzle_errors_name_the_json_path() {
     );
     assert!(kp_err("{ \"name\": 1").starts_with("k.json:1: not JSON:"));
     // A byte-order mark before the JSON is skipped; anything else there is not JSON.
-    let with_mark = kpuzzle::parse(&format!("\u{feff}{CUBE2_JSON}"), "k.json").unwrap();
-    assert_eq!(with_mark, kpuzzle::parse(CUBE2_JSON, "k.json").unwrap());
+    let with_mark =
+        kpuzzle::parse(&format!("\u{feff}{CUBE2_JSON}"), "k.json", &mut setup()).unwrap();
+    assert_eq!(
+        with_mark,
+        kpuzzle::parse(CUBE2_JSON, "k.json", &mut setup()).unwrap()
+    );
     assert!(kp_err(&format!("\u{200b}{CUBE2_JSON}")).starts_with("k.json:1: not JSON:"));
 }
 
@@ -757,14 +809,14 @@ fn perm_truncated_and_garbled_input_gives_errors_not_panics() {
         let text = corpus_text(name);
         // Every prefix at a line boundary, and a sample of byte prefixes.
         for (k, _) in text.match_indices('\n') {
-            let _ = tws::parse(&text[..k], name);
+            let _ = tws::parse(&text[..k], name, &mut setup());
         }
         for _ in 0..100 {
             let mut k = rng.below(text.len());
             while !text.is_char_boundary(k) {
                 k -= 1;
             }
-            let _ = tws::parse(&text[..k], name);
+            let _ = tws::parse(&text[..k], name, &mut setup());
         }
         // Garbled: one token replaced by something else.
         let toks: Vec<&str> = text.split_whitespace().collect();
@@ -775,13 +827,13 @@ fn perm_truncated_and_garbled_input_gives_errors_not_panics() {
             let i = rng.below(toks.len());
             let mut t = toks.clone();
             t[i] = junk[rng.below(junk.len())];
-            let _ = tws::parse(&t.join("\n"), name);
-            let _ = tws::parse(&t.join(" "), name);
+            let _ = tws::parse(&t.join("\n"), name, &mut setup());
+            let _ = tws::parse(&t.join(" "), name, &mut setup());
         }
     }
     for k in 0..CUBE2_JSON.len() {
         if CUBE2_JSON.is_char_boundary(k) {
-            assert!(kpuzzle::parse(&CUBE2_JSON[..k], "k.json").is_err());
+            assert!(kpuzzle::parse(&CUBE2_JSON[..k], "k.json", &mut setup()).is_err());
         }
     }
     let digits: Vec<usize> = CUBE2_JSON
@@ -792,7 +844,7 @@ fn perm_truncated_and_garbled_input_gives_errors_not_panics() {
         let i = digits[rng.below(digits.len())];
         let mut s = CUBE2_JSON.to_string();
         s.replace_range(i..i + 1, ["9", "300", "-1", "\"a\"", "1.5"][rng.below(5)]);
-        let _ = kpuzzle::parse(&s, "k.json");
+        let _ = kpuzzle::parse(&s, "k.json", &mut setup());
     }
 }
 

@@ -42,47 +42,58 @@
 //! is blocked). Rotations (`x`, `Rv`) are ordinary moves.
 //!
 //! Every error is one line: `file:line: what` (`lo33.tws:12: move 1H: 3 is repeated in the
-//! permutation`). `#` starts a comment anywhere on a line (twsearch: only at its start).
+//! permutation`). `#` starts a comment anywhere on a line (twsearch: only at its start). A
+//! byte-order mark before the first line is skipped.
+//!
+//! # Cost
+//!
+//! One pass over the lines, each a [`Setup`] step (so the time limit and Ctrl-C stop a long
+//! read at its line), with each block's transform charged to the setup before it is made: a
+//! `Move` block of a few bytes makes a transform of every set, so the memory budget is checked
+//! per move rather than against the file's size. Names are looked up in hash sets and maps, and
+//! sequences composed once each ([`Definition::add_sequences`]): linear in the file.
 
 use super::def::{
-    Definition, Illegal, MAX_ORIENTATIONS, MAX_PIECES, MoveDef, Orbit, OrbitState, State,
+    Definition, Illegal, MAX_ORIENTATIONS, MAX_PIECES, MoveDef, Orbit, OrbitState, Pending, State,
     Transform, permutation_problem,
 };
 use crate::error::{Error, Location, Result};
+use crate::setup::{Setup, heap, listed};
+use hashbrown::HashSet;
 use std::path::Path;
 
-/// Reads and parses the `.tws` file at `path`; errors name the path as given.
-pub fn read(path: &Path) -> Result<Definition> {
-    let text = crate::error::read_text(path)?;
-    parse(&text, &path.display().to_string())
+/// Reads and parses the `.tws` file at `path` within `setup`; errors name the path as given.
+pub fn read(path: &Path, setup: &mut Setup) -> Result<Definition> {
+    let text = setup.read(path)?;
+    parse(&text, &path.display().to_string(), setup)
 }
 
-/// Parses `.tws` text (a leading byte-order mark is skipped); `file` names it in errors.
-pub fn parse(text: &str, file: &str) -> Result<Definition> {
+/// Parses `.tws` text within `setup` (see the module docs); `file` names it in errors.
+pub fn parse(text: &str, file: &str, setup: &mut Setup) -> Result<Definition> {
     Parser {
         file,
-        lines: lines(crate::error::without_bom(text)),
-        at: 0,
+        lines: Box::new(lines(crate::error::without_bom(text))),
+        last: 0,
+        setup,
     }
     .definition()
 }
 
-/// The non-empty lines as (1-based line number, tokens), comments removed.
-fn lines(text: &str) -> Vec<(usize, Vec<&str>)> {
-    text.lines()
-        .enumerate()
-        .filter_map(|(i, line)| {
-            let line = line.split('#').next().unwrap_or("");
-            let toks: Vec<&str> = line.split_whitespace().collect();
-            (!toks.is_empty()).then_some((i + 1, toks))
-        })
-        .collect()
+/// The non-empty lines as (1-based line number, tokens), comments removed, one at a time.
+fn lines(text: &str) -> impl Iterator<Item = (usize, Vec<&str>)> {
+    text.lines().enumerate().filter_map(|(i, line)| {
+        let line = line.split('#').next().unwrap_or("");
+        let toks: Vec<&str> = line.split_whitespace().collect();
+        (!toks.is_empty()).then_some((i + 1, toks))
+    })
 }
 
-struct Parser<'a> {
+struct Parser<'a, 's> {
     file: &'a str,
-    lines: Vec<(usize, Vec<&'a str>)>,
-    at: usize,
+    lines: Box<dyn Iterator<Item = (usize, Vec<&'a str>)> + 'a>,
+    /// The number of the last line read (where a file that ends too soon is reported).
+    last: usize,
+    setup: &'s mut Setup,
 }
 
 /// Which kind of block is being read: it fixes the numbering and the orientation convention.
@@ -92,9 +103,31 @@ enum Block {
     Move { by_slot: bool },
 }
 
-impl<'a> Parser<'a> {
+impl<'a> Parser<'a, '_> {
     fn err(&self, line: usize, msg: impl Into<String>) -> Error {
-        Error::input(Location::file(self.file).at_line(line), msg)
+        Error::input(self.place(line), msg)
+    }
+
+    fn place(&self, line: usize) -> Location {
+        Location::file(self.file).at_line(line)
+    }
+
+    /// The next non-empty line, one step of the setup.
+    fn next_line(&mut self) -> Result<Option<(usize, Vec<&'a str>)>> {
+        let line = self.lines.next();
+        if let Some((n, _)) = line {
+            self.last = n;
+        }
+        let n = self.last.max(1);
+        let place = Location::file(self.file).at_line(n);
+        self.setup.step(|| place)?;
+        Ok(line)
+    }
+
+    /// Charges `bytes` that the line `n` is about to allocate.
+    fn charge(&mut self, bytes: u128, n: usize) -> Result<()> {
+        let place = self.place(n);
+        self.setup.charge(bytes, || place)
     }
 
     fn definition(mut self) -> Result<Definition> {
@@ -107,12 +140,8 @@ impl<'a> Parser<'a> {
         };
         let mut seen_solved = false;
         let mut sequences = Vec::new();
-        let mut move_lines = Vec::new();
-        let mut last_line = 0;
-        while self.at < self.lines.len() {
-            let (n, toks) = self.lines[self.at].clone();
-            last_line = n;
-            self.at += 1;
+        let mut move_names: HashSet<&str> = HashSet::new();
+        while let Some((n, toks)) = self.next_line()? {
             match toks[0] {
                 "Name" => {
                     if !def.name.is_empty() || !def.orbits.is_empty() || seen_solved {
@@ -150,6 +179,7 @@ impl<'a> Parser<'a> {
                     if def.orbit_index(toks[1]).is_some() {
                         return Err(self.err(n, format!("set {} is defined twice", toks[1])));
                     }
+                    self.charge(heap(toks[1].len()) + listed::<Orbit>(), n)?;
                     def.orbits.push(Orbit {
                         name: toks[1].to_string(),
                         pieces,
@@ -166,6 +196,7 @@ impl<'a> Parser<'a> {
                         return Err(self.err(n, format!("{} before any Set", toks[0])));
                     }
                     self.expect(n, &toks, 1)?;
+                    self.charge(Transform::bytes(&def.orbits), n)?;
                     let t = self.block(
                         &def.orbits,
                         n,
@@ -192,10 +223,11 @@ impl<'a> Parser<'a> {
                     }
                     self.expect(n, &toks, 2)?;
                     let name = toks[1];
-                    if def.move_index(name).is_some() {
+                    if !move_names.insert(name) {
                         return Err(self.err(n, format!("move {name} is defined twice")));
                     }
                     let what = format!("move {name}");
+                    self.charge(MoveDef::bytes(&def.orbits, name), n)?;
                     let transform = self.block(
                         &def.orbits,
                         n,
@@ -209,7 +241,6 @@ impl<'a> Parser<'a> {
                         transform,
                         derived: false,
                     });
-                    move_lines.push(n);
                 }
                 "MoveSequence" | "MoveAlias" => {
                     if !seen_solved {
@@ -220,15 +251,13 @@ impl<'a> Parser<'a> {
                             self.err(n, format!("{} takes a name and a move sequence", toks[0]))
                         );
                     }
-                    let at = Location::file(self.file)
-                        .at_line(n)
-                        .with_key(format!("move sequence {}", toks[1]));
-                    sequences.push((
-                        toks[1].to_string(),
-                        toks[2..].join(" "),
-                        toks[0] == "MoveAlias",
-                        at,
-                    ));
+                    let at = self.place(n).with_key(format!("move sequence {}", toks[1]));
+                    let text = toks[2..].join(" ");
+                    let key = at.key.as_ref().map_or(0, String::len);
+                    let strings = heap(text.len()) + heap(toks[1].len()) + heap(key);
+                    let bytes = strings + heap(self.file.len()) + listed::<Pending>();
+                    self.charge(bytes, n)?;
+                    sequences.push((toks[1].to_string(), text, toks[0] == "MoveAlias", at));
                 }
                 "Illegal" => {
                     if !seen_solved {
@@ -247,6 +276,7 @@ impl<'a> Parser<'a> {
                             self.err(n, format!("Illegal: slot {slot} is out of range 1..{size}"))
                         );
                     }
+                    self.charge(heap(toks.len() - 3) + listed::<Illegal>(), n)?;
                     let mut pieces = Vec::new();
                     for t in &toks[3..] {
                         let v = self.number(n, t, "piece label")?;
@@ -268,20 +298,21 @@ impl<'a> Parser<'a> {
                 other => return Err(self.err(n, format!("unknown keyword \"{other}\""))),
             }
         }
+        let end = self.last.max(1);
         if def.orbits.is_empty() {
-            return Err(self.err(last_line.max(1), "no Set lines"));
+            return Err(self.err(end, "no Set lines"));
         }
         if !seen_solved {
-            return Err(self.err(last_line.max(1), "no Solved block"));
+            return Err(self.err(end, "no Solved block"));
         }
         if def.moves.is_empty() {
-            return Err(self.err(last_line.max(1), "no Move blocks"));
+            return Err(self.err(end, "no Move blocks"));
         }
         if def.name.is_empty() {
             // twsearch's default when the Name line is missing.
             def.name = "Unnamed".into();
         }
-        def.add_sequences(sequences)?;
+        def.add_sequences(sequences, self.setup)?;
         Ok(def)
     }
 
@@ -325,10 +356,9 @@ impl<'a> Parser<'a> {
         // (orbit, numeric lines read so far, line of the set name)
         let mut current: Option<(usize, usize, usize)> = None;
         loop {
-            let Some((n, toks)) = self.lines.get(self.at).cloned() else {
+            let Some((n, toks)) = self.next_line()? else {
                 return Err(self.err(start, format!("{what}: no End")));
             };
-            self.at += 1;
             let numeric =
                 toks[0].bytes().next().is_some_and(|b| b.is_ascii_digit()) || toks[0] == "?";
             if toks[0] == "End" || !numeric {

@@ -15,7 +15,7 @@ use crate::instance::{Answer, Instance, Solution};
 use crate::kit::Kit;
 use crate::picture::BoardStyle;
 use crate::registry::{Plugin, PluginInfo};
-use crate::search::Outcome;
+use crate::search::{Limits, Outcome};
 use std::sync::Arc;
 
 /// Registered as `shift`.
@@ -67,7 +67,8 @@ impl Plugin for ShiftPlugin {
         }
     }
 
-    fn build(&self, config: &Config) -> Result<Instance> {
+    fn build(&self, config: &Config, _limits: &Limits) -> Result<Instance> {
+        // The setup is bounded by the keys' ranges (no file to read): nothing to count.
         let (keys, goal) = config.sections::<ShiftKeys, ShiftGoalKeys>()?;
         let max_side = (MAX_CELLS / MIN_SIDE) as i64;
         let rows = config.int_in(&keys.rows, "puzzle.rows", MIN_SIDE as i64..=max_side)? as u32;

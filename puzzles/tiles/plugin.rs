@@ -13,6 +13,7 @@ use crate::kit::{HeuristicFactory, Kit, SharedHeuristic};
 use crate::picture::BoardStyle;
 use crate::rank::Permutations;
 use crate::registry::{Plugin, PluginInfo};
+use crate::search::Limits;
 use crate::search::pdb::PdbError;
 use std::sync::Arc;
 
@@ -55,7 +56,8 @@ impl Plugin for TilesPlugin {
         }
     }
 
-    fn build(&self, config: &Config) -> Result<Instance> {
+    fn build(&self, config: &Config, _limits: &Limits) -> Result<Instance> {
+        // The setup is bounded by the keys' ranges (no file to read): nothing to count.
         let (keys, goal) = config.sections::<TilesKeys, TilesGoalKeys>()?;
         let side = 2..=(MAX_CELLS / 2) as i64;
         let rows = config.int_in(&keys.rows, "puzzle.rows", side.clone())? as u8;

@@ -93,8 +93,9 @@ fn cluster(args: &ExploreArgs) -> Result<Option<Cluster>, Error> {
 
 pub fn run(args: ExploreArgs) -> Result<Exit, Error> {
     let config = Config::load(&args.config)?;
-    let instance = registry::build(&config)?;
+    // The limits first: the clock and Ctrl-C cover the puzzle's setup too.
     let limits = args.limits.resolve(Some(&config))?;
+    let instance = registry::build(&config, &limits)?;
     let threads = match args.threads {
         Some(n) => Some(n as usize),
         None => config.threads()?,

@@ -85,7 +85,16 @@ pub fn run(args: ExportArgs) -> Result<Exit, Error> {
         })?,
     };
     let config = Config::load(&args.config)?;
-    let instance = registry::build(&config)?;
+    let budget = match args.memory {
+        Some(bytes) => bytes,
+        None => config.limits(Limits::default())?.memory_budget,
+    };
+    // The puzzle's setup keeps to the export's memory budget too.
+    let setup = Limits {
+        memory_budget: budget,
+        ..Limits::default()
+    };
+    let instance = registry::build(&config, &setup)?;
     let board = board_arg(&config, args.board.as_deref())?;
     let output = args
         .output
@@ -93,10 +102,6 @@ pub fn run(args: ExportArgs) -> Result<Exit, Error> {
         .map(AtomicOutput::create)
         .transpose()?;
 
-    let budget = match args.memory {
-        Some(bytes) => bytes,
-        None => config.limits(Limits::default())?.memory_budget,
-    };
     // The page's cap: a browser draws thousands of boards, not a million.
     let (max_states, page_cap) = match (format, args.max_states) {
         (Format::Html, requested) => {

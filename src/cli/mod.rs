@@ -18,6 +18,7 @@ mod solve;
 use clap::{Parser, Subcommand};
 use statespace::config::{BoardText, Config};
 use statespace::error::{Error, Location};
+use statespace::search::Limit;
 use std::process::ExitCode;
 
 /// Exit codes, as documented in the README.
@@ -74,6 +75,10 @@ pub fn main() -> ExitCode {
             eprintln!("statespace: error: {error}");
             match error {
                 Error::Input { .. } | Error::Io { .. } => Exit::BadInput,
+                Error::Limit {
+                    limit: Limit::Interrupted,
+                    ..
+                } => Exit::Interrupted,
                 Error::Limit { .. } => Exit::LimitReached,
             }
         }

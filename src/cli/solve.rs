@@ -56,12 +56,13 @@ pub struct SolveArgs {
 
 pub fn run(args: SolveArgs) -> Result<Exit, Error> {
     let config = Config::load(&args.config)?;
-    let instance = registry::build(&config)?.with_cache(args.cache.cache());
+    // The limits first: the clock and Ctrl-C cover the puzzle's setup too.
+    let limits = args.limits.resolve(Some(&config))?;
+    let instance = registry::build(&config, &limits)?.with_cache(args.cache.cache());
     let mode = args.mode.unwrap_or(instance.default_mode());
     instance
         .check_mode(mode)
         .map_err(|m| Error::input(Location::file("--mode"), m))?;
-    let limits = args.limits.resolve(Some(&config))?;
     if let Some(path) = &args.boards {
         return batch(&instance, mode, &limits, path, args.json);
     }

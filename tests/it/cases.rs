@@ -154,7 +154,7 @@ fn every_case_with_every_engine() {
     let mut runs = 0;
     for case in &cases {
         let config = Config::parse(&case.name, &case.config).unwrap();
-        let instance = registry::build(&config).unwrap();
+        let instance = registry::build(&config, &Limits::default()).unwrap();
         let modes = case.modes.clone().unwrap_or_else(|| instance.modes());
         for mode in modes {
             check(case, &instance, &config, mode);

@@ -28,7 +28,7 @@ fn config_round(text: &str) {
         Ok(config) => config,
         Err(e) => return assert_one_line(&e.to_string()),
     };
-    let instance = match registry::build(&config) {
+    let instance = match registry::build(&config, &small_limits()) {
         Ok(instance) => instance,
         Err(e) => return assert_one_line(&e.to_string()),
     };

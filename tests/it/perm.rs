@@ -7,6 +7,7 @@
 
 use crate::{config, statespace};
 use statespace::config::{BoardText, Config, Mode};
+use statespace::error::Error;
 use statespace::instance::{Answer, ExploreOptions, Instance};
 use statespace::puzzles::perm::def::Metric;
 use statespace::puzzles::perm::heuristic::{self, MAX_PATTERN_STATES, auto_pieces};
@@ -16,8 +17,10 @@ use statespace::random::Lcg;
 use statespace::registry;
 use statespace::search::pdb::Abstraction;
 use statespace::search::{Limit, Limits, Outcome, idastar, layers, table};
+use statespace::setup::Setup;
 use statespace::space::{Heuristic, Indexed, Invariant, SplitMoves, StateSpace, replay};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 
 /// The project's own definition `configs/defs/NAME`, as an absolute path.
 pub fn own(name: &str) -> String {
@@ -32,7 +35,11 @@ pub fn own(name: &str) -> String {
 /// An instance of `definition` (an absolute path) with `extra` `[puzzle]` lines.
 pub fn instance(definition: &str, extra: &str) -> Instance {
     let text = format!("[puzzle]\nkind = \"perm\"\ndefinition = \"{definition}\"\n{extra}\n");
-    registry::build(&Config::parse("/test.toml", &text).unwrap()).unwrap()
+    registry::build(
+        &Config::parse("/test.toml", &text).unwrap(),
+        &Limits::default(),
+    )
+    .unwrap()
 }
 
 /// The distance histogram of the whole space around the solved state, and the index's size.
@@ -114,11 +121,14 @@ pub fn space<const N: usize>(
     moves: Option<&[&str]>,
     metric: Metric,
 ) -> PermSpace<N> {
-    let def = read_definition(Path::new(definition)).unwrap();
+    let def = read_definition(Path::new(definition), &mut Setup::default()).unwrap();
     let names: Option<Vec<String>> = moves.map(|m| m.iter().map(|s| s.to_string()).collect());
     let at = statespace::error::Location::file("test");
-    let powers = def.generators(names.as_deref(), metric, &at).unwrap();
-    PermSpace::new(def, &powers, metric == Metric::Qtm).unwrap()
+    let mut setup = Setup::default();
+    let powers = def
+        .generators(names.as_deref(), metric, &at, &mut setup)
+        .unwrap();
+    PermSpace::new(def, &powers, metric == Metric::Qtm, &mut setup).unwrap()
 }
 
 /// The block sweep (places times twists, two move tables) against the per-state sweep: the same
@@ -234,10 +244,7 @@ fn perm_index_is_a_bijection_on_the_states_it_covers() {
         }
     }
     // The 3x3x3's joint parity: corners and edges swap together.
-    let def = tws::read(Path::new(&own("3x3x3.tws"))).unwrap();
-    let at = statespace::error::Location::file("test");
-    let powers = def.generators(None, Metric::Htm, &at).unwrap();
-    let cube = PermSpace::<64>::new(def, &powers, false).unwrap();
+    let cube = space::<64>(&own("3x3x3.tws"), None, Metric::Htm);
     assert!(!cube.indexable(), "43 quintillion positions");
     let mut s = cube.solved();
     s.0[0..2].swap(0, 1); // two corners swapped: odd corners, even edges
@@ -250,7 +257,7 @@ fn perm_index_is_a_bijection_on_the_states_it_covers() {
 /// Replays `moves` (power names) from solved through the model alone (composition of the
 /// definition's transforms, no packed bytes) and returns the state text.
 fn model_replay(definition: &str, start: &str, moves: &[String]) -> String {
-    let def = read_definition(Path::new(definition)).unwrap();
+    let def = read_definition(Path::new(definition), &mut Setup::default()).unwrap();
     let at = statespace::error::Location::file("test");
     let mut state = def.parse_state(start, &at).unwrap();
     let turns = def.parse_sequence(&moves.join(" "), &at).unwrap();
@@ -288,7 +295,7 @@ fn perm_bfs_iddfs_and_table_agree_on_random_scrambles() {
                 // The path ends solved by the model's own composition.
                 let end = model_replay(&def, &solution.start, moves);
                 assert_eq!(Some(&end), boards.last().or(Some(&solution.start)));
-                let def_model = read_definition(Path::new(&def)).unwrap();
+                let def_model = read_definition(Path::new(&def), &mut Setup::default()).unwrap();
                 assert_eq!(end, def_model.format_state(&def_model.solved), "{mode}");
                 answers.push(moves.len());
             }
@@ -794,4 +801,160 @@ fn perm_illegal_rules_block_moves_and_refuse_starts() {
     assert_eq!(code, 2, "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(err.contains("breaks an Illegal rule"), "{err}");
+}
+
+/// A definition of `moves` moves on one set of 8 pieces, each swapping a pair (`M0` to `M27`
+/// are the 28 pairs, then again), as one `Move` block each.
+fn many_moves(moves: usize) -> String {
+    let pairs: Vec<(usize, usize)> = (0..8)
+        .flat_map(|i| (i + 1..8).map(move |j| (i, j)))
+        .collect();
+    let mut text = String::from("Name Many\nSet A 8 1\nSolved\nA\n1 2 3 4 5 6 7 8\nEnd\n");
+    for k in 0..moves {
+        let (i, j) = pairs[k % pairs.len()];
+        let mut perm: Vec<usize> = (1..=8).collect();
+        perm.swap(i, j);
+        let perm: Vec<String> = perm.iter().map(|p| p.to_string()).collect();
+        text += &format!("Move M{k}\nA\n{}\nEnd\n", perm.join(" "));
+    }
+    text
+}
+
+/// `solve` with `args` on a config beside a definition `text`, scrambled by `scramble`: (exit
+/// code, stdout, stderr, seconds).
+fn solve_definition(text: &str, scramble: &str, args: &[&str]) -> (i32, String, String, f64) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("many.tws"), text).unwrap();
+    let cfg = dir.path().join("c.toml");
+    let config = format!(
+        "[puzzle]\nkind = \"perm\"\ndefinition = \"many.tws\"\n[start]\nscramble = \"{scramble}\"\n"
+    );
+    std::fs::write(&cfg, config).unwrap();
+    let started = std::time::Instant::now();
+    let (code, out, err) = run(&[&["solve", cfg.to_str().unwrap()], args].concat());
+    (code, out, err, started.elapsed().as_secs_f64())
+}
+
+#[test]
+fn perm_setup_of_10000_moves_is_quick_and_within_the_limits() {
+    // 10,000 moves took 127 s and 117 MB to set up (every pair of generators composed), past
+    // `--time-limit 1s --memory 64MiB`; now a fraction of a second.
+    let limits = ["--mode", "bfs", "--time-limit", "1s", "--memory", "64MiB"];
+    let (code, out, err, seconds) = solve_definition(
+        &many_moves(10_000),
+        "M9999",
+        &[&limits[..], &["--json"]].concat(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["moves"], 1);
+    assert!(seconds < 20.0, "{seconds} s");
+    // 65,000 moves pass the budget: refused before the tables are made, in one line, exit 4.
+    let roomy = ["--mode", "bfs", "--time-limit", "60s", "--memory", "64MiB"];
+    let (code, out, err, _) = solve_definition(&many_moves(65_000), "M1", &roomy);
+    assert_eq!((code, out.as_str()), (4, ""), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("Many: needs ")
+            && err.ends_with("over the budget of 64.0 MiB (raise it with --memory)\n"),
+        "{err}"
+    );
+    // With room they solve.
+    let (code, out, err, _) = solve_definition(&many_moves(65_000), "M1", &["--mode", "bfs"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("1 move\n"), "{out}");
+    // Past the 65,535 moves a search takes: bad input, said at once.
+    let (code, _, err, _) = solve_definition(&many_moves(70_000), "M1", &limits);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("more than 65535 moves (powers of the generators): too many to search"),
+        "{err}"
+    );
+}
+
+#[test]
+fn perm_setup_stops_at_the_time_limit_and_on_ctrl_c_where_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("many.tws"), many_moves(3_000)).unwrap();
+    let text = "[puzzle]\nkind = \"perm\"\ndefinition = \"many.tws\"\n";
+    let config = Config::parse(dir.path().join("c.toml").to_str().unwrap(), text).unwrap();
+    // A spent clock: the setup stops at its first step, before reading a line.
+    let spent = Limits {
+        time_limit: Some(std::time::Duration::from_nanos(1)),
+        ..Limits::default()
+    };
+    let Err(e) = registry::build(&config, &spent) else {
+        panic!("built past a spent clock")
+    };
+    let Error::Limit { location, limit } = &e else {
+        panic!("{e}")
+    };
+    assert!(matches!(limit, Limit::Time(_)), "{e}");
+    assert!(location.file.ends_with("many.tws"), "{e}");
+    assert!(e.to_string().ends_with(": time limit 1ns reached"), "{e}");
+    // Ctrl-C pressed: stopped likewise (the CLI exits 130).
+    static PRESSED: AtomicBool = AtomicBool::new(true);
+    let pressed = Limits {
+        interrupt: Some(&PRESSED),
+        ..Limits::default()
+    };
+    let Err(e) = registry::build(&config, &pressed) else {
+        panic!("built after Ctrl-C")
+    };
+    assert!(
+        matches!(
+            &e,
+            Error::Limit {
+                limit: Limit::Interrupted,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    // Through the CLI, a time limit shorter than the setup: exit 4 and one line naming the
+    // file and line where it stopped (the search never starts).
+    let (code, out, err, _) = solve_definition(&many_moves(60_000), "M1", &["--time-limit", "1ms"]);
+    assert_eq!((code, out.as_str()), (4, ""), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("time limit 1ms reached"), "{err}");
+}
+
+#[test]
+fn perm_chained_sequences_are_composed_once_each() {
+    // 2,000 sequences, each the one after it and X, written last first: resolving them in
+    // rounds parsed them 2,000,000 times (41 s); composed once each, the steps are linear.
+    let head =
+        "Name Chain\nSet A 8 1\nSolved\nA\n1 2 3 4 5 6 7 8\nEnd\nMove X\nA\n2 3 4 5 6 7 8 1\nEnd\n";
+    let mut text = head.to_string();
+    for i in (1..=2_000).rev() {
+        let previous = if i == 1 {
+            "X".to_string()
+        } else {
+            format!("S{}", i - 1)
+        };
+        text += &format!("MoveSequence S{i} {previous} X\n");
+    }
+    // And 40 doublings: D40 is X to the 2^40, 2^40 tokens if expanded rather than composed.
+    text += "MoveSequence D1 X X\n";
+    for i in 2..=40 {
+        text += &format!("MoveSequence D{i} D{} D{}\n", i - 1, i - 1);
+    }
+    let mut setup = Setup::default();
+    let def = tws::parse(&text, "chain.tws", &mut setup).unwrap();
+    let lines = text.lines().count() as u64;
+    let tokens = 2 * 2_040;
+    // A step per line, and per token when it is parsed and when it is composed.
+    assert!(
+        setup.steps() <= lines + 2 * tokens + 1,
+        "{} steps",
+        setup.steps()
+    );
+    let x = &def.moves[def.move_index("X").unwrap()].transform;
+    let s = &def.moves[def.move_index("S2000").unwrap()].transform;
+    assert_eq!(*s, x.power(2_001, &def.orbits));
+    let d = &def.moves[def.move_index("D40").unwrap()].transform;
+    assert_eq!(*d, x.power(1 << 40, &def.orbits));
+    // The sequences keep the file's order after the moves.
+    let names: Vec<&str> = def.moves.iter().take(3).map(|m| m.name.as_str()).collect();
+    assert_eq!(names, ["X", "S2000", "S1999"]);
 }

@@ -96,7 +96,7 @@ fn replay_labels(start: &str, moves: &[String], boards: &[String], cols: usize) 
 
 fn instance(rows: usize, cols: usize) -> Instance {
     let text = format!("[puzzle]\nkind = \"tiles\"\nrows = {rows}\ncols = {cols}\n");
-    registry::build(&Config::parse("t.toml", &text).unwrap()).unwrap()
+    registry::build(&Config::parse("t.toml", &text).unwrap(), &Limits::default()).unwrap()
 }
 
 /// Checks `instance`'s answer for `board` with `mode` against the brute-force distance.

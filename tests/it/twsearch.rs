@@ -8,12 +8,13 @@
 use crate::perm::{HTM_2X2X2, QTM_2X2X2, SKEWB, UFR, histogram, own, space};
 use statespace::puzzles::perm::def::{Definition, Metric};
 use statespace::puzzles::perm::tws;
+use statespace::setup::Setup;
 use statespace::space::SplitMoves;
 use std::path::{Path, PathBuf};
 
 /// The samples, parsed.
 fn read(defs: &Path, name: &str) -> Definition {
-    tws::read(&defs.join(name)).unwrap_or_else(|e| panic!("{e}"))
+    tws::read(&defs.join(name), &mut Setup::default()).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn path(defs: &Path, name: &str) -> String {
