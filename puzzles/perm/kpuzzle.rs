@@ -81,6 +81,7 @@ pub fn parse(text: &str, file: &str, setup: &mut Setup) -> Result<Definition> {
         return Err(j.err("orbits", "no orbits"));
     }
     let mut orbits: Vec<Orbit> = Vec::new();
+    let mut names = hashbrown::HashSet::new();
     for (i, o) in list.iter().enumerate() {
         let path = format!("orbits[{i}]");
         let o = j.object(o, &path)?;
@@ -108,7 +109,7 @@ pub fn parse(text: &str, file: &str, setup: &mut Setup) -> Result<Definition> {
                 format!("{oris} is out of range 1..{MAX_ORIENTATIONS}"),
             ));
         }
-        if orbits.iter().any(|p| p.name == oname) {
+        if !names.insert(oname) {
             return Err(j.err(
                 &format!("{path}.orbitName"),
                 format!("orbit {oname} is defined twice"),
@@ -319,19 +320,27 @@ impl Json<'_> {
     /// unknown orbit name is an error.
     fn orbit_map<'v>(&self, orbits: &[Orbit], v: &'v Value, path: &str) -> Result<Vec<&'v Value>> {
         let o = self.object(v, path)?;
-        if let Some(k) = o.keys().find(|k| !orbits.iter().any(|orb| &orb.name == *k)) {
-            let names: Vec<&str> = orbits.iter().map(|o| o.name.as_str()).collect();
-            return Err(self.err(
-                &format!("{path}.{k}"),
-                format!("unknown orbit (the orbits are {})", names.join(", ")),
-            ));
+        let values: Option<Vec<&Value>> = orbits.iter().map(|orb| o.get(&orb.name)).collect();
+        match values {
+            // Every orbit and nothing else (the orbits' names are distinct): one lookup each.
+            Some(values) if values.len() == o.len() => Ok(values),
+            _ => {
+                let unknown = o.keys().find(|k| !orbits.iter().any(|orb| &orb.name == *k));
+                Err(match unknown {
+                    Some(k) => {
+                        let names: Vec<&str> = orbits.iter().map(|o| o.name.as_str()).collect();
+                        self.err(
+                            &format!("{path}.{k}"),
+                            format!("unknown orbit (the orbits are {})", names.join(", ")),
+                        )
+                    }
+                    None => {
+                        let missing = orbits.iter().find(|orb| !o.contains_key(&orb.name));
+                        let name = missing.map_or("", |orb| orb.name.as_str());
+                        self.err(&format!("{path}.{name}"), "missing orbit")
+                    }
+                })
+            }
         }
-        orbits
-            .iter()
-            .map(|orb| {
-                o.get(&orb.name)
-                    .ok_or_else(|| self.err(&format!("{path}.{}", orb.name), "missing orbit"))
-            })
-            .collect()
     }
 }

@@ -792,6 +792,17 @@ fn perm_kpuzzle_errors_name_the_json_path() {
         "k.json: orbits[0].numPieces: expected a non-negative integer, found -8"
     );
     assert!(kp_err("{ \"name\": 1").starts_with("k.json:1: not JSON:"));
+    // A move must give every orbit, and only those.
+    let two = r#"{"name": "T", "orbits": [{"orbitName": "A", "numPieces": 2, "numOrientations": 1},
+      {"orbitName": "B", "numPieces": 1, "numOrientations": 1}],
+      "defaultPattern": {"A": {"pieces": [0, 1], "orientation": [0, 0]}, "B": {"pieces": [0], "orientation": [0]}},
+      "moves": {"X": {"A": {"permutation": [1, 0], "orientationDelta": [0, 0]}}}}"#;
+    assert_eq!(kp_err(two), "k.json: moves.X.B: missing orbit");
+    let three = two.replace(r#"[0, 0]}}}}"#, r#"[0, 0]}, "B": {}, "C": {}}}}"#);
+    assert_eq!(
+        kp_err(&three),
+        "k.json: moves.X.C: unknown orbit (the orbits are A, B)"
+    );
     // A byte-order mark before the JSON is skipped; anything else there is not JSON.
     let with_mark =
         kpuzzle::parse(&format!("\u{feff}{CUBE2_JSON}"), "k.json", &mut setup()).unwrap();

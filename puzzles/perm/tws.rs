@@ -59,7 +59,7 @@ use super::def::{
 };
 use crate::error::{Error, Location, Result};
 use crate::setup::{Setup, heap, listed};
-use hashbrown::HashSet;
+use hashbrown::{HashMap, HashSet};
 use std::path::Path;
 
 /// Reads and parses the `.tws` file at `path` within `setup`; errors name the path as given.
@@ -74,6 +74,7 @@ pub fn parse(text: &str, file: &str, setup: &mut Setup) -> Result<Definition> {
         file,
         lines: Box::new(lines(crate::error::without_bom(text))),
         last: 0,
+        sets: HashMap::new(),
         setup,
     }
     .definition()
@@ -93,6 +94,8 @@ struct Parser<'a, 's> {
     lines: Box<dyn Iterator<Item = (usize, Vec<&'a str>)> + 'a>,
     /// The number of the last line read (where a file that ends too soon is reported).
     last: usize,
+    /// The sets by name: their orbits' indices.
+    sets: HashMap<&'a str, usize>,
     setup: &'s mut Setup,
 }
 
@@ -176,7 +179,7 @@ impl<'a> Parser<'a, '_> {
                             format!("set {}: {orientations} orientations, expected 1..{MAX_ORIENTATIONS}", toks[1]),
                         ));
                     }
-                    if def.orbit_index(toks[1]).is_some() {
+                    if self.sets.insert(toks[1], def.orbits.len()).is_some() {
                         return Err(self.err(n, format!("set {} is defined twice", toks[1])));
                     }
                     self.charge(heap(toks[1].len()) + listed::<Orbit>(), n)?;
@@ -266,7 +269,7 @@ impl<'a> Parser<'a, '_> {
                     if toks.len() < 4 {
                         return Err(self.err(n, "Illegal takes a set, a slot and piece labels"));
                     }
-                    let orbit = def.orbit_index(toks[1]).ok_or_else(|| {
+                    let orbit = self.sets.get(toks[1]).copied().ok_or_else(|| {
                         self.err(n, format!("Illegal: unknown set \"{}\"", toks[1]))
                     })?;
                     let size = def.orbits[orbit].pieces;
@@ -378,10 +381,10 @@ impl<'a> Parser<'a, '_> {
                         format!("{what}: \"{}\" is neither a set name nor numbers", toks[0]),
                     )
                 })?;
-                let o = orbits
-                    .iter()
-                    .position(|o| o.name == toks[0])
-                    .ok_or_else(|| self.err(n, format!("{what}: unknown set \"{}\"", toks[0])))?;
+                let o =
+                    self.sets.get(toks[0]).copied().ok_or_else(|| {
+                        self.err(n, format!("{what}: unknown set \"{}\"", toks[0]))
+                    })?;
                 if given[o] {
                     return Err(self.err(n, format!("{what}: set {} is given twice", toks[0])));
                 }
