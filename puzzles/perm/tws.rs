@@ -121,16 +121,15 @@ impl<'a> Parser<'a, '_> {
         if let Some((n, _)) = line {
             self.last = n;
         }
-        let n = self.last.max(1);
-        let place = Location::file(self.file).at_line(n);
-        self.setup.step(|| place)?;
+        let (file, n) = (self.file, self.last.max(1));
+        self.setup.step(|| Location::file(file).at_line(n))?;
         Ok(line)
     }
 
     /// Charges `bytes` that the line `n` is about to allocate.
     fn charge(&mut self, bytes: u128, n: usize) -> Result<()> {
-        let place = self.place(n);
-        self.setup.charge(bytes, || place)
+        let file = self.file;
+        self.setup.charge(bytes, || Location::file(file).at_line(n))
     }
 
     fn definition(mut self) -> Result<Definition> {
