@@ -16,6 +16,8 @@
 //! - `shift`: the Shift plugin: HDU samples, table against BFS, encodings, bad input.
 //! - `shift_export`: `statespace export` on Shift configs against a brute-force BFS.
 //! - `table`: the distance-table engine: whole-space histograms, paths, memory refusal.
+//! - `trust`: cached tables keyed by content, forged and damaged files, a FIFO in the cache,
+//!   definitions edited between runs that share one cache.
 //! - `explore`: `statespace explore` and the whole-space engine: histograms against brute force,
 //!   every strategy and thread count agreeing, JSON, plot, limits.
 //! - `view`: the HTML export page in headless Chromium (boards drawn, offline, not blank), the
@@ -36,6 +38,7 @@ mod shift;
 mod shift_export;
 mod table;
 mod tiles;
+mod trust;
 mod view;
 
 use assert_cmd::Command;
