@@ -2,7 +2,7 @@
 //! full one, output targets that are not regular files, clap's errors, the judge's counts and
 //! the exit codes the README's table gives. Linux: `/dev/full`, `/proc/self/fd`, `mkfifo`.
 
-use crate::statespace;
+use crate::{config, statespace};
 
 #[test]
 fn judge_hdu3278_counts_past_the_cases_given_are_one_error() {
@@ -19,4 +19,29 @@ fn judge_hdu3278_counts_past_the_cases_given_are_one_error() {
                  case 2 of {t}\n"
             ));
     }
+}
+
+/// The meaning the README's exit-code table gives `code`.
+fn readme_exit_meaning(code: i32) -> String {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let row = format!("| {code} | ");
+    let line = readme.lines().find(|l| l.starts_with(&row)).unwrap();
+    line[row.len()..].to_string()
+}
+
+#[test]
+fn an_export_over_the_memory_budget_exits_as_the_readme_says() {
+    let out = statespace()
+        .args(["export", &config("flip-4x4.toml"), "--memory", "1KiB"])
+        .output()
+        .unwrap();
+    let code = out.status.code().unwrap();
+    assert_eq!(code, 4, "a limit, as everywhere else");
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("over the budget of 1.0 KiB"), "{stderr}");
+    assert!(readme_exit_meaning(code).contains("an export over the budget"));
+    assert!(!readme_exit_meaning(2).contains("memory"));
 }
