@@ -3,6 +3,8 @@
 //! the exit codes the README's table gives. Linux: `/dev/full`, `/proc/self/fd`, `mkfifo`.
 
 use crate::{config, statespace};
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
 
 #[test]
 fn judge_hdu3278_counts_past_the_cases_given_are_one_error() {
@@ -44,4 +46,48 @@ fn an_export_over_the_memory_budget_exits_as_the_readme_says() {
     assert!(stderr.contains("over the budget of 1.0 KiB"), "{stderr}");
     assert!(readme_exit_meaning(code).contains("an export over the budget"));
     assert!(!readme_exit_meaning(2).contains("memory"));
+}
+/// The binary as a plain `std` command, for stdio that assert_cmd does not give: a closed pipe,
+/// a device.
+fn binary(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_statespace"));
+    command.args(args);
+    command
+}
+
+/// Runs `args` with stdout a pipe whose reader is closed before the process starts.
+fn with_closed_stdout(args: &[&str], stdin: &str) -> Output {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let mut child = binary(args)
+        .stdin(Stdio::piped())
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A process that stops first may leave its stdin unread: that is what is being tested.
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_closed_stdout_stops_every_command_quietly_with_141() {
+    let flip = config("flip-4x4.toml");
+    let poj = "bwwb\nbbwb\nbwwb\nbwww\n";
+    let hdu = "1\nBWGBWG\nBWGBWG\nBWGBWG\nBWGBWG\n";
+    let runs: [(&[&str], &str); 7] = [
+        (&["solve", &flip], ""),
+        (&["solve", &flip, "--boards", "-", "--json"], poj),
+        (&["explore", &flip], ""),
+        (&["export", &flip], ""),
+        (&["judge", "poj1753"], poj),
+        (&["judge", "hdu3278", "--no-cache"], hdu),
+        (&["puzzles"], ""),
+    ];
+    for (args, stdin) in runs {
+        let out = with_closed_stdout(args, stdin);
+        assert_eq!(out.status.code(), Some(141), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}");
+    }
+    assert!(readme_exit_meaning(141).contains("closed by its reader"));
 }
