@@ -63,8 +63,11 @@ enum Command {
 
 /// Parses the command line, runs it and maps the result to an exit code.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
-    ExitCode::from(run(cli.command) as u8)
+    let exit = match Cli::try_parse() {
+        Ok(cli) => run(cli.command),
+        Err(e) => parse_error(&e),
+    };
+    ExitCode::from(exit as u8)
 }
 
 /// Runs a parsed command, catching a panic; see [`report`].
@@ -111,6 +114,80 @@ fn report(result: Result<Exit, Error>) -> Exit {
 fn stderr_line(line: &str) {
     use std::io::Write;
     let _ = writeln!(std::io::stderr(), "{line}");
+}
+
+/// What clap's refusal of the command line becomes: `--help` and `--version` written to stdout
+/// (a failed write is an error like any other), anything else one line on stderr, exit 2.
+fn parse_error(e: &clap::Error) -> Exit {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            use std::io::IsTerminal;
+            let text = match std::io::stdout().is_terminal() {
+                true => e.render().ansi().to_string(),
+                false => e.render().to_string(),
+            };
+            report(write_stdout(&text).map(|()| Exit::Ok))
+        }
+        _ => {
+            stderr_line(&format!("statespace: error: {}", one_line(e)));
+            Exit::BadInput
+        }
+    }
+}
+
+/// clap's error on one line, like every other error: its message, the values it lists, its
+/// tips, and where to read more. clap writes 3 to 20 lines (a usage line, a whole help page
+/// when the command is missing).
+fn one_line(e: &clap::Error) -> String {
+    use clap::CommandFactory;
+    // The command the user meant, for its `--help`: the first word that is not a flag.
+    let mut help = "statespace".to_string();
+    let command = Cli::command();
+    let words: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|w| w.to_string_lossy().into_owned())
+        .collect();
+    if let Some(sub) = words
+        .iter()
+        .find(|w| !w.starts_with('-'))
+        .and_then(|w| command.find_subcommand(w))
+    {
+        help = format!("statespace {}", sub.get_name());
+    }
+    if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        let names: Vec<&str> = command
+            .get_subcommands()
+            .map(|s| s.get_name())
+            .filter(|&n| n != "help")
+            .collect();
+        return format!(
+            "missing a command: {} (see {help} --help)",
+            names.join(", ")
+        );
+    }
+    // The rendering's parts: `error: MESSAGE`, indented values (`  <CONFIG>`, `[possible
+    // values: ...]`), `  tip: ...` lines, and the usage and `--help` lines, left out here.
+    let rendered = e.render().to_string();
+    let mut lines = rendered.lines();
+    let first = lines.next().unwrap_or_default();
+    let mut line = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    let (mut values, mut tips) = (Vec::new(), Vec::new());
+    for part in lines.filter(|l| l.starts_with(char::is_whitespace)) {
+        match part.trim() {
+            "" => {}
+            tip if tip.starts_with("tip:") => tips.push(tip),
+            value => values.push(value),
+        }
+    }
+    if !values.is_empty() {
+        let separator = if line.ends_with(':') { ", " } else { " " };
+        line = format!("{line} {}", values.join(separator));
+    }
+    for tip in tips {
+        line = format!("{line}; {tip}");
+    }
+    format!("{line} (see {help} --help)")
 }
 
 /// Writes a result to stdout. A reader that went away (`| head`) gives a `BrokenPipe` error,

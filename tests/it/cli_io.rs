@@ -75,7 +75,7 @@ fn a_closed_stdout_stops_every_command_quietly_with_141() {
     let flip = config("flip-4x4.toml");
     let poj = "bwwb\nbbwb\nbwwb\nbwww\n";
     let hdu = "1\nBWGBWG\nBWGBWG\nBWGBWG\nBWGBWG\n";
-    let runs: [(&[&str], &str); 7] = [
+    let runs: [(&[&str], &str); 9] = [
         (&["solve", &flip], ""),
         (&["solve", &flip, "--boards", "-", "--json"], poj),
         (&["explore", &flip], ""),
@@ -83,6 +83,8 @@ fn a_closed_stdout_stops_every_command_quietly_with_141() {
         (&["judge", "poj1753"], poj),
         (&["judge", "hdu3278", "--no-cache"], hdu),
         (&["puzzles"], ""),
+        (&["--help"], ""),
+        (&["--version"], ""),
     ];
     for (args, stdin) in runs {
         let out = with_closed_stdout(args, stdin);
@@ -90,4 +92,72 @@ fn a_closed_stdout_stops_every_command_quietly_with_141() {
         assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}");
     }
     assert!(readme_exit_meaning(141).contains("closed by its reader"));
+}
+
+#[test]
+fn help_and_version_to_a_full_device_are_errors() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return; // not Linux
+    };
+    for args in [
+        &["--help"][..],
+        &["--version"],
+        &["solve", "--help"],
+        &["help"],
+    ] {
+        let out = binary(args)
+            .stdout(full.try_clone().unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            "statespace: error: <stdout>: No space left on device (os error 28)\n",
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn a_bad_command_line_is_one_line_naming_the_help_to_read() {
+    let flip = config("flip-4x4.toml");
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["solve", &flip, "--foo"],
+            "unexpected argument '--foo' found; tip: to pass '--foo' as a value, use '-- --foo' \
+             (see statespace solve --help)",
+        ),
+        (
+            &["solve", &flip, "--jsn"],
+            "unexpected argument '--jsn' found; tip: a similar argument exists: '--json' (see \
+             statespace solve --help)",
+        ),
+        (
+            &["solve", &flip, "--time-limit", "0s"],
+            "invalid value '0s' for '--time-limit <DURATION>': `0s` is zero: give a positive \
+             duration (see statespace solve --help)",
+        ),
+        (
+            &["judge", "poj"],
+            "invalid value 'poj' for '<PROBLEM>' [possible values: poj1753, hdu3278]; tip: a \
+             similar value exists: 'poj1753' (see statespace judge --help)",
+        ),
+        (
+            &["explore", &flip, "--process", "1"],
+            "the following required arguments were not provided: --hostfile <FILE>, \
+             --processes <P> (see statespace explore --help)",
+        ),
+        (
+            &[],
+            "missing a command: solve, judge, puzzles, export, explore (see statespace --help)",
+        ),
+    ];
+    for (args, message) in cases {
+        statespace()
+            .args(args)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(format!("statespace: error: {message}\n"));
+    }
 }
