@@ -5,6 +5,7 @@
 //! else to stderr.
 
 mod atomic_output;
+mod boards;
 mod cache;
 mod explore;
 mod export;

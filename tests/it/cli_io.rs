@@ -161,3 +161,70 @@ fn a_bad_command_line_is_one_line_naming_the_help_to_read() {
             .stderr(format!("statespace: error: {message}\n"));
     }
 }
+
+#[test]
+fn a_boards_stream_answers_around_bytes_that_are_not_utf8_and_a_line_too_long() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("boards.txt");
+    let mut input = b"1 2 3\n4 5 6\n7 _ 8\n\n1 2 3\n4 5\xff 6\n7 8 _\n\n".to_vec();
+    input.extend_from_slice(b"1 2 3\n4 5 6\n_ 7 8\n\n");
+    // 5 MiB on one line: over the 4 MiB a board may take under a 16 MiB budget.
+    input.extend(std::iter::repeat_n(b'7', 5 << 20));
+    input.extend_from_slice(b"\n\n1 2 3\n4 5 6\n7 8 _\n");
+    std::fs::write(&path, &input).unwrap();
+    let path = path.to_str().unwrap();
+    let out = statespace()
+        .args([
+            "solve",
+            &config("tiles-3x3.toml"),
+            "--boards",
+            path,
+            "--json",
+        ])
+        .args(["--no-cache", "--memory", "16MiB"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "a bad board makes the exit 2");
+    let answered: Vec<(u64, u64)> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .map(|j| (j["index"].as_u64().unwrap(), j["moves"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(answered, [(1, 1), (3, 2), (5, 0)]);
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        format!(
+            "statespace: error: {path}:6: board 2: not UTF-8 text: byte 0xff at column 4\n\
+             statespace: error: {path}:13: board 4: more than 4.0 MiB of text, the most a board \
+             may take under this memory budget (a quarter of it; raise it with --memory)\n"
+        )
+    );
+}
+
+#[test]
+fn a_closed_stdout_stops_a_boards_batch_at_once() {
+    // Far more boards than the pipes hold: a batch that went on would read them all.
+    let boards = "bwwb\nbbwb\nbwwb\nbwww\n\n".repeat(20_000);
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let mut child = binary(&["solve", &config("flip-4x4.toml"), "--boards", "-", "--json"])
+        .stdin(Stdio::piped())
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let fed = child.stdin.take().unwrap().write_all(boards.as_bytes());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(141));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        fed.map_err(|e| e.kind()),
+        Err(std::io::ErrorKind::BrokenPipe),
+        "the batch stopped before reading its input"
+    );
+}
