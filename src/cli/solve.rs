@@ -13,9 +13,10 @@
 //!
 //! `--svg FILE` also writes a picture of the answer ([`statespace::picture::solution_svg`]): the
 //! boards start to goal, each move's changes highlighted and its label underneath; for
-//! `Impossible`, the start board alone under that caption. It is written atomically (a temporary
-//! file beside FILE, renamed into place; created before the search, so an unwritable path fails
-//! before any work). When a limit stops the search, or the strip would be too large to draw,
+//! `Impossible`, the start board alone under that caption. It is written atomically where FILE
+//! allows it ([`AtomicOutput`]: a temporary file beside FILE, renamed into place; a device or a
+//! FIFO written through), opened before the search, so an unwritable path fails before any
+//! work. When a limit stops the search, or the strip would be too large to draw,
 //! nothing is written and stderr says so in one line: the exit code stays the answer's (4 for a
 //! limit), since the text or JSON on stdout is still the answer.
 

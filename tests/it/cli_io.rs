@@ -3,7 +3,9 @@
 //! the exit codes the README's table gives. Linux: `/dev/full`, `/proc/self/fd`, `mkfifo`.
 
 use crate::{config, statespace};
-use std::io::Write;
+use predicates::prelude::*;
+use std::io::{Read, Write};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 #[test]
@@ -227,4 +229,121 @@ fn a_closed_stdout_stops_a_boards_batch_at_once() {
         Err(std::io::ErrorKind::BrokenPipe),
         "the batch stopped before reading its input"
     );
+}
+
+/// What is at `path` itself (a symlink is not followed).
+fn kind(path: &Path) -> std::fs::FileType {
+    std::fs::symlink_metadata(path).unwrap().file_type()
+}
+
+#[test]
+fn an_output_symlink_stays_a_link_and_its_file_is_replaced() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let (file, link) = (dir.path().join("real.svg"), dir.path().join("link.svg"));
+    std::fs::write(&file, "old").unwrap();
+    symlink("real.svg", &link).unwrap();
+    let link_arg = link.to_str().unwrap();
+    statespace()
+        .args(["explore", &config("flip-3x3.toml"), "--plot", link_arg])
+        .assert()
+        .success();
+    assert!(kind(&link).is_symlink());
+    assert_eq!(std::fs::read_link(&link).unwrap(), Path::new("real.svg"));
+    assert!(std::fs::read_to_string(&file).unwrap().starts_with("<svg"));
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 2, "no temporary file left: {names:?}");
+}
+
+#[test]
+fn an_output_device_or_proc_link_is_written_through_not_replaced() {
+    use std::os::unix::fs::{FileTypeExt, symlink};
+    let dir = tempfile::tempdir().unwrap();
+    let null = dir.path().join("null.svg");
+    symlink("/dev/null", &null).unwrap();
+    statespace()
+        .args([
+            "solve",
+            &config("flip-4x4.toml"),
+            "--svg",
+            null.to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    assert!(kind(&null).is_symlink());
+    assert!(kind(Path::new("/dev/null")).is_char_device());
+    // A link to this process's stdout: the picture goes after the answer, on stdout.
+    let stdout = dir.path().join("stdout.svg");
+    symlink("/proc/self/fd/1", &stdout).unwrap();
+    statespace()
+        .args([
+            "solve",
+            &config("flip-4x4.toml"),
+            "--svg",
+            stdout.to_str().unwrap(),
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("4 moves\n").and(predicate::str::contains("\n<svg")));
+    assert!(kind(&stdout).is_symlink());
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+}
+
+#[test]
+fn an_output_fifo_is_written_through() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("graph.dot");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        return; // no mkfifo
+    }
+    let child = binary(&[
+        "export",
+        &config("flip-2x3.toml"),
+        "-o",
+        fifo.to_str().unwrap(),
+    ])
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            std::fs::File::open(fifo)
+                .unwrap()
+                .read_to_string(&mut text)
+                .unwrap();
+            text
+        })
+    };
+    let out = child.wait_with_output().unwrap();
+    // Checked before joining: a FIFO replaced by a file would leave the reader waiting.
+    assert!(kind(&fifo).is_fifo(), "the FIFO was replaced");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(reader.join().unwrap().starts_with("graph "));
+}
+
+#[test]
+fn a_directory_as_output_fails_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().to_str().unwrap();
+    statespace()
+        .args(["solve", &config("flip-4x4.toml"), "--svg", path])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(format!(
+            "statespace: error: {path}: is a directory: give a file name\n"
+        ));
 }
