@@ -103,10 +103,8 @@ impl<R: BufRead> Boards<R> {
                 first_line = Some(self.line);
                 self.count += 1;
             }
-            if !whole {
-                // Past the cap: the rest of the board is read only to find where it ends.
-                too_long = true;
-            }
+            // Past the cap, the rest of the board is read only to find where it ends.
+            too_long |= !whole;
             if too_long {
                 text.clear();
             }
