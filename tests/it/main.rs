@@ -8,6 +8,8 @@
 //! - `cluster`: `statespace explore` on timely workers and processes (loopback): the plain
 //!   engine's histograms, a peer that never starts or is killed, limits, bad cluster flags.
 //! - `cli`: the binary: solve, judge, puzzles, exit codes and every class of bad input.
+//! - `cli_io`: the binary at its edges: a `--boards` stream with bad bytes and huge lines, a
+//!   closed or full stdout, outputs that are devices, FIFOs or symlinks, clap's errors.
 //! - `limits`: time limit, Ctrl-C, memory budget.
 //! - `perm`: the permutation-puzzle plugin: known distance tables (2x2x2, Skewb, Pyraminx,
 //!   LoopOver), the index, engines agreeing on scrambles, invariants, bad definitions.
@@ -26,6 +28,7 @@
 mod algebra;
 mod cases;
 mod cli;
+mod cli_io;
 mod cluster;
 mod explore;
 mod export;
