@@ -84,7 +84,7 @@ fn bench(c: &mut Criterion) {
             .sum();
         let by_table: u64 = boards
             .iter()
-            .map(|&b| score(&built.outcome(&flip, b)))
+            .map(|&b| score(&built.outcome(&flip, b).unwrap()))
             .sum();
         assert_eq!((by_iddfs, by_bfs), (by_table, by_table), "{name} boards");
 
@@ -111,7 +111,10 @@ fn bench(c: &mut Criterion) {
         group.bench_function("table (build + lookups)", |b| {
             b.iter(|| {
                 let t = table::build(&flip, &limits).unwrap();
-                let sum: u64 = boards.iter().map(|&x| score(&t.outcome(&flip, x))).sum();
+                let sum: u64 = boards
+                    .iter()
+                    .map(|&x| score(&t.outcome(&flip, x).unwrap()))
+                    .sum();
                 black_box(sum)
             })
         });
@@ -119,7 +122,7 @@ fn bench(c: &mut Criterion) {
             b.iter(|| {
                 let sum: u64 = boards
                     .iter()
-                    .map(|&x| score(&built.outcome(&flip, x)))
+                    .map(|&x| score(&built.outcome(&flip, x).unwrap()))
                     .sum();
                 black_box(sum)
             })

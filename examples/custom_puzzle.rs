@@ -12,13 +12,14 @@
 //! The whole plugin is the space (with its capabilities), its board text and its keys; the kit
 //! gives it bfs, iddfs, the distance table, explore and export.
 
+use statespace::cache::fingerprint::Content;
 use statespace::config::{BoardText, Config, Keys, Mode};
 use statespace::error::Result;
 use statespace::instance::{Answer, Instance};
 use statespace::kit::Kit;
 use statespace::registry::{self, Plugin, PluginInfo};
 use statespace::search::Limits;
-use statespace::space::{BoardFormat, GoalSet, Indexed, Invertible, StateSpace};
+use statespace::space::{BoardFormat, Describe, GoalSet, Indexed, Invertible, StateSpace};
 use std::fmt;
 
 /// The pegs of the discs, smallest disc first, two bits each: a `u64`, which is also the dense
@@ -103,6 +104,14 @@ impl Invertible for Hanoi {
 impl GoalSet for Hanoi {
     fn goals(&self, visit: &mut dyn FnMut(u64)) {
         visit((0..self.discs).fold(0, |s, d| s | 2 << (2 * d)))
+    }
+}
+
+/// What the moves, goal and index depend on, for the key of the cached distance table: the
+/// number of discs (the rules are fixed).
+impl Describe for Hanoi {
+    fn describe(&self, content: &mut Content) {
+        content.str("hanoi").u64(self.discs.into());
     }
 }
 

@@ -6,7 +6,7 @@
 //! ```text
 //! Kit::new(space, "Sliding tiles 3 x 3, goal ordered")
 //!     .indexed()      // Indexed: bitset BFS, forward explore
-//!     .table()        // Indexed + Invertible + GoalSet: distance table, backward explore
+//!     .table()        // Indexed + Invertible + GoalSet + Describe: distance table (cached), backward explore
 //!     .invariant()    // Invariant: unsolvable boards proven before any engine runs
 //!     .build(Mode::Auto)
 //! ```
@@ -24,30 +24,32 @@
 //! - the board parsed by the plugin's [`BoardFormat`], and the path's boards formatted by it;
 //! - the [`Invariant`] consulted first: a proven-unsolvable start never reaches an engine, and
 //!   the answer names the invariant with zero stats;
-//! - the distance table built on first use and kept for the instance's life (so a batch of
-//!   boards builds it once), its depth limit applied to the looked-up answer, and its size in
-//!   the JSON (`table_bytes`, `table_bits_per_entry`, `table_reused`);
+//! - the distance table built (or loaded from the [`TableCache`], keyed by the space's content)
+//!   on first use and kept for the instance's life (so a batch of boards builds it once), its
+//!   depth limit applied to the looked-up answer, and its size in the JSON (`table_bytes`,
+//!   `table_bits_per_entry`, `table_reused`, `table_loaded`); a loaded table that proves
+//!   inconsistent with the space in a lookup is discarded and the board answered from a rebuild;
 //! - `auto`: the table when the space is small enough to build it in a blink, else BFS.
 //!
 //! Why function pointers rather than trait objects: the capability traits have associated types
 //! and generic methods (not object-safe), and the engines are generic so that the successor loop
 //! is monomorphised; a pointer to `bfs::solve_indexed::<Tiles>` keeps all of that.
 
-use crate::cache::{Source, TableCache};
+use crate::cache::{Recipe, Source, TableCache};
 use crate::config::{BoardText, Mode};
 use crate::error::Result;
 use crate::graph::{self, ExportLimits};
 use crate::instance::{Direction, Exploration, Instance, Solution};
 use crate::search::cluster::{self, Cluster, Swept};
 use crate::search::layers::{self, Layers};
-use crate::search::table::{self, DistanceTable};
+use crate::search::table::{self, DistanceTable, Inconsistent};
 use crate::search::{Limit, Limits, Outcome, Report, astar, bfs, idastar, iddfs};
 use crate::space::{
-    BoardFormat, GoalSet, Heuristic, Indexed, Invariant, Invertible, SplitMoves, StateSpace,
-    XorMoves,
+    BoardFormat, Describe, GoalSet, Heuristic, Indexed, Invariant, Invertible, SplitMoves,
+    StateSpace, XorMoves,
 };
 use serde_json::Value;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// `auto` builds the distance table when the space has at most this many states (a few
 /// milliseconds; 2^20 states take 512 KiB at 4 bits); beyond, it runs BFS from the start, which
@@ -66,7 +68,6 @@ type Guided<P> = fn(
     State<P>,
     &Limits,
 ) -> Report<State<P>, <P as StateSpace>::Move>;
-type Fingerprint<P> = fn(&P, &str) -> String;
 /// A heuristic shared by the engines that use it.
 pub type SharedHeuristic<P> = Arc<dyn Heuristic<P> + Send + Sync>;
 /// Makes a heuristic when the first board needs it, within that solve's limits and with the
@@ -75,7 +76,20 @@ pub type HeuristicFactory<P> =
     Arc<dyn Fn(&Limits, &TableCache) -> Result<SharedHeuristic<P>, Limit> + Send + Sync>;
 type TableBuild<P> = fn(&P, &Limits) -> std::result::Result<DistanceTable, Limit>;
 type TableLookup<P> =
-    fn(&DistanceTable, &P, State<P>) -> Outcome<State<P>, <P as StateSpace>::Move>;
+    fn(
+        &DistanceTable,
+        &P,
+        State<P>,
+    ) -> std::result::Result<Outcome<State<P>, <P as StateSpace>::Move>, Inconsistent>;
+/// Discards the cached file of the space's table (it proved inconsistent in use).
+type TableDiscard<P> = fn(&TableCache, &P, &str);
+/// Loads the space's table from the cache or builds it there.
+type TableFetch<P> = fn(
+    &TableCache,
+    &P,
+    &Limits,
+    TableBuild<P>,
+) -> std::result::Result<(DistanceTable, Source), Limit>;
 type Proof<P> = fn(&P, State<P>) -> Option<&'static str>;
 type Progress<'a> = &'a mut dyn FnMut(u32, u64);
 type ForwardSweep<P> = fn(&P, State<P>, layers::Options, Progress) -> Layers<State<P>>;
@@ -92,6 +106,14 @@ enum Sweep<P: StateSpace> {
     Backward(BackwardSweep<P>, ClusterBackward<P>, &'static str),
 }
 
+/// The distance table engine of a space: how it is built, looked up, and kept in the cache.
+struct TableEngine<P: StateSpace> {
+    build: TableBuild<P>,
+    lookup: TableLookup<P>,
+    fetch: TableFetch<P>,
+    discard: TableDiscard<P>,
+}
+
 /// The capabilities a plugin declared for its space, as the engines they allow. See the module
 /// docs.
 pub struct Kit<P: Puzzle> {
@@ -102,7 +124,7 @@ pub struct Kit<P: Puzzle> {
     heuristic: Option<HeuristicFactory<P>>,
     /// The space's size, when it is indexed.
     size: Option<u128>,
-    table: Option<(TableBuild<P>, TableLookup<P>, Fingerprint<P>)>,
+    table: Option<TableEngine<P>>,
     sweep: Option<Sweep<P>>,
     undirected: bool,
     proof: Option<Proof<P>>,
@@ -154,18 +176,24 @@ impl<P: Puzzle> Kit<P> {
         self
     }
 
-    /// A dense index, invertible moves and an enumerable goal set: the distance `table` engine,
-    /// and `explore` backward from the goals, one state at a time.
+    /// A dense index, invertible moves, an enumerable goal set and a description: the distance
+    /// `table` engine (its table cached on disk under the space's content fingerprint), and
+    /// `explore` backward from the goals, one state at a time.
     pub fn table(self) -> Self
     where
-        P: Indexed + Invertible + GoalSet,
+        P: Indexed + Invertible + GoalSet + Describe,
     {
         let mut kit = self.indexed().invertible();
-        kit.table = Some((
-            table::build::<P>,
-            DistanceTable::outcome::<P>,
-            fingerprint::<P>,
-        ));
+        kit.table = Some(TableEngine {
+            build: table::build::<P>,
+            lookup: DistanceTable::outcome::<P>,
+            fetch: |cache, space, limits, build| {
+                cache.load_or_build(space, &Recipe::distance_table(), limits, || {
+                    build(space, limits)
+                })
+            },
+            discard: |cache, space, why| cache.discard(space, &Recipe::distance_table(), why),
+        });
         kit.sweep = Some(Sweep::Backward(
             layers::backward::<P>,
             cluster::backward::<P>,
@@ -186,7 +214,7 @@ impl<P: Puzzle> Kit<P> {
             "word-at-a-time",
         ));
         if let Some(table) = &mut self.table {
-            table.0 = table::build_xor::<P>;
+            table.build = table::build_xor::<P>;
         }
         self
     }
@@ -205,7 +233,7 @@ impl<P: Puzzle> Kit<P> {
             "block-at-a-time",
         ));
         if let Some(table) = &mut self.table {
-            table.0 = table::build_split::<P>;
+            table.build = table::build_split::<P>;
         }
         self
     }
@@ -268,10 +296,8 @@ impl<P: Puzzle> Kit<P> {
                 .with_auto(Mode::Idastar);
         }
         let small = size.is_some_and(|n| n <= AUTO_TABLE_MAX_STATES);
-        if let (Some((build, lookup, fingerprint)), Some(size)) = (table, size) {
-            let fingerprint = fingerprint(&runner.space, &description);
-            let engine = runner.table(build, lookup, fingerprint, size);
-            instance = instance.with_engine(Mode::Table, engine);
+        if let Some(table) = table {
+            instance = instance.with_engine(Mode::Table, runner.table(table));
             if small {
                 instance = instance.with_auto(Mode::Table);
             }
@@ -281,18 +307,6 @@ impl<P: Puzzle> Kit<P> {
         }
         instance.with_export(runner.export(undirected))
     }
-}
-
-/// What names a space's distance table exactly, for the cache on disk: the description, the
-/// size and every goal board.
-fn fingerprint<P: Puzzle + Indexed + GoalSet>(space: &P, description: &str) -> String {
-    let mut goals = Vec::new();
-    space.goals(&mut |goal| goals.push(space.format(goal)));
-    format!(
-        "distance table v1; {description}; {} states; goals: {}",
-        space.size(),
-        goals.join(" | ")
-    )
 }
 
 /// A heuristic made on first use and kept.
@@ -369,50 +383,59 @@ impl<P: Puzzle> Runner<P> {
     }
 
     /// The table engine: built (or loaded from the cache on disk) by the first board that needs
-    /// it, kept for the others.
-    fn table(
-        &self,
-        build: TableBuild<P>,
-        lookup: TableLookup<P>,
-        fingerprint: String,
-        size: u128,
-    ) -> crate::instance::SolveFn {
+    /// it, kept for the others. A loaded table that proves inconsistent with the space in a
+    /// lookup is discarded (one warning, the file removed) and the board answered again from a
+    /// fresh build: a file on disk never decides an answer it cannot back.
+    fn table(&self, engine: TableEngine<P>) -> crate::instance::SolveFn {
         let (space, proof) = (self.space.clone(), self.proof);
-        let kept: Arc<OnceLock<(DistanceTable, Source)>> = Arc::default();
+        let kept: Mutex<Option<Arc<(DistanceTable, Source)>>> = Mutex::new(None);
         Box::new(move |board, limits, cache: &TableCache| {
             Self::solve(&space, proof, Mode::Table, board, |space, start| {
-                let reused = kept.get().is_some();
-                let built = || {
-                    let (table, source) =
-                        cache
-                            .load_or_build_within(&fingerprint, limits, || build(space, limits))?;
-                    // A file of another size is not this space's table, whatever it says.
-                    if table.len() as u128 == size {
-                        Ok((table, source))
-                    } else {
-                        Ok((build(space, limits)?, Source::BuiltNotSaved))
+                let limit = |limit| {
+                    let outcome = Outcome::LimitReached(limit);
+                    let stats = Default::default();
+                    (Report { outcome, stats }, Default::default())
+                };
+                let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
+                let reused = kept.is_some();
+                // Discarded files: after two, the cache is left out (another process keeps
+                // writing a bad one).
+                let mut discarded = 0;
+                let (table, outcome) = loop {
+                    let table = match &*kept {
+                        Some(table) => table.clone(),
+                        None => {
+                            let fetched = match discarded {
+                                0 | 1 => (engine.fetch)(cache, space, limits, engine.build),
+                                _ => (engine.build)(space, limits)
+                                    .map(|table| (table, Source::BuiltNotSaved)),
+                            };
+                            match fetched {
+                                Ok(fetched) => kept.insert(Arc::new(fetched)).clone(),
+                                Err(why) => return limit(why),
+                            }
+                        }
+                    };
+                    match (engine.lookup)(&table.0, space, start) {
+                        Ok(outcome) => break (table, outcome),
+                        Err(inconsistent) if table.1.is_loaded() => {
+                            (engine.discard)(cache, space, &inconsistent.0);
+                            *kept = None;
+                            discarded += 1;
+                        }
+                        Err(inconsistent) => {
+                            panic!("a distance table built in this run: {inconsistent}")
+                        }
                     }
                 };
-                let (table, source) = match kept.get() {
-                    Some(kept) => kept,
-                    None => match built() {
-                        Ok(built) => kept.get_or_init(|| built),
-                        Err(limit) => {
-                            let report = Report {
-                                outcome: Outcome::LimitReached(limit),
-                                stats: Default::default(),
-                            };
-                            return (report, Default::default());
-                        }
-                    },
-                };
-                let mut outcome = lookup(table, space, start);
+                let mut outcome = outcome;
                 // The table holds every distance; a depth limit still means "no deeper answer".
                 if let (Outcome::Solved(path), Some(max)) = (&outcome, limits.max_depth)
                     && path.len() as u64 > max as u64
                 {
                     outcome = Outcome::LimitReached(Limit::Depth(max));
                 }
+                let (table, source) = &*table;
                 let mut extra = serde_json::Map::new();
                 extra.insert("table_bytes".into(), table.bytes().into());
                 extra.insert("table_bits_per_entry".into(), table.bits_per_entry().into());

@@ -10,6 +10,7 @@
 //! | [`Indexed`] | a bijection between states and `0..size` | bitset visited sets, flat tables |
 //! | [`Invertible`] | the inverse of every move | backward search from the goal set |
 //! | [`GoalSet`] | every goal state, enumerated | multi-source backward search |
+//! | [`Describe`] | what the graph is (moves as transforms, goal, layout), for content fingerprints | tables cached on disk ([`cache`](crate::cache)) |
 //! | [`XorMoves`] | every move is an XOR of the dense index with a fixed mask | word-at-a-time whole-space BFS ([`layers`](crate::search::layers)) |
 //! | [`SplitMoves`] | the index is two parts every move changes separately | block-at-a-time whole-space BFS from two small move tables ([`layers`](crate::search::layers)) |
 //! | [`Symmetric`] | the images of a state under the space's symmetries | distance tables that expand one state per orbit |
@@ -168,6 +169,38 @@ pub trait Invertible: StateSpace {
 pub trait GoalSet: StateSpace {
     /// Calls `visit` once for every goal state.
     fn goals(&self, visit: &mut dyn FnMut(Self::State));
+}
+
+/// What the space's graph is, exactly, for the fingerprints of the tables built from it
+/// ([`cache::fingerprint`](crate::cache::fingerprint)): a table read from disk answers for this
+/// space only if it was built from a space with the same description.
+///
+/// Why it exists: a cached table is keyed by what determines its contents, never by a name or a
+/// path. The cache measures what it can through the other capabilities (the size, every goal,
+/// the successors met along a few walks); the description makes the key exact where the walks
+/// could miss a difference.
+///
+/// An implementation writes into `content` everything [`successors`](StateSpace::successors),
+/// [`is_goal`](StateSpace::is_goal) and the [`Indexed`] encoding depend on: dimensions, what
+/// each move does as a transform of states (a permutation puzzle's move tables, not its move
+/// names), the goal, options that change the moves (a torus). Never a name the user chose or a
+/// file's path: two spaces with equal descriptions must have equal graphs.
+///
+/// ```
+/// use statespace::cache::fingerprint::Content;
+/// use statespace::space::Describe;
+///
+/// /// A ring of `n` states (as in the `table` module's example).
+/// struct Ring { n: u64 }
+/// impl Describe for Ring {
+///     fn describe(&self, content: &mut Content) {
+///         content.str("ring").u64(self.n);
+///     }
+/// }
+/// ```
+pub trait Describe {
+    /// Writes the space's description (see the trait docs) into `content`.
+    fn describe(&self, content: &mut crate::cache::fingerprint::Content);
 }
 
 /// Every move flips a fixed set of bits of the dense index: the successors of `s` are exactly

@@ -2,7 +2,8 @@
 //! enumerable goal set.
 
 use super::board::Geometry;
-use crate::space::{GoalSet, Indexed, Invertible, StateSpace, XorMoves};
+use crate::cache::fingerprint::Content;
+use crate::space::{Describe, GoalSet, Indexed, Invertible, StateSpace, XorMoves};
 use std::fmt;
 
 /// What counts as solved.
@@ -154,6 +155,28 @@ impl Invertible for Flip {
 impl XorMoves for Flip {
     fn xor_masks(&self) -> &[u64] {
         &self.masks
+    }
+}
+
+/// The board's shape and every press as the cells it flips; the goal.
+impl Describe for Flip {
+    fn describe(&self, content: &mut Content) {
+        let Geometry { rows, cols, wrap } = self.geometry;
+        content
+            .str("flip")
+            .u64(rows.into())
+            .u64(cols.into())
+            .u64(wrap.into());
+        content.str("presses").u64(self.masks.len() as u64);
+        for &mask in &self.masks {
+            content.u64(mask);
+        }
+        match self.goal {
+            FlipGoal::Uniform => content.str("uniform"),
+            FlipGoal::AllWhite => content.str("all white"),
+            FlipGoal::AllBlack => content.str("all black"),
+            FlipGoal::Pattern(board) => content.str("pattern").u64(board),
+        };
     }
 }
 

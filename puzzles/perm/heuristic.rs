@@ -59,11 +59,12 @@
 
 use super::space::{PermMove, PermSpace};
 use crate::cache::TableCache;
+use crate::cache::fingerprint::Content;
 use crate::rank::Arrangements;
 use crate::search::pdb::{self, Abstraction, Max, PatternDatabase, PdbError};
 use crate::search::table::{self, DistanceTable, Width};
 use crate::search::{Limit, Limits, layers};
-use crate::space::{GoalSet, Indexed, Invertible, SplitMoves, StateSpace};
+use crate::space::{Describe, GoalSet, Indexed, Invertible, SplitMoves, StateSpace};
 
 /// The most pieces one pattern tracks (a [`Placement`] holds their slots and twists inline).
 pub const MAX_TRACKED: usize = 16;
@@ -147,7 +148,6 @@ pub struct Pattern {
     goal: Placement,
     size: u64,
     name: String,
-    fingerprint: String,
 }
 
 impl Pattern {
@@ -255,7 +255,6 @@ impl Pattern {
             goal: Placement::default(),
             size,
             name: names.join(" + "),
-            fingerprint: String::new(),
         };
         if pattern.codes > 256 {
             return invalid("the pattern's classes have more than 256 slots".into());
@@ -270,7 +269,6 @@ impl Pattern {
         }
         pattern.tabulate(space);
         pattern.goal = pattern.placement(&solved);
-        pattern.fingerprint = pattern.fingerprint_of(&def.name);
         Ok(pattern)
     }
 
@@ -300,44 +298,6 @@ impl Pattern {
         }
         self.dest = dest;
         self.add = add;
-    }
-
-    /// What names the table exactly: the definition's name and the pattern for people, and a
-    /// 64-bit FNV-1a hash of everything the table depends on (the shape of every part, the move
-    /// tables, the goal).
-    fn fingerprint_of(&self, definition: &str) -> String {
-        let mut hash = 0xcbf2_9ce4_8422_2325u64;
-        let mut eat = |bytes: &[u8]| {
-            for &b in bytes {
-                hash = (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-            }
-        };
-        for part in &self.parts {
-            let n = part.labels.len() as u32;
-            eat(&n.to_le_bytes());
-            eat(&[
-                part.pieces() as u8,
-                part.orientations,
-                part.step,
-                part.residue,
-            ]);
-            // Named only where it applies, so that the other tables keep their fingerprints.
-            if part.by_slot {
-                eat(b"twists by slot");
-            }
-        }
-        for (dest, add) in self.dest.iter().zip(&self.add) {
-            eat(&dest[..self.codes]);
-            eat(&add[..self.codes]);
-        }
-        eat(&self.goal.slot);
-        eat(&self.goal.twist);
-        format!(
-            "perm pattern; {definition}; {} moves; tracking {}; {} states; tables {hash:016x}",
-            self.moves.len(),
-            self.name,
-            self.size
-        )
     }
 
     /// The tracked pieces for people: `CORNERS 1,2,3 + EDGES 4,5` (labels 1-based, as in `.tws`
@@ -505,6 +465,32 @@ impl Invertible for Pattern {
     }
 }
 
+/// Everything the table depends on: the shape of every part (slots, pieces, orientations, the
+/// twist rule), the move tables over the slot codes, the goal placement. Not the definition's
+/// name nor the moves' names.
+impl Describe for Pattern {
+    fn describe(&self, content: &mut Content) {
+        content.str("perm pattern").u64(self.parts.len() as u64);
+        for part in &self.parts {
+            content
+                .u64(part.labels.len() as u64)
+                .u64(part.pieces() as u64)
+                .u64(part.orientations.into())
+                .u64(part.step.into())
+                .u64(part.residue.into())
+                .u64(part.by_slot.into());
+        }
+        content.str("moves").u64(self.dest.len() as u64);
+        for (dest, add) in self.dest.iter().zip(&self.add) {
+            content.bytes(&dest[..self.codes]).bytes(&add[..self.codes]);
+        }
+        content
+            .str("goal")
+            .bytes(&self.goal.slot)
+            .bytes(&self.goal.twist);
+    }
+}
+
 impl GoalSet for Pattern {
     fn goals(&self, visit: &mut dyn FnMut(Placement)) {
         visit(self.goal)
@@ -552,10 +538,6 @@ impl<const N: usize> Abstraction<PermSpace<N>> for Pattern {
     #[inline]
     fn project(&self, _: &PermSpace<N>, state: super::Packed<N>) -> u64 {
         self.index(self.placement_of(&state.0))
-    }
-
-    fn fingerprint(&self) -> String {
-        self.fingerprint.clone()
     }
 
     /// A move turns many pieces at once: every move may count in every pattern (module docs).

@@ -53,10 +53,13 @@
 use super::def::{Definition, MAX_MOVES, Power};
 use super::index::Layout;
 use super::state::{MoveTable, Packed, Packer};
+use crate::cache::fingerprint::Content;
 use crate::config::BoardText;
 use crate::error::{Error, Location, Result};
 use crate::setup::{Setup, heap, listed};
-use crate::space::{BoardFormat, GoalSet, Indexed, Invariant, Invertible, SplitMoves, StateSpace};
+use crate::space::{
+    BoardFormat, Describe, GoalSet, Indexed, Invariant, Invertible, SplitMoves, StateSpace,
+};
 use hashbrown::HashMap;
 use std::fmt;
 use std::mem::size_of;
@@ -403,6 +406,39 @@ impl<const N: usize> StateSpace for PermSpace<N> {
 impl<const N: usize> Invertible for PermSpace<N> {
     fn inverse(&self, m: PermMove) -> PermMove {
         self.moves[self.inverse[m.index()] as usize]
+    }
+}
+
+/// The state's byte layout (orbits: slots, orientations, where their bytes are), every move as
+/// byte tables (the byte each output byte reads, the twist it adds), the solved state and the
+/// `Illegal` rules: what the moves, the goal and the index depend on. Not the definition's
+/// name, path or move names: a renamed copy is the same puzzle, an edited move another one.
+impl<const N: usize> Describe for PermSpace<N> {
+    fn describe(&self, content: &mut Content) {
+        content.str("perm").u64(N as u64);
+        content.str("orbits").u64(self.def.orbits.len() as u64);
+        for (orbit, &(labels, oris, slots)) in self.def.orbits.iter().zip(self.packer.orbit_bytes())
+        {
+            content
+                .u64(orbit.pieces as u64)
+                .u64(orbit.orientations.into())
+                .u64(labels as u64)
+                .u64(oris.map_or(u64::MAX, |o| o as u64))
+                .u64(slots as u64);
+        }
+        content.str("modulus").bytes(self.packer.modulus());
+        content.str("moves").u64(self.tables.len() as u64);
+        for table in &self.tables {
+            content.bytes(&table.src).bytes(&table.add);
+        }
+        content.str("solved").bytes(&self.solved.0);
+        content.str("illegal").u64(self.illegal.len() as u64);
+        for (byte, mask) in &self.illegal {
+            content.u64((*byte).into());
+            for &word in mask {
+                content.u64(word);
+            }
+        }
     }
 }
 

@@ -18,11 +18,10 @@
 
 use super::board::{Board, Geometry, Palette, Shift};
 use super::space::ColourMasks;
-use crate::cache::TableCache;
+use crate::cache::{Recipe, Source, TableCache};
 use crate::config::Mode;
-use crate::search::table::{self, DistanceTable, Width};
+use crate::search::table::{self, DistanceTable, Inconsistent, Width};
 use crate::search::{Limit, Limits, Outcome, Path, Stats, bfs, iddfs};
-use crate::space::Indexed;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -34,6 +33,9 @@ pub struct MaskTable {
     pub space: ColourMasks,
     /// Its distance table.
     pub table: DistanceTable,
+    /// Whether it was loaded from the cache (a table that proves inconsistent then is the
+    /// file's fault) or built here.
+    pub source: Source,
 }
 
 /// How one board was solved.
@@ -107,33 +109,30 @@ impl RegionSolver {
         let mut rest = limits.clone();
         rest.memory_budget = limits.memory_budget.saturating_sub(held);
         // The board's mirrors keep the region: a quarter of the work on the HDU board.
-        let fingerprint = format!(
-            "shift mask table v1; {} x {}; region {:#x}; {k} cells; {} masks",
-            self.geometry.rows,
-            self.geometry.cols,
-            self.region,
-            space.size()
-        );
-        let (mut table, _) = cache.load_or_build_within(&fingerprint, &rest, || {
-            table::build_symmetric(&space, &rest, Width::Auto)
-        })?;
-        if table.len() as u128 != space.size() {
-            // A file of another size is not this table, whatever its name says.
-            table = table::build_symmetric(&space, &rest, Width::Auto)?;
-        }
-        Ok(self.keep(&mut tables, k, space, table))
+        let (table, source) =
+            cache.load_or_build(&space, &Recipe::distance_table(), &rest, || {
+                table::build_symmetric(&space, &rest, Width::Auto)
+            })?;
+        let built = Arc::new(MaskTable {
+            space,
+            table,
+            source,
+        });
+        tables.insert(k, Arc::clone(&built));
+        Ok((built, false))
     }
 
-    fn keep(
-        &self,
-        tables: &mut HashMap<u32, Arc<MaskTable>>,
-        k: u32,
-        space: ColourMasks,
-        table: DistanceTable,
-    ) -> (Arc<MaskTable>, bool) {
-        let built = Arc::new(MaskTable { space, table });
-        tables.insert(k, Arc::clone(&built));
-        (built, false)
+    /// Drops the kept table `t`, which proved inconsistent with its space; when it came from the
+    /// cache, its file is discarded (one warning) so that the next [`table`](Self::table) builds
+    /// it afresh. A table built in this run that is inconsistent is a bug: it panics.
+    pub fn forget(&self, t: &MaskTable, cache: &TableCache, why: &Inconsistent) {
+        assert!(t.source.is_loaded(), "a table built in this run: {why}");
+        let k = t.space.mask_cells();
+        self.tables
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&k);
+        cache.discard(&t.space, &Recipe::distance_table(), &why.0);
     }
 
     /// The fewest moves only, by table: `Ok(None)` when no colour can fill the region. What the
@@ -180,24 +179,44 @@ impl RegionSolver {
         answer
     }
 
+    /// The table engine; a cached table that proves inconsistent is discarded and the board
+    /// answered again from a fresh build ([`forget`](Self::forget)).
     fn by_table(
         &self,
         candidates: &[(u8, u64)],
         limits: &Limits,
         cache: &TableCache,
     ) -> RegionAnswer {
+        loop {
+            match self.by_table_once(candidates, limits, cache) {
+                Ok(answer) => return answer,
+                Err((t, why)) => self.forget(&t, cache, &why),
+            }
+        }
+    }
+
+    fn by_table_once(
+        &self,
+        candidates: &[(u8, u64)],
+        limits: &Limits,
+        cache: &TableCache,
+    ) -> Result<RegionAnswer, (Arc<MaskTable>, Inconsistent)> {
         let mut answer = RegionAnswer::unsolvable();
         let mut best: Option<(u32, u8, u64, Arc<MaskTable>)> = None;
         for &(colour, mask) in candidates {
             let (t, reused) = match self.table(mask.count_ones(), limits, cache) {
                 Ok(found) => found,
-                Err(limit) => return RegionAnswer::limit(limit, answer.stats),
+                Err(limit) => return Ok(RegionAnswer::limit(limit, answer.stats)),
             };
             if !reused {
                 add_stats(&mut answer.stats, t.table.stats());
             }
             answer.table_reused = Some(answer.table_reused.unwrap_or(true) && reused);
-            if let Some(d) = t.table.distance(&t.space, mask)
+            let distance = match t.table.distance(&t.space, mask) {
+                Ok(distance) => distance,
+                Err(why) => return Err((t, why)),
+            };
+            if let Some(d) = distance
                 && best.as_ref().is_none_or(|b| d < b.0)
             {
                 best = Some((d, colour, mask, t));
@@ -209,17 +228,21 @@ impl RegionSolver {
             if let Some(max) = limits.max_depth
                 && d > max
             {
-                return RegionAnswer::limit(Limit::Depth(max), answer.stats);
+                return Ok(RegionAnswer::limit(Limit::Depth(max), answer.stats));
             }
-            let path = t
-                .table
-                .path(&t.space, mask)
-                .expect("a finite distance has a path");
+            let path = match t.table.path(&t.space, mask) {
+                Ok(Some(path)) => path,
+                Ok(None) => {
+                    let why = Inconsistent(format!("mask {mask:#x}: a distance and no path"));
+                    return Err((t, why));
+                }
+                Err(why) => return Err((t, why)),
+            };
             answer.stats.depth = d;
             answer.outcome = Outcome::Solved(path);
             answer.colour = Some(colour);
         }
-        answer
+        Ok(answer)
     }
 
     fn by_bfs(&self, candidates: &[(u8, u64)], limits: &Limits) -> RegionAnswer {
@@ -344,7 +367,16 @@ impl Lookups<'_> {
                 *slot = Some(self.solver.table(k, limits, cache)?.0);
             }
             let t = slot.as_ref().expect("fetched above");
-            if let Some(d) = t.table.distance(&t.space, mask) {
+            let distance = match t.table.distance(&t.space, mask) {
+                Ok(distance) => distance,
+                Err(why) => {
+                    // A cached table that does not fit: discarded, rebuilt, asked again.
+                    let t = slot.take().expect("fetched above");
+                    self.solver.forget(&t, cache, &why);
+                    return self.distance(board, limits, cache);
+                }
+            };
+            if let Some(d) = distance {
                 best = Some(best.map_or(d, |b: u32| b.min(d)));
             }
         }

@@ -14,10 +14,13 @@
 use super::board::{Board, Geometry, Palette, Shift, Shifter, Word};
 pub use super::mirror::Mirror;
 use super::mirror::MirrorTables;
+use crate::cache::fingerprint::Content;
 use crate::config::BoardText;
 use crate::error::Result;
 use crate::rank::{Colex, next_same_popcount};
-use crate::space::{BoardFormat, GoalSet, Indexed, Invariant, Invertible, StateSpace, Symmetric};
+use crate::space::{
+    BoardFormat, Describe, GoalSet, Indexed, Invariant, Invertible, StateSpace, Symmetric,
+};
 
 /// Whether `next` may follow `previous` on a shortest path that depth-first engines explore.
 ///
@@ -61,6 +64,11 @@ pub struct ColourMasks {
 }
 
 impl ColourMasks {
+    /// The number of cells every mask sets (`k`).
+    pub fn mask_cells(&self) -> u32 {
+        self.k
+    }
+
     /// The masks of `k` cells on `geometry` with the goal "`region` all set".
     /// `1 <= region.count_ones() <= k <= cells <= 64`.
     pub fn new(geometry: Geometry, region: u64, k: u32) -> Self {
@@ -159,6 +167,19 @@ impl Indexed for ColourMasks {
 impl Invertible for ColourMasks {
     fn inverse(&self, m: Shift) -> Shift {
         m.inverse()
+    }
+}
+
+/// The board's shape (which fixes the shifts and the colex index), the mask's cell count and the
+/// region the goal fills.
+impl Describe for ColourMasks {
+    fn describe(&self, content: &mut Content) {
+        let Geometry { rows, cols } = self.geometry;
+        content
+            .str("shift colour masks")
+            .u64(rows.into())
+            .u64(cols.into());
+        content.u64(self.k.into()).str("region").u64(self.region);
     }
 }
 

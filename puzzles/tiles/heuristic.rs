@@ -50,12 +50,13 @@
 
 use super::blank_aware;
 use super::space::{Board, Dir, MAX_CELLS, Slide, Tiles};
-use crate::cache::TableCache;
+use crate::cache::fingerprint::Content;
+use crate::cache::{Recipe, TableCache};
 use crate::rank::Arrangements;
 use crate::search::pdb::{self, Abstraction, Additive, PatternDatabase, PdbError, Symmetry};
 use crate::search::table::{self, DistanceTable, Width};
 use crate::search::{Limit, Limits};
-use crate::space::{GoalSet, Heuristic, Indexed, Invertible, StateSpace};
+use crate::space::{Describe, GoalSet, Heuristic, Indexed, Invertible, StateSpace};
 
 /// Manhattan distance: the sum over the tiles of the rows plus columns between a tile's cell and
 /// its goal cell. Admissible (a move moves one tile one cell) and consistent.
@@ -335,7 +336,6 @@ pub struct TileGroup {
     blank_aware: bool,
     /// The goal's blank cell.
     goal_blank: u8,
-    fingerprint: String,
 }
 
 const NOT_IN_GROUP: u8 = u8::MAX;
@@ -391,19 +391,6 @@ impl TileGroup {
                 neighbours.map(|&(to, dir)| (to, dir.opposite())).collect()
             })
             .collect();
-        let goal_text: Vec<String> = tiles.goal().cells[..n]
-            .iter()
-            .map(|t| t.to_string())
-            .collect();
-        let kind = if blank_aware {
-            "blank-aware"
-        } else {
-            "blank-free"
-        };
-        let fingerprint = format!(
-            "tiles {rows}x{cols}, goal [{}], {kind} group {group:?}",
-            goal_text.join(" ")
-        );
         Ok(TileGroup {
             rows,
             cols,
@@ -414,7 +401,6 @@ impl TileGroup {
             steps,
             blank_aware,
             goal_blank: tiles.goal().blank,
-            fingerprint,
         })
     }
 
@@ -502,6 +488,18 @@ impl Invertible for TileGroup {
     }
 }
 
+/// The board's shape and the goal cells of the group's tiles, in the group's order: what the
+/// slides, the index and the goal depend on (which tiles they are does not change the table).
+impl Describe for TileGroup {
+    fn describe(&self, content: &mut Content) {
+        content
+            .str("tile group")
+            .u64(self.rows.into())
+            .u64(self.cols.into());
+        content.bytes(&self.goal[..self.tiles.len()]);
+    }
+}
+
 impl GoalSet for TileGroup {
     fn goals(&self, visit: &mut dyn FnMut(GroupCells)) {
         visit(self.goal)
@@ -520,10 +518,6 @@ impl Abstraction<Tiles> for TileGroup {
         self.index(self.cells_of(&board))
     }
 
-    fn fingerprint(&self) -> String {
-        self.fingerprint.clone()
-    }
-
     fn pieces(&self) -> u64 {
         self.tiles.iter().fold(0, |m, &t| m | 1 << t)
     }
@@ -534,6 +528,15 @@ impl Abstraction<Tiles> for TileGroup {
         }
         let goal = &self.goal[..self.tiles.len()];
         blank_aware::build(self.rows, self.cols, goal, self.goal_blank, limits)
+    }
+
+    /// Blank-aware groups build with their own search, whose costs depend on the goal's blank
+    /// cell too.
+    fn recipe(&self) -> Recipe {
+        match self.blank_aware {
+            true => Recipe::pattern_database().own_build(vec![b'b', self.goal_blank]),
+            false => Recipe::pattern_database(),
+        }
     }
 
     fn build_bytes(&self) -> u128 {

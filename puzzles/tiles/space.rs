@@ -21,8 +21,9 @@
 //! is there up to 4 x 5; the plugin declares it only then (a 5 x 5 table could not be allocated
 //! anyway).
 
+use crate::cache::fingerprint::Content;
 use crate::rank::{Permutations, parity};
-use crate::space::{GoalSet, Indexed, Invariant, Invertible, StateSpace};
+use crate::space::{Describe, GoalSet, Indexed, Invariant, Invertible, StateSpace};
 use std::fmt;
 
 /// The most cells: the 24-puzzle.
@@ -202,6 +203,18 @@ impl Invertible for Tiles {
             tile: m.tile,
             dir: m.dir.opposite(),
         }
+    }
+}
+
+/// The board's shape (which fixes the slides and the rank) and the goal board.
+impl Describe for Tiles {
+    fn describe(&self, content: &mut Content) {
+        let n = self.rows as usize * self.cols as usize;
+        content
+            .str("tiles")
+            .u64(self.rows.into())
+            .u64(self.cols.into());
+        content.str("goal").bytes(&self.goal.cells[..n]);
     }
 }
 

@@ -15,9 +15,9 @@
 //! are drawn in the instance's [`BoardStyle`](statespace::picture::BoardStyle).
 //!
 //! With `-o FILE` the text goes to a temporary file beside FILE which is renamed onto FILE once
-//! complete, so an error never leaves a half-written file (nor an old one clobbered). The
-//! temporary file is created before the graph is built, so an output path that cannot be written
-//! fails before any work.
+//! complete, so an error never leaves a half-written file (nor an old one clobbered); a device
+//! or a FIFO is written through instead ([`AtomicOutput`]). The output is opened before the
+//! graph is built, so an output path that cannot be written fails before any work.
 
 use super::atomic_output::AtomicOutput;
 use super::progress::Progress;

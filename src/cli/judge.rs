@@ -220,7 +220,9 @@ impl<'a> Cases<'a> {
         };
         let mut out = String::with_capacity(chunk.text.len() / 2);
         let count = self.count;
-        for case in chunk.first..chunk.first + chunk.cases {
+        // `first + cases` may pass `usize::MAX` (T is read from the input); the case numbers
+        // themselves stay at most T.
+        for case in (0..chunk.cases).map(|i| chunk.first + i) {
             board.cells.clear();
             for row in 1..=self.geometry.rows {
                 let key = || format!("case {case}, row {row}");

@@ -5,6 +5,7 @@
 //! else to stderr.
 
 mod atomic_output;
+mod boards;
 mod cache;
 mod explore;
 mod export;
@@ -28,7 +29,7 @@ pub enum Exit {
     Ok = 0,
     /// A bug: an internal error or a panic.
     Internal = 1,
-    /// Bad input: arguments, config, board, judge stream, unreadable file.
+    /// Bad input: arguments, config, board, judge stream, unreadable file, unwritable output.
     BadInput = 2,
     /// Proven unsolvable.
     Unsolvable = 3,
@@ -36,6 +37,9 @@ pub enum Exit {
     LimitReached = 4,
     /// Interrupted by Ctrl-C (SIGINT) before it could decide: 128 + 2, as shells do.
     Interrupted = 130,
+    /// Stdout (or an output pipe) was closed by its reader: the run stopped quietly, 128 + 13
+    /// (`SIGPIPE`), as shells report a tool that signal ended.
+    BrokenPipe = 141,
 }
 
 #[derive(Parser)]
@@ -61,18 +65,44 @@ enum Command {
 
 /// Parses the command line, runs it and maps the result to an exit code.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = std::panic::catch_unwind(|| match cli.command {
+    let exit = match Cli::try_parse() {
+        Ok(cli) => run(cli.command),
+        Err(e) => parse_error(&e),
+    };
+    ExitCode::from(exit as u8)
+}
+
+/// Runs a parsed command, catching a panic; see [`report`].
+fn run(command: Command) -> Exit {
+    let result = std::panic::catch_unwind(|| match command {
         Command::Solve(args) => solve::run(args),
         Command::Judge(args) => judge::run(args),
         Command::Puzzles(args) => puzzles::run(args),
         Command::Export(args) => export::run(args),
         Command::Explore(args) => explore::run(args),
     });
-    let exit = match result {
-        Ok(Ok(exit)) => exit,
-        Ok(Err(error)) => {
-            eprintln!("statespace: error: {error}");
+    match result {
+        Ok(result) => report(result),
+        // The panic hook has already printed the message and location.
+        Err(_) => {
+            stderr_line("statespace: internal error (a bug: please report it)");
+            Exit::Internal
+        }
+    }
+}
+
+/// The exit code of a command's result, its error printed as one line on stderr. A write to a
+/// closed pipe (`| head`) is no error: the reader wants no more, so the run stops quietly with
+/// [`Exit::BrokenPipe`], as a tool killed by `SIGPIPE` would (Rust ignores that signal, so a
+/// closed pipe reaches us as this error, from [`write_stdout`] or an output file).
+fn report(result: Result<Exit, Error>) -> Exit {
+    match result {
+        Ok(exit) => exit,
+        Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe => {
+            Exit::BrokenPipe
+        }
+        Err(error) => {
+            stderr_line(&format!("statespace: error: {error}"));
             match error {
                 Error::Input { .. } | Error::Io { .. } => Exit::BadInput,
                 Error::Limit {
@@ -82,30 +112,103 @@ pub fn main() -> ExitCode {
                 Error::Limit { .. } => Exit::LimitReached,
             }
         }
-        // The panic hook has already printed the message and location.
-        Err(_) => {
-            eprintln!("statespace: internal error (a bug: please report it)");
-            Exit::Internal
-        }
-    };
-    ExitCode::from(exit as u8)
+    }
 }
 
-/// Writes a result to stdout. A reader that went away (`| head`) is not an error: the rest of the
-/// output is simply not wanted, so a closed pipe ends the write quietly.
+/// Writes `line` on stderr. A stderr that cannot take it is ignored: the exit code still tells
+/// (`eprintln!` would panic).
+fn stderr_line(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
+/// What clap's refusal of the command line becomes: `--help` and `--version` written to stdout
+/// (a failed write is an error like any other), anything else one line on stderr, exit 2.
+fn parse_error(e: &clap::Error) -> Exit {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            use std::io::IsTerminal;
+            let text = match std::io::stdout().is_terminal() {
+                true => e.render().ansi().to_string(),
+                false => e.render().to_string(),
+            };
+            report(write_stdout(&text).map(|()| Exit::Ok))
+        }
+        _ => {
+            stderr_line(&format!("statespace: error: {}", one_line(e)));
+            Exit::BadInput
+        }
+    }
+}
+
+/// clap's error on one line, like every other error: its message, the values it lists, its
+/// tips, and where to read more. clap writes 3 to 20 lines (a usage line, a whole help page
+/// when the command is missing).
+fn one_line(e: &clap::Error) -> String {
+    use clap::CommandFactory;
+    // The command the user meant, for its `--help`: the first word that is not a flag.
+    let mut help = "statespace".to_string();
+    let command = Cli::command();
+    let words: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|w| w.to_string_lossy().into_owned())
+        .collect();
+    if let Some(sub) = words
+        .iter()
+        .find(|w| !w.starts_with('-'))
+        .and_then(|w| command.find_subcommand(w))
+    {
+        help = format!("statespace {}", sub.get_name());
+    }
+    if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        let names: Vec<&str> = command
+            .get_subcommands()
+            .map(|s| s.get_name())
+            .filter(|&n| n != "help")
+            .collect();
+        return format!(
+            "missing a command: {} (see {help} --help)",
+            names.join(", ")
+        );
+    }
+    // The rendering's parts: `error: MESSAGE`, indented values (`  <CONFIG>`, `[possible
+    // values: ...]`), `  tip: ...` lines, and the usage and `--help` lines, left out here.
+    let rendered = e.render().to_string();
+    let mut lines = rendered.lines();
+    let first = lines.next().unwrap_or_default();
+    let mut line = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    let (mut values, mut tips) = (Vec::new(), Vec::new());
+    for part in lines.filter(|l| l.starts_with(char::is_whitespace)) {
+        match part.trim() {
+            "" => {}
+            tip if tip.starts_with("tip:") => tips.push(tip),
+            value => values.push(value),
+        }
+    }
+    if !values.is_empty() {
+        let separator = if line.ends_with(':') { ", " } else { " " };
+        line = format!("{line} {}", values.join(separator));
+    }
+    for tip in tips {
+        line = format!("{line}; {tip}");
+    }
+    format!("{line} (see {help} --help)")
+}
+
+/// Writes a result to stdout. A reader that went away (`| head`) gives a `BrokenPipe` error,
+/// which ends the run quietly (see [`report`]): the rest of the output is not wanted, so there
+/// is no point computing it.
 pub fn write_stdout(text: &str) -> Result<(), Error> {
     use std::io::Write;
     let mut stdout = std::io::stdout().lock();
-    match stdout
+    stdout
         .write_all(text.as_bytes())
         .and_then(|()| stdout.flush())
-    {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Error::Io {
+        .map_err(|source| Error::Io {
             path: "<stdout>".into(),
-            source: e,
-        }),
-        _ => Ok(()),
-    }
+            source,
+        })
 }
 
 /// Reads a whole file, or stdin for `-`, without a leading byte-order mark.

@@ -2,26 +2,30 @@
 //!
 //! `--boards FILE` solves every board in FILE (`-`: stdin) with one setup: the instance, its
 //! distance table or pattern databases are built (or loaded) once. Boards are in the config's
-//! board text, separated by blank lines. Text prints one block per board, headed `board N`;
+//! board text, separated by blank lines, read one at a time ([`Boards`]), so memory does not
+//! grow with the input. Text prints one block per board, headed `board N`, as it is answered;
 //! `--json` prints one object per line (JSON Lines) with `index` (1-based) and the fields of a
-//! single solve. A board that does not parse is one line on stderr naming its index and line,
-//! and the others still run; the exit code is then 2, else the worst answer's (130 interrupted, 4
-//! a limit, 3 `Impossible`, 0). Ctrl-C stops the batch after the board it interrupts; a time
-//! limit counts per board.
+//! single solve. A board that does not parse (or is not UTF-8, or is too long) is one line on
+//! stderr naming its index and line, and the others still run; the exit code is then 2, else
+//! the worst answer's (130 interrupted, 4 a limit, 3 `Impossible`, 0). Ctrl-C stops the batch
+//! after the board it interrupts; a time limit counts per board; a closed stdout stops it at
+//! once (exit 141, see [`super::report`]).
 //!
 //! `--svg FILE` also writes a picture of the answer ([`statespace::picture::solution_svg`]): the
 //! boards start to goal, each move's changes highlighted and its label underneath; for
-//! `Impossible`, the start board alone under that caption. It is written atomically (a temporary
-//! file beside FILE, renamed into place; created before the search, so an unwritable path fails
-//! before any work). When a limit stops the search, or the strip would be too large to draw,
+//! `Impossible`, the start board alone under that caption. It is written atomically where FILE
+//! allows it ([`AtomicOutput`]: a temporary file beside FILE, renamed into place; a device or a
+//! FIFO written through), opened before the search, so an unwritable path fails before any
+//! work. When a limit stops the search, or the strip would be too large to draw,
 //! nothing is written and stderr says so in one line: the exit code stays the answer's (4 for a
 //! limit), since the text or JSON on stdout is still the answer.
 
 use super::atomic_output::AtomicOutput;
+use super::boards::{Boards, board_cap};
 use super::cache::CacheArgs;
 use super::limits::LimitArgs;
-use super::{Exit, board_arg, output, read_input, write_stdout};
-use statespace::config::{BoardText, Config, Mode};
+use super::{Exit, board_arg, output, write_stdout};
+use statespace::config::{Config, Mode};
 use statespace::error::{Error, Location};
 use statespace::instance::{Answer, Instance, Solution};
 use statespace::picture::{self, Frame};
@@ -93,28 +97,6 @@ fn exit_of(answer: &Answer) -> Exit {
     }
 }
 
-/// The boards of a `--boards` file: blocks of non-blank lines, each knowing where it stands.
-fn split_boards(name: &str, text: &str) -> Vec<BoardText> {
-    let mut boards: Vec<BoardText> = Vec::new();
-    let mut open = false;
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            open = false;
-        } else if open {
-            let board = boards.last_mut().expect("open");
-            board.text.push('\n');
-            board.text.push_str(line);
-        } else {
-            let mut board = BoardText::from_file(name, line.to_string());
-            board.first_line = i + 1;
-            board.key = Some(format!("board {}", boards.len() + 1));
-            boards.push(board);
-            open = true;
-        }
-    }
-    boards
-}
-
 /// `--boards`: every board with one setup; see the module docs.
 fn batch(
     instance: &Instance,
@@ -124,13 +106,16 @@ fn batch(
     json: bool,
 ) -> Result<Exit, Error> {
     let name = if path == "-" { "<stdin>" } else { path };
-    let boards = split_boards(name, &read_input(path)?);
-    if boards.is_empty() {
-        return Err(Error::input(
-            Location::file(name),
-            "no boards: expected boards separated by blank lines",
-        ));
-    }
+    let reader: Box<dyn std::io::BufRead> = match path {
+        "-" => Box::new(std::io::stdin().lock()),
+        _ => Box::new(std::io::BufReader::new(std::fs::File::open(path).map_err(
+            |source| Error::Io {
+                path: name.into(),
+                source,
+            },
+        )?)),
+    };
+    let mut boards = Boards::new(reader, name, board_cap(limits.memory_budget));
     let mut worst = Exit::Ok;
     let rank = |exit: Exit| match exit {
         Exit::Ok => 0,
@@ -139,10 +124,11 @@ fn batch(
         Exit::Interrupted => 3,
         _ => 4,
     };
-    for (i, board) in boards.iter().enumerate() {
+    while let Some(board) = boards.next_board()? {
+        let i = boards.count() - 1;
         let mut limits = limits.clone();
         limits.clock_start = Some(std::time::Instant::now());
-        let exit = match instance.solve(board, mode, &limits) {
+        let exit = match board.and_then(|board| instance.solve(&board, mode, &limits)) {
             Err(error @ Error::Input { .. }) => {
                 eprintln!("statespace: error: {error}");
                 Exit::BadInput
@@ -169,6 +155,12 @@ fn batch(
         if exit == Exit::Interrupted {
             break;
         }
+    }
+    if boards.count() == 0 {
+        return Err(Error::input(
+            Location::file(name),
+            "no boards: expected boards separated by blank lines",
+        ));
     }
     Ok(worst)
 }

@@ -34,10 +34,11 @@
 //!
 //! [`PatternDatabase::build`] builds an exact table (one lookup per estimate, never the mod-3
 //! walk) by [`Abstraction::build_table`] (the unit-cost table engine unless the abstraction has a
-//! search of its own) and, when given a [`TableCache`], goes through [`TableCache::load_or_build`] with the
-//! fingerprint of [`PatternDatabase::fingerprint`] (the abstraction's own fingerprint, which names
-//! the puzzle, size, goal and abstraction, plus the entry width), so a second run loads the table
-//! from disk. [`build_all`] builds several databases for one heuristic against one memory budget:
+//! search of its own) and, when given a [`TableCache`], goes through [`TableCache::load_or_build`]
+//! with the abstract space and the abstraction's [`Recipe`]: the file is keyed by the content
+//! fingerprint of the abstract space (its moves, goals and layout, never a name) and checked
+//! against it when loaded, so a second run loads the table from disk and no other puzzle's table
+//! is ever taken for it. [`build_all`] builds several databases for one heuristic against one memory budget:
 //! it refuses, before allocating anything, when [`memory_needed`] (their smallest exact tables
 //! and the largest build's working memory) does not fit, builds the largest first (its build is
 //! the peak) and each one with the budget left by those already held. The builders check the
@@ -51,14 +52,10 @@
 
 use super::table::{self, DistanceTable, Width};
 use super::{Limit, Limits};
-use crate::cache::{Source, TableCache};
-use crate::space::{GoalSet, Heuristic, Indexed, Invertible, StateSpace};
+use crate::cache::{Recipe, Source, TableCache};
+use crate::space::{Describe, GoalSet, Heuristic, Indexed, Invertible, StateSpace};
 use std::fmt;
 use std::time::{Duration, Instant};
-
-/// The version of the databases' layout and meaning, part of every fingerprint: bump it when an
-/// abstraction's index or moves change, so that old cache files are not trusted.
-pub const FINGERPRINT_VERSION: u32 = 1;
 
 /// A projection of the states of `P` onto a smaller space whose distances are lower bounds.
 ///
@@ -71,18 +68,15 @@ pub const FINGERPRINT_VERSION: u32 = 1;
 ///
 /// Then the abstract distance of `project(s)` never exceeds the distance of `s`.
 pub trait Abstraction<P: StateSpace + ?Sized>: Sync {
-    /// The abstract space, whose distance table is built backward from its goals.
-    type Space: Indexed + Invertible + GoalSet + Sync;
+    /// The abstract space, whose distance table is built backward from its goals (and whose
+    /// [`Describe`] keys the table in the cache).
+    type Space: Indexed + Invertible + GoalSet + Describe + Sync;
 
     /// The abstract space.
     fn space(&self) -> &Self::Space;
 
     /// The abstract index of `state`; allocates nothing (it runs for every generated node).
     fn project(&self, space: &P, state: P::State) -> u64;
-
-    /// Names exactly what the table is of: the puzzle, its size and goal, the abstraction and its
-    /// parameters. Two abstractions with equal fingerprints have equal tables.
-    fn fingerprint(&self) -> String;
 
     /// The pieces whose moves the abstract distance counts, as a mask (bit `i`: piece `i`, in the
     /// puzzle's own numbering); `u64::MAX` when every move may count. [`Additive`] needs the masks
@@ -95,6 +89,14 @@ pub trait Abstraction<P: StateSpace + ?Sized>: Sync {
     /// own (the tiles' blank-aware groups, where moves of unwatched tiles cost 0).
     fn build_table(&self, limits: &Limits) -> Result<DistanceTable, Limit> {
         table::build_with(self.space(), limits, Width::Exact)
+    }
+
+    /// How [`build_table`](Self::build_table) makes the table from [`space`](Self::space), for
+    /// the cache: by default [`Recipe::pattern_database`] (exact, unit cost). An abstraction
+    /// that builds its own table returns [`Recipe::own_build`] with every parameter its build
+    /// depends on beyond the space.
+    fn recipe(&self) -> Recipe {
+        Recipe::pattern_database()
     }
 
     /// The fewest bytes [`build_table`](Self::build_table) needs, for [`build_all`]'s check before
@@ -166,8 +168,7 @@ impl<A> PatternDatabase<A> {
     /// - `limits`: the build's limits; `memory_budget` is checked before allocating and before
     ///   every widening of the table.
     /// - `cache`: when given, the table is loaded from it if a valid file is there, else built and
-    ///   saved; a loaded table whose size does not match the abstract space is not trusted
-    ///   (rebuilt).
+    ///   saved; a loaded table that does not fit the abstract space is not trusted (rebuilt).
     pub fn build<P: StateSpace + ?Sized>(
         abstraction: A,
         limits: &Limits,
@@ -180,15 +181,8 @@ impl<A> PatternDatabase<A> {
         let space = abstraction.space();
         let build = || abstraction.build_table(limits);
         let (table, source) = match cache {
-            Some(cache) => {
-                let fingerprint = Self::fingerprint_of(&abstraction);
-                let (table, source) = cache.load_or_build(&fingerprint, build)?;
-                if Self::fits(space, &table) {
-                    (table, source)
-                } else {
-                    (build()?, Source::BuiltNotSaved)
-                }
-            }
+            // The cache checks a loaded table against the space (size, exactness, distances).
+            Some(cache) => cache.load_or_build(space, &abstraction.recipe(), limits, build)?,
             None => (build()?, Source::BuiltNotSaved),
         };
         Ok(PatternDatabase {
@@ -215,26 +209,6 @@ impl<A> PatternDatabase<A> {
 
     fn fits<S: Indexed>(space: &S, table: &DistanceTable) -> bool {
         table.is_exact() && table.len() as u128 == space.size()
-    }
-
-    /// The cache fingerprint: the abstraction's, the entry coding and [`FINGERPRINT_VERSION`].
-    pub fn fingerprint<P: StateSpace + ?Sized>(&self) -> String
-    where
-        A: Abstraction<P>,
-    {
-        Self::fingerprint_of(&self.abstraction)
-    }
-
-    /// The cache fingerprint of `abstraction`'s database, before it is built (to ask the cache
-    /// whether it holds it).
-    pub fn fingerprint_of<P: StateSpace + ?Sized>(abstraction: &A) -> String
-    where
-        A: Abstraction<P>,
-    {
-        format!(
-            "pdb v{FINGERPRINT_VERSION}, {}, exact width",
-            abstraction.fingerprint()
-        )
     }
 
     /// The abstract distance of `state`: a lower bound on its distance to the goal set.
@@ -299,7 +273,7 @@ pub fn build_all<P: StateSpace + ?Sized, A: Abstraction<P>>(
         // A build that takes long gets one line first, so a first run does not look hung.
         let to_build: Vec<&A> = abstractions
             .iter()
-            .filter(|a| !cache.holds(&PatternDatabase::<A>::fingerprint_of(*a)))
+            .filter(|a| !cache.holds(a.space(), &a.recipe()))
             .collect();
         let bytes: u128 = to_build.iter().map(|a| a.build_bytes()).sum();
         if bytes >= LONG_BUILD_BYTES {
@@ -560,6 +534,11 @@ mod tests {
             visit(0)
         }
     }
+    impl Describe for Ring {
+        fn describe(&self, content: &mut crate::cache::fingerprint::Content) {
+            content.str("ring").u64(6);
+        }
+    }
 
     /// Counter `0` or `1` of the pair.
     #[derive(Debug)]
@@ -571,9 +550,6 @@ mod tests {
         }
         fn project(&self, _: &Pair, (a, b): (u8, u8)) -> u64 {
             if self.0 == 0 { a as u64 } else { b as u64 }
-        }
-        fn fingerprint(&self) -> String {
-            format!("pair test, counter {}", self.0)
         }
         fn pieces(&self) -> u64 {
             1 << self.0
@@ -589,9 +565,6 @@ mod tests {
         }
         fn project(&self, pair: &Pair, state: (u8, u8)) -> u64 {
             self.0.project(pair, state)
-        }
-        fn fingerprint(&self) -> String {
-            format!("heavy {}", self.0.fingerprint())
         }
         fn pieces(&self) -> u64 {
             self.0.pieces()
@@ -717,10 +690,6 @@ mod tests {
         let first = PatternDatabase::build(Counter(1, Ring), &Limits::default(), Some(&cache));
         let first = first.unwrap();
         assert_eq!(first.source(), Source::Built);
-        assert_eq!(
-            first.fingerprint(),
-            "pdb v1, pair test, counter 1, exact width"
-        );
         let again = PatternDatabase::build(Counter(1, Ring), &Limits::default(), Some(&cache));
         let again = again.unwrap();
         assert_eq!(again.source(), Source::Loaded);

@@ -128,13 +128,13 @@
 //!
 //! let t = table::build(&Ring, &Limits::default()).unwrap();
 //! assert_eq!(t.histogram(), vec![1, 2, 2, 2, 2, 1]);
-//! assert_eq!(t.distance(&Ring, 7), Some(3));
-//! assert_eq!(t.path(&Ring, 7).unwrap().moves(), vec![1, 1, 1]);
+//! assert_eq!(t.distance(&Ring, 7).unwrap(), Some(3));
+//! assert_eq!(t.path(&Ring, 7).unwrap().unwrap().moves(), vec![1, 1, 1]);
 //!
 //! // The same answers from 2 bits per state.
 //! let compact = table::build_with(&Ring, &Limits::default(), table::Width::Mod3).unwrap();
 //! assert_eq!(compact.bits_per_entry(), 2);
-//! assert_eq!(compact.distance(&Ring, 7), Some(3));
+//! assert_eq!(compact.distance(&Ring, 7).unwrap(), Some(3));
 //! assert_eq!(compact.histogram(), t.histogram());
 //! ```
 
@@ -161,6 +161,31 @@ pub enum Width {
     /// Distance mod 3: 2 bits per state. A walk to the goal set per query.
     Mod3,
 }
+
+/// A path in the space `P`.
+pub type SpacePath<P> = Path<<P as StateSpace>::State, <P as StateSpace>::Move>;
+
+/// A table that disagrees with the space it is asked about: it was not built from that space (a
+/// cache file of another puzzle, or edited). Its users discard the table and build it again
+/// ([`TableCache::discard`](crate::cache::TableCache::discard)).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Inconsistent(pub String);
+
+impl Inconsistent {
+    fn at(index: u64, why: &str) -> Inconsistent {
+        Inconsistent(format!(
+            "the table does not fit the space at index {index}: {why}"
+        ))
+    }
+}
+
+impl std::fmt::Display for Inconsistent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Inconsistent {}
 
 /// The distance of every state of an indexed space to its goal set.
 ///
@@ -212,16 +237,20 @@ impl DistanceTable {
 
     /// The distance from `state` to the nearest goal, or `None` when no goal can be reached from
     /// it. One lookup in an exact table; in a mod-3 table a descent to the goal set (`d + 1`
-    /// successor generations).
-    ///
-    /// `space` must be the space the table was built from.
-    pub fn distance<P: Indexed>(&self, space: &P, state: P::State) -> Option<u32> {
+    /// successor generations), which fails with [`Inconsistent`] when the table was not built
+    /// from `space` (see [`path`](Self::path)).
+    pub fn distance<P: Indexed + ?Sized>(
+        &self,
+        space: &P,
+        state: P::State,
+    ) -> Result<Option<u32>, Inconsistent> {
         if self.mod3 {
             let mut steps = 0;
-            self.descend(space, state, |_, _| steps += 1)
-                .map(|()| steps)
+            Ok(self
+                .descend(space, state, |_, _| steps += 1)?
+                .map(|()| steps))
         } else {
-            self.code(space.index(state)).map(|code| code as u32)
+            Ok(self.code(space.index(state)).map(|code| code as u32))
         }
     }
 
@@ -300,36 +329,52 @@ impl DistanceTable {
     }
 
     /// An optimal path from `start` to a goal, by descending the table: from a state at distance
-    /// `d`, the first successor (in the space's move order) at distance `d - 1`. `None` when no goal
-    /// can be reached from `start`. Costs `d` successor generations and their index look-ups (one
-    /// more in a mod-3 table, to see that the end has no closer successor).
+    /// `d`, the first successor (in the space's move order) at distance `d - 1`. `Ok(None)` when
+    /// no goal can be reached from `start`. Costs `d` successor generations and their index
+    /// look-ups (one more in a mod-3 table, to see that the end has no closer successor).
     ///
-    /// `space` must be the space the table was built from.
-    pub fn path<P: Indexed>(&self, space: &P, start: P::State) -> Option<Path<P::State, P::Move>> {
+    /// A table built from `space` always descends to a goal. One that was not (read from a file
+    /// that another puzzle's table or a hand edit left behind) may not: a state with no closer
+    /// successor short of a goal, or a mod-3 walk longer than the table is deep. That is
+    /// [`Inconsistent`], never a panic or a path that does not end at a goal.
+    pub fn path<P: Indexed + ?Sized>(
+        &self,
+        space: &P,
+        start: P::State,
+    ) -> Result<Option<SpacePath<P>>, Inconsistent> {
         let mut steps = Vec::new();
-        self.descend(space, start, |mv, state| steps.push(Step { mv, state }))?;
-        Some(Path { start, steps })
+        let reached = self.descend(space, start, |mv, state| steps.push(Step { mv, state }))?;
+        Ok(reached.map(|()| Path { start, steps }))
     }
 
     /// The table's answer for `start` as an [`Outcome`]: solved with the path from
     /// [`path`](Self::path), or unsolvable.
-    pub fn outcome<P: Indexed>(&self, space: &P, start: P::State) -> Outcome<P::State, P::Move> {
-        match self.path(space, start) {
+    pub fn outcome<P: Indexed + ?Sized>(
+        &self,
+        space: &P,
+        start: P::State,
+    ) -> Result<Outcome<P::State, P::Move>, Inconsistent> {
+        Ok(match self.path(space, start)? {
             Some(path) => Outcome::Solved(path),
             None => Outcome::Unsolvable,
-        }
+        })
     }
 
-    /// Walks from `start` down to the goal set, calling `step` for every move; `None` when
+    /// Walks from `start` down to the goal set, calling `step` for every move; `Ok(None)` when
     /// `start` is unreached.
-    fn descend<P: Indexed>(
+    fn descend<P: Indexed + ?Sized>(
         &self,
         space: &P,
         start: P::State,
         mut step: impl FnMut(P::Move, P::State),
-    ) -> Option<()> {
-        let mut code = self.code(space.index(start))?;
+    ) -> Result<Option<()>, Inconsistent> {
+        let Some(mut code) = self.code(space.index(start)) else {
+            return Ok(None);
+        };
         let mut current = start;
+        // No descent is longer than the table is deep; a longer one goes round in circles.
+        let deepest = self.histogram.len();
+        let mut taken = 0;
         // An exact table knows it is done at code 0; a mod-3 table when no successor is closer.
         while let Some(closer) = self.closer(code) {
             let mut next = None;
@@ -339,17 +384,32 @@ impl DistanceTable {
                 }
             });
             let Some((mv, state)) = next else {
-                assert!(
-                    self.mod3,
-                    "a state at distance d > 0 has a successor at d - 1"
-                );
-                break;
+                if self.mod3 {
+                    break;
+                }
+                return Err(Inconsistent::at(
+                    space.index(current),
+                    "no successor is closer",
+                ));
             };
+            taken += 1;
+            if taken >= deepest {
+                return Err(Inconsistent::at(
+                    space.index(state),
+                    "the descent is longer than the table is deep",
+                ));
+            }
             step(mv, state);
             current = state;
             code = closer;
         }
-        Some(())
+        if !space.is_goal(current) {
+            return Err(Inconsistent::at(
+                space.index(current),
+                "the descent ends at a state that is not a goal",
+            ));
+        }
+        Ok(Some(()))
     }
 
     /// The code of a state one move closer to the goal set than a state coded `code`.
@@ -364,8 +424,9 @@ impl DistanceTable {
 
 /// The first bytes of a serialized table ([`DistanceTable::write_to`]).
 const FORMAT_MAGIC: [u8; 8] = *b"SSDTABLE";
-/// The version of the serialized layout; a reader refuses any other.
-const FORMAT_VERSION: u32 = 1;
+/// The version of the serialized layout; a reader refuses any other (and cache fingerprints
+/// include it).
+pub const FORMAT_VERSION: u32 = 1;
 /// Bytes before the histogram: magic, version, bits, mod-3 flag, reserved, then `len`,
 /// `expanded`, `generated`, `elapsed` (nanoseconds) and the histogram's length.
 const FORMAT_HEADER: u64 = 16 + 5 * 8;
@@ -434,29 +495,40 @@ impl DistanceTable {
         bytes
     }
 
-    /// Reads a table written by [`write_to`](Self::write_to), checking everything before it is
-    /// trusted: magic and version, a valid width and a mod-3 flag that matches it (mod 3 is
-    /// exactly 2 bits), lengths that fit the bytes given (checked before anything is allocated)
-    /// and leave none over, a word count that matches the number of states, padding lanes
-    /// unreached, non-empty histogram levels, and every entry a code the histogram accounts for
-    /// (exact: below the number of levels; each code's count equals its level's, or, mod 3, the
-    /// sum of the levels with that residue). One pass over the entries.
-    ///
-    /// The error is one line naming the first check that failed.
+    /// Reads a table written by [`write_to`](Self::write_to) from a byte slice; see
+    /// [`read_from`](Self::read_from).
     pub fn from_bytes(bytes: &[u8]) -> Result<DistanceTable, String> {
-        let mut input = Reader { bytes, at: 0 };
-        if input.take(8)? != FORMAT_MAGIC {
+        let mut input = bytes;
+        let table = Self::read_from(&mut input, bytes.len() as u64)?;
+        Ok(table)
+    }
+
+    /// Reads a table of exactly `len` bytes, as [`write_to`](Self::write_to) wrote it, from
+    /// `input`, checking everything before it is trusted: magic and version, a valid width and
+    /// a mod-3 flag that matches it (mod 3 is exactly 2 bits), counts that fit the `len` bytes
+    /// (checked before anything is allocated) and leave none over, a word count that matches the
+    /// number of states, padding lanes unreached, non-empty histogram levels, and every entry a
+    /// code the histogram accounts for (exact: below the number of levels; each code's count
+    /// equals its level's, or, mod 3, the sum of the levels with that residue). One pass over
+    /// the entries; the words are read straight into the table (no second copy of the file).
+    ///
+    /// The error is one line naming the first check that failed; input that ends early is one.
+    pub fn read_from(input: &mut impl std::io::Read, len: u64) -> Result<DistanceTable, String> {
+        let mut input = Reader {
+            input,
+            left: len,
+            total: len,
+        };
+        if input.take::<8>()? != FORMAT_MAGIC {
             return Err("not a distance table (wrong magic bytes)".into());
         }
-        let version = u32::from_le_bytes(input.take(4)?.try_into().expect("4 bytes"));
+        let version = u32::from_le_bytes(input.take::<4>()?);
         if version != FORMAT_VERSION {
             return Err(format!(
                 "table format version {version}, expected {FORMAT_VERSION}"
             ));
         }
-        let &[bits, mod3, r0, r1] = input.take(4)? else {
-            unreachable!("4 bytes")
-        };
+        let [bits, mod3, r0, r1] = input.take::<4>()?;
         let bits = bits as u32;
         if ![2, 4, 8, 16, 32].contains(&bits) {
             return Err(format!(
@@ -485,11 +557,9 @@ impl DistanceTable {
         }
         // `count` checked that the words are there: the vector is allocated once, in huge pages.
         let mut packed = huge_page_words(words);
-        for _ in 0..words {
-            packed.push(input.u64()?);
-        }
-        if input.at != bytes.len() {
-            return Err(format!("{} bytes after the table", bytes.len() - input.at));
+        input.words(&mut packed, words)?;
+        if input.left != 0 {
+            return Err(format!("{} bytes after the table", input.left));
         }
         if let Some(level) = histogram.iter().position(|&n| n == 0) {
             return Err(format!("histogram level {level} is empty"));
@@ -557,41 +627,65 @@ impl DistanceTable {
     }
 }
 
-/// A cursor over serialized bytes whose reads fail, rather than panic, past the end.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
+/// A cursor over a serialized table of known length whose reads fail, rather than panic, past
+/// the end (or when the input ends first).
+struct Reader<'a, R> {
+    input: &'a mut R,
+    /// Bytes not read yet.
+    left: u64,
+    /// The table's length in bytes.
+    total: u64,
 }
 
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
-        let end = self
-            .at
-            .checked_add(n)
-            .filter(|&end| end <= self.bytes.len());
-        let end = end.ok_or_else(|| format!("truncated at byte {}", self.bytes.len()))?;
-        let taken = &self.bytes[self.at..end];
-        self.at = end;
-        Ok(taken)
+impl<R: std::io::Read> Reader<'_, R> {
+    fn take<const N: usize>(&mut self) -> Result<[u8; N], String> {
+        let truncated = || format!("truncated at byte {}", self.total - self.left);
+        if self.left < N as u64 {
+            return Err(truncated());
+        }
+        let mut bytes = [0u8; N];
+        self.input.read_exact(&mut bytes).map_err(|_| truncated())?;
+        self.left -= N as u64;
+        Ok(bytes)
     }
 
     fn u64(&mut self) -> Result<u64, String> {
-        Ok(u64::from_le_bytes(
-            self.take(8)?.try_into().expect("8 bytes"),
-        ))
+        Ok(u64::from_le_bytes(self.take::<8>()?))
     }
 
     /// A count of `u64` fields that follow; refused when the bytes left cannot hold them, so
     /// a corrupted count never makes the reader allocate.
     fn count(&mut self, what: &str) -> Result<usize, String> {
         let n = self.u64()?;
-        let left = (self.bytes.len() - self.at) as u64 / 8;
+        let left = self.left / 8;
         if n > left {
             return Err(format!(
                 "{n} {what} announced, only {left} words of data left"
             ));
         }
         Ok(n as usize)
+    }
+
+    /// Appends `n` little-endian words to `words` (checked by [`count`](Self::count) to be
+    /// there), a buffer at a time.
+    fn words(&mut self, words: &mut Vec<u64>, n: usize) -> Result<(), String> {
+        let mut buffer = vec![0u8; 64 << 10];
+        let mut todo = n;
+        while todo > 0 {
+            let chunk = todo.min(buffer.len() / 8);
+            let bytes = &mut buffer[..chunk * 8];
+            self.input
+                .read_exact(bytes)
+                .map_err(|_| format!("truncated at byte {}", self.total - self.left))?;
+            self.left -= bytes.len() as u64;
+            words.extend(
+                bytes
+                    .chunks_exact(8)
+                    .map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes"))),
+            );
+            todo -= chunk;
+        }
+        Ok(())
     }
 }
 
@@ -1674,9 +1768,9 @@ mod tests {
         let t = build(&Line(300), &Limits::default()).unwrap();
         assert_eq!(t.bits_per_entry(), 16);
         assert_eq!(t.max_distance(), Some(299));
-        assert_eq!(t.distance(&Line(300), 299), Some(299));
+        assert_eq!(t.distance(&Line(300), 299).unwrap(), Some(299));
         assert_eq!(t.reachable(), 300);
-        assert_eq!(t.path(&Line(300), 20).unwrap().len(), 20);
+        assert_eq!(t.path(&Line(300), 20).unwrap().unwrap().len(), 20);
     }
 
     #[test]
@@ -1821,8 +1915,8 @@ mod tests {
         assert_eq!(t.bits_per_entry(), 2);
         assert_eq!(t.histogram(), exact.histogram());
         for s in [0, 1, 2, 3, 14, 15, 254, 255, 256, 299] {
-            assert_eq!(t.distance(&line, s), Some(s as u32));
-            assert_eq!(t.path(&line, s).unwrap().len(), s as usize);
+            assert_eq!(t.distance(&line, s).unwrap(), Some(s as u32));
+            assert_eq!(t.path(&line, s).unwrap().unwrap().len(), s as usize);
         }
         // Too small for 4 bits three times over: mod 3 from the start.
         let limits = Limits {
@@ -1831,7 +1925,7 @@ mod tests {
         };
         let t = build(&line, &limits).unwrap();
         assert_eq!((t.bits_per_entry(), t.bytes()), (2, 80));
-        assert_eq!(t.distance(&line, 299), Some(299));
+        assert_eq!(t.distance(&line, 299).unwrap(), Some(299));
     }
 
     /// Tables of every width: 4 bits (Line(10)), 8 (Line(20)), 16 (Line(300)), mod 3.
@@ -1858,7 +1952,7 @@ mod tests {
             assert_eq!(back.stats(), t.stats());
             let line = Line(t.len());
             for s in 0..t.len() {
-                assert_eq!(back.distance(&line, s), Some(s as u32));
+                assert_eq!(back.distance(&line, s).unwrap(), Some(s as u32));
             }
         }
     }
@@ -1876,6 +1970,25 @@ mod tests {
         longer.push(0);
         let err = DistanceTable::from_bytes(&longer).unwrap_err();
         assert!(err.contains("after the table"), "{err}");
+    }
+
+    #[test]
+    fn a_table_that_does_not_fit_the_space_is_inconsistent_not_a_panic() {
+        // A line of 10 states: the table of a line of 10 whose entries 3 and 7 are swapped
+        // still counts right, so it reads back; its descents meet no closer state.
+        let t = build(&Line(10), &Limits::default()).unwrap();
+        let mut bytes = t.to_bytes();
+        let words_at = FORMAT_HEADER as usize + 8 * t.histogram().len() + 8;
+        let mut word = u64::from_le_bytes(bytes[words_at..words_at + 8].try_into().unwrap());
+        word = (word & !(0xf << 12) & !(0xf << 28)) | (7 << 12) | (3 << 28);
+        bytes[words_at..words_at + 8].copy_from_slice(&word.to_le_bytes());
+        let forged = DistanceTable::from_bytes(&bytes).unwrap();
+        for start in [3, 5, 7] {
+            let err = forged.path(&Line(10), start).unwrap_err();
+            assert!(err.0.contains("no successor is closer"), "{err}");
+            assert!(forged.outcome(&Line(10), start).is_err());
+        }
+        assert_eq!(forged.path(&Line(10), 2).unwrap().unwrap().len(), 2);
     }
 
     #[test]

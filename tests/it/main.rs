@@ -8,6 +8,8 @@
 //! - `cluster`: `statespace explore` on timely workers and processes (loopback): the plain
 //!   engine's histograms, a peer that never starts or is killed, limits, bad cluster flags.
 //! - `cli`: the binary: solve, judge, puzzles, exit codes and every class of bad input.
+//! - `cli_io`: the binary at its edges: a `--boards` stream with bad bytes and huge lines, a
+//!   closed or full stdout, outputs that are devices, FIFOs or symlinks, clap's errors.
 //! - `limits`: time limit, Ctrl-C, memory budget.
 //! - `perm`: the permutation-puzzle plugin: known distance tables (2x2x2, Skewb, Pyraminx,
 //!   LoopOver), the index, engines agreeing on scrambles, invariants, bad definitions.
@@ -19,6 +21,8 @@
 //! - `shift`: the Shift plugin: HDU samples, table against BFS, encodings, bad input.
 //! - `shift_export`: `statespace export` on Shift configs against a brute-force BFS.
 //! - `table`: the distance-table engine: whole-space histograms, paths, memory refusal.
+//! - `trust`: cached tables keyed by content, forged and damaged files, a FIFO in the cache,
+//!   definitions edited between runs that share one cache.
 //! - `explore`: `statespace explore` and the whole-space engine: histograms against brute force,
 //!   every strategy and thread count agreeing, JSON, plot, limits.
 //! - `view`: the HTML export page in headless Chromium (boards drawn, offline, not blank), the
@@ -27,6 +31,7 @@
 mod algebra;
 mod cases;
 mod cli;
+mod cli_io;
 mod cluster;
 mod explore;
 mod export;
@@ -39,6 +44,7 @@ mod shift;
 mod shift_export;
 mod table;
 mod tiles;
+mod trust;
 mod twsearch;
 mod view;
 

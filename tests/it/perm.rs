@@ -609,7 +609,7 @@ fn perm_pattern_databases_are_admissible_and_ida_agrees_with_the_table() {
         let exact = count == 1;
         let h = heuristic::heuristic::<32>(patterns, &Limits::default(), None).unwrap();
         for s in walks(&space, &mut rng, 300, 40) {
-            let d = table.distance(&space, s).unwrap();
+            let d = table.distance(&space, s).unwrap().unwrap();
             let e = h.estimate(&space, s);
             assert!(e <= d, "{def}: estimate {e} over the distance {d}");
             if exact {
@@ -633,7 +633,7 @@ fn perm_pattern_databases_are_admissible_and_ida_agrees_with_the_table() {
             };
             assert_eq!(
                 path.len() as u32,
-                table.distance(&space, start).unwrap(),
+                table.distance(&space, start).unwrap().unwrap(),
                 "{def}"
             );
             let end = replay(&space, start, &path.moves()).unwrap();

@@ -1,0 +1,349 @@
+//! The binary at its edges: bad bytes and huge lines in a `--boards` stream, a closed stdout, a
+//! full one, output targets that are not regular files, clap's errors, the judge's counts and
+//! the exit codes the README's table gives. Linux: `/dev/full`, `/proc/self/fd`, `mkfifo`.
+
+use crate::{config, statespace};
+use predicates::prelude::*;
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+#[test]
+fn judge_hdu3278_counts_past_the_cases_given_are_one_error() {
+    let case = "BWGBWG BWGBWG BWGBWG BWGBWG\n";
+    for t in ["18446744073709551615", "9223372036854775808", "2"] {
+        statespace()
+            .args(["judge", "hdu3278", "--no-cache"])
+            .write_stdin(format!("{t}\n{case}"))
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(format!(
+                "statespace: error: <stdin>:2: case 2, row 1: missing: the input ends before \
+                 case 2 of {t}\n"
+            ));
+    }
+}
+
+/// The meaning the README's exit-code table gives `code`.
+fn readme_exit_meaning(code: i32) -> String {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let row = format!("| {code} | ");
+    let line = readme.lines().find(|l| l.starts_with(&row)).unwrap();
+    line[row.len()..].to_string()
+}
+
+#[test]
+fn an_export_over_the_memory_budget_exits_as_the_readme_says() {
+    let out = statespace()
+        .args(["export", &config("flip-4x4.toml"), "--memory", "1KiB"])
+        .output()
+        .unwrap();
+    let code = out.status.code().unwrap();
+    assert_eq!(code, 4, "a limit, as everywhere else");
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("over the budget of 1.0 KiB"), "{stderr}");
+    assert!(readme_exit_meaning(code).contains("an export over the budget"));
+    assert!(!readme_exit_meaning(2).contains("memory"));
+}
+/// The binary as a plain `std` command, for stdio that assert_cmd does not give: a closed pipe,
+/// a device.
+fn binary(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_statespace"));
+    command.args(args);
+    command
+}
+
+/// Runs `args` with stdout a pipe whose reader is closed before the process starts.
+fn with_closed_stdout(args: &[&str], stdin: &str) -> Output {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let mut child = binary(args)
+        .stdin(Stdio::piped())
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A process that stops first may leave its stdin unread: that is what is being tested.
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_closed_stdout_stops_every_command_quietly_with_141() {
+    let flip = config("flip-4x4.toml");
+    let poj = "bwwb\nbbwb\nbwwb\nbwww\n";
+    let hdu = "1\nBWGBWG\nBWGBWG\nBWGBWG\nBWGBWG\n";
+    let runs: [(&[&str], &str); 9] = [
+        (&["solve", &flip], ""),
+        (&["solve", &flip, "--boards", "-", "--json"], poj),
+        (&["explore", &flip], ""),
+        (&["export", &flip], ""),
+        (&["judge", "poj1753"], poj),
+        (&["judge", "hdu3278", "--no-cache"], hdu),
+        (&["puzzles"], ""),
+        (&["--help"], ""),
+        (&["--version"], ""),
+    ];
+    for (args, stdin) in runs {
+        let out = with_closed_stdout(args, stdin);
+        assert_eq!(out.status.code(), Some(141), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}");
+    }
+    assert!(readme_exit_meaning(141).contains("closed by its reader"));
+}
+
+#[test]
+fn help_and_version_to_a_full_device_are_errors() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return; // not Linux
+    };
+    for args in [
+        &["--help"][..],
+        &["--version"],
+        &["solve", "--help"],
+        &["help"],
+    ] {
+        let out = binary(args)
+            .stdout(full.try_clone().unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            "statespace: error: <stdout>: No space left on device (os error 28)\n",
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn a_bad_command_line_is_one_line_naming_the_help_to_read() {
+    let flip = config("flip-4x4.toml");
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["solve", &flip, "--foo"],
+            "unexpected argument '--foo' found; tip: to pass '--foo' as a value, use '-- --foo' \
+             (see statespace solve --help)",
+        ),
+        (
+            &["solve", &flip, "--jsn"],
+            "unexpected argument '--jsn' found; tip: a similar argument exists: '--json' (see \
+             statespace solve --help)",
+        ),
+        (
+            &["solve", &flip, "--time-limit", "0s"],
+            "invalid value '0s' for '--time-limit <DURATION>': `0s` is zero: give a positive \
+             duration (see statespace solve --help)",
+        ),
+        (
+            &["judge", "poj"],
+            "invalid value 'poj' for '<PROBLEM>' [possible values: poj1753, hdu3278]; tip: a \
+             similar value exists: 'poj1753' (see statespace judge --help)",
+        ),
+        (
+            &["explore", &flip, "--process", "1"],
+            "the following required arguments were not provided: --hostfile <FILE>, \
+             --processes <P> (see statespace explore --help)",
+        ),
+        (
+            &[],
+            "missing a command: solve, judge, puzzles, export, explore (see statespace --help)",
+        ),
+    ];
+    for (args, message) in cases {
+        statespace()
+            .args(args)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(format!("statespace: error: {message}\n"));
+    }
+}
+
+#[test]
+fn a_boards_stream_answers_around_bytes_that_are_not_utf8_and_a_line_too_long() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("boards.txt");
+    let mut input = b"1 2 3\n4 5 6\n7 _ 8\n\n1 2 3\n4 5\xff 6\n7 8 _\n\n".to_vec();
+    input.extend_from_slice(b"1 2 3\n4 5 6\n_ 7 8\n\n");
+    // 5 MiB on one line: over the 4 MiB a board may take under a 16 MiB budget.
+    input.extend(std::iter::repeat_n(b'7', 5 << 20));
+    input.extend_from_slice(b"\n\n1 2 3\n4 5 6\n7 8 _\n");
+    std::fs::write(&path, &input).unwrap();
+    let path = path.to_str().unwrap();
+    let out = statespace()
+        .args([
+            "solve",
+            &config("tiles-3x3.toml"),
+            "--boards",
+            path,
+            "--json",
+        ])
+        .args(["--no-cache", "--memory", "16MiB"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "a bad board makes the exit 2");
+    let answered: Vec<(u64, u64)> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .map(|j| (j["index"].as_u64().unwrap(), j["moves"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(answered, [(1, 1), (3, 2), (5, 0)]);
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        format!(
+            "statespace: error: {path}:6: board 2: not UTF-8 text: byte 0xff at column 4\n\
+             statespace: error: {path}:13: board 4: more than 4.0 MiB of text, the most a board \
+             may take under this memory budget (a quarter of it; raise it with --memory)\n"
+        )
+    );
+}
+
+#[test]
+fn a_closed_stdout_stops_a_boards_batch_at_once() {
+    // Far more boards than the pipes hold: a batch that went on would read them all.
+    let boards = "bwwb\nbbwb\nbwwb\nbwww\n\n".repeat(20_000);
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let mut child = binary(&["solve", &config("flip-4x4.toml"), "--boards", "-", "--json"])
+        .stdin(Stdio::piped())
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let fed = child.stdin.take().unwrap().write_all(boards.as_bytes());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(141));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        fed.map_err(|e| e.kind()),
+        Err(std::io::ErrorKind::BrokenPipe),
+        "the batch stopped before reading its input"
+    );
+}
+
+/// What is at `path` itself (a symlink is not followed).
+fn kind(path: &Path) -> std::fs::FileType {
+    std::fs::symlink_metadata(path).unwrap().file_type()
+}
+
+#[test]
+fn an_output_symlink_stays_a_link_and_its_file_is_replaced() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let (file, link) = (dir.path().join("real.svg"), dir.path().join("link.svg"));
+    std::fs::write(&file, "old").unwrap();
+    symlink("real.svg", &link).unwrap();
+    let link_arg = link.to_str().unwrap();
+    statespace()
+        .args(["explore", &config("flip-3x3.toml"), "--plot", link_arg])
+        .assert()
+        .success();
+    assert!(kind(&link).is_symlink());
+    assert_eq!(std::fs::read_link(&link).unwrap(), Path::new("real.svg"));
+    assert!(std::fs::read_to_string(&file).unwrap().starts_with("<svg"));
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 2, "no temporary file left: {names:?}");
+}
+
+#[test]
+fn an_output_device_or_proc_link_is_written_through_not_replaced() {
+    use std::os::unix::fs::{FileTypeExt, symlink};
+    let dir = tempfile::tempdir().unwrap();
+    let null = dir.path().join("null.svg");
+    symlink("/dev/null", &null).unwrap();
+    statespace()
+        .args([
+            "solve",
+            &config("flip-4x4.toml"),
+            "--svg",
+            null.to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    assert!(kind(&null).is_symlink());
+    assert!(kind(Path::new("/dev/null")).is_char_device());
+    // A link to this process's stdout: the picture goes after the answer, on stdout.
+    let stdout = dir.path().join("stdout.svg");
+    symlink("/proc/self/fd/1", &stdout).unwrap();
+    statespace()
+        .args([
+            "solve",
+            &config("flip-4x4.toml"),
+            "--svg",
+            stdout.to_str().unwrap(),
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("4 moves\n").and(predicate::str::contains("\n<svg")));
+    assert!(kind(&stdout).is_symlink());
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+}
+
+#[test]
+fn an_output_fifo_is_written_through() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("graph.dot");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        return; // no mkfifo
+    }
+    let child = binary(&[
+        "export",
+        &config("flip-2x3.toml"),
+        "-o",
+        fifo.to_str().unwrap(),
+    ])
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            std::fs::File::open(fifo)
+                .unwrap()
+                .read_to_string(&mut text)
+                .unwrap();
+            text
+        })
+    };
+    let out = child.wait_with_output().unwrap();
+    // Checked before joining: a FIFO replaced by a file would leave the reader waiting.
+    assert!(kind(&fifo).is_fifo(), "the FIFO was replaced");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(reader.join().unwrap().starts_with("graph "));
+}
+
+#[test]
+fn a_directory_as_output_fails_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().to_str().unwrap();
+    statespace()
+        .args(["solve", &config("flip-4x4.toml"), "--svg", path])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(format!(
+            "statespace: error: {path}: is a directory: give a file name\n"
+        ));
+}
