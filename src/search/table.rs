@@ -138,9 +138,8 @@
 //! assert_eq!(compact.histogram(), t.histogram());
 //! ```
 
-use super::{Limit, Limits, Outcome, Path, Stats, Step, layers};
+use super::{Latch, Limit, Limits, Outcome, Path, Stats, Step, layers};
 use crate::space::{GoalSet, Indexed, Invertible, SplitMoves, StateSpace, Symmetric, XorMoves};
-use std::time::Instant;
 
 /// The width an exact build starts with.
 const START_BITS: u32 = 4;
@@ -148,8 +147,6 @@ const START_BITS: u32 = 4;
 const MOD3_BITS: u32 = 2;
 /// The widest entry; 2^32 - 2 levels is beyond any space a table fits.
 const MAX_BITS: u32 = 32;
-/// How often (in table words scanned) the clock is checked.
-const CHECK_EVERY_WORDS: usize = 1 << 12;
 
 /// How a table codes distances; see the module docs for the trade-off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -825,7 +822,7 @@ fn from_sweep<P: Indexed + GoalSet>(
         return Err(limit);
     }
     let mut stats = sweep.stats;
-    stats.elapsed = build.started.elapsed();
+    stats.elapsed = build.latch.elapsed();
     Ok(DistanceTable {
         entries: build.entries,
         mod3: build.mod3,
@@ -944,7 +941,9 @@ struct Build<'a, P, R> {
     space: &'a P,
     limits: &'a Limits,
     reduction: R,
-    started: Instant,
+    /// Time and Ctrl-C: each level's scan ticks it with the words it scans and the successors
+    /// it generates.
+    latch: Latch,
     entries: Packed,
     mod3: bool,
     /// Whether a widening the budget refuses may turn the table into mod 3.
@@ -965,7 +964,7 @@ impl<'a, P: Indexed + GoalSet, R: Reduction<P>> Build<'a, P, R> {
         reduction: R,
         overhead: u128,
     ) -> Result<Self, Limit> {
-        let started = Instant::now();
+        let latch = Latch::new(limits);
         let size = space.size();
         let exact = Packed::bytes_for(size, START_BITS);
         let compact = Packed::bytes_for(size, MOD3_BITS);
@@ -1001,7 +1000,7 @@ impl<'a, P: Indexed + GoalSet, R: Reduction<P>> Build<'a, P, R> {
             space,
             limits,
             reduction,
-            started,
+            latch,
             entries: Packed::new(len, bits),
             mod3,
             may_compact: width == Width::Auto,
@@ -1047,7 +1046,7 @@ impl<'a, P: Indexed + GoalSet, R: Reduction<P>> Build<'a, P, R> {
             level = self.next_level(depth, direction, listed.as_deref(), &mut frontier)?;
             depth += 1;
         }
-        self.stats.elapsed = self.started.elapsed();
+        self.stats.elapsed = self.latch.elapsed();
         Ok(DistanceTable {
             entries: self.entries,
             mod3: self.mod3,
@@ -1177,10 +1176,6 @@ impl<'a, P: Indexed + GoalSet, R: Reduction<P>> Build<'a, P, R> {
             at: self.code(depth),
             next: self.code(depth + 1),
         };
-        let clock = Clock {
-            limits: self.limits,
-            started: self.started,
-        };
         // One instance of the scans per entry width: the look-ups' shifts and masks are then
         // constants, which frees the registers the successor loop needs (callgrind, 4 x 6
         // symmetric build: BENCHMARKS.md).
@@ -1196,7 +1191,7 @@ impl<'a, P: Indexed + GoalSet, R: Reduction<P>> Build<'a, P, R> {
             self.space,
             &self.reduction,
             &mut self.entries,
-            clock,
+            &self.latch,
             codes,
             listed,
             frontier,
@@ -1218,13 +1213,6 @@ struct Scanned {
     found: u64,
     expanded: u64,
     generated: u64,
-}
-
-/// The time limit and Ctrl-C, checked every few thousand words of a scan.
-#[derive(Clone, Copy)]
-struct Clock<'a> {
-    limits: &'a Limits,
-    started: Instant,
 }
 
 // The scans are free functions with `space` and `entries` as their own reference arguments, not
@@ -1303,7 +1291,7 @@ type ScanFn<P, R> = fn(
     &P,
     &R,
     &mut Packed,
-    Clock,
+    &Latch,
     Codes,
     Option<&[<R as Reduction<P>>::Listed]>,
     &mut Frontier<<R as Reduction<P>>::Listed>,
@@ -1317,39 +1305,44 @@ fn scan_for<P: Indexed, R: Reduction<P>, const BITS: u32>(direction: Scan) -> Sc
 }
 
 /// Expands every state coded `at` (those `listed`, when the level was listed); every unreached
-/// successor gets `next` (with its images).
+/// successor gets `next` (with its images). The work ticked on `latch`: the words (or listed
+/// states) scanned and the successors generated.
 #[inline(never)]
 fn top_down<P: Indexed, R: Reduction<P>, const BITS: u32>(
     space: &P,
     reduction: &R,
     entries: &mut Packed,
-    clock: Clock,
+    latch: &Latch,
     codes: Codes,
     listed: Option<&[R::Listed]>,
     frontier: &mut Frontier<R::Listed>,
 ) -> Result<Scanned, Limit> {
     let unreached = entries.unreached();
+    let mut ticker = latch.ticker();
     let (mut found, mut generated) = (0u64, 0u64);
+    // Returns the successors it generated.
     let mut expand = |entries: &mut Packed, frontier: &mut Frontier<R::Listed>, state| {
+        let mut n = 0;
         space.successors(state, &mut |_, t| {
-            generated += 1;
+            n += 1;
             let j = space.index(t);
             if entries.get_in::<BITS>(j) == unreached {
                 found += reach::<P, R, BITS>(space, reduction, entries, frontier, t, j, codes.next);
             }
         });
+        n
     };
     let mut expanded = 0u64;
     if let Some(states) = listed {
         for (n, &listed) in states.iter().enumerate() {
-            clock.check(n)?;
-            expand(entries, frontier, reduction.unlist(space, listed));
+            ticker.tick(n as u64 + generated)?;
+            generated += expand(entries, frontier, reduction.unlist(space, listed));
         }
         expanded = states.len() as u64;
     } else {
         let mut cursor = Cursor(None);
         for word in 0..entries.words.len() {
-            clock.check(word)?;
+            ticker.tick(word as u64 + generated)?;
             let mut hits = entries.lanes_equal(word, codes.at);
             while hits != 0 {
                 let i = entries.lane_index(word, hits);
@@ -1357,7 +1350,7 @@ fn top_down<P: Indexed, R: Reduction<P>, const BITS: u32>(
                 let state = cursor.state(space, i);
                 if reduction.expands(space, state) {
                     expanded += 1;
-                    expand(entries, frontier, state);
+                    generated += expand(entries, frontier, state);
                 }
             }
         }
@@ -1370,12 +1363,13 @@ fn top_down<P: Indexed, R: Reduction<P>, const BITS: u32>(
 }
 
 /// Gives `next` to every unreached state with a successor coded `at` (and to its images).
+/// Ticks `latch` as [`top_down`] does.
 #[inline(never)]
 fn bottom_up<P: Indexed, R: Reduction<P>, const BITS: u32>(
     space: &P,
     reduction: &R,
     entries: &mut Packed,
-    clock: Clock,
+    latch: &Latch,
     codes: Codes,
     _listed: Option<&[R::Listed]>,
     frontier: &mut Frontier<R::Listed>,
@@ -1383,9 +1377,10 @@ fn bottom_up<P: Indexed, R: Reduction<P>, const BITS: u32>(
     let Codes { at, next } = codes;
     let unreached = entries.unreached();
     let (mut found, mut expanded, mut generated) = (0u64, 0u64, 0u64);
+    let mut ticker = latch.ticker();
     let mut cursor = Cursor(None);
     for word in 0..entries.words.len() {
-        clock.check(word)?;
+        ticker.tick(word as u64 + generated)?;
         let mut hits = entries.lanes_equal(word, unreached);
         while hits != 0 {
             let i = entries.lane_index(word, hits);
@@ -1462,20 +1457,6 @@ fn reach<P: Indexed, R: Reduction<P>, const BITS: u32>(
         frontier.push(reduction.list(space, representative));
     }
     found
-}
-
-impl Clock<'_> {
-    /// Whether the build must stop (time or Ctrl-C); the clock is read every few thousand words.
-    #[inline]
-    fn check(self, word: usize) -> Result<(), Limit> {
-        if !word.is_multiple_of(CHECK_EVERY_WORDS) {
-            return Ok(());
-        }
-        match self.limits.stop_reason(self.started) {
-            Some(limit) => Err(limit),
-            None => Ok(()),
-        }
-    }
 }
 
 /// `NIBBLES[b]`: bit `i` of the byte `b` moved to bit `4 i`.
