@@ -260,9 +260,18 @@ pub struct Stats {
     /// IDA*'s iterations in order, one per `f` threshold; empty for every other engine.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub iterations: Vec<Iteration>,
-    /// Wall-clock time of the run.
+    /// Wall-clock time of the run: for a solve, from the board to the answer, building or
+    /// loading the tables it needed included.
     #[serde(serialize_with = "serialize_seconds")]
     pub elapsed: Duration,
+    /// The part of `elapsed` spent building or loading tables before the search (pattern
+    /// databases, a distance table); zero when the run needed none or an earlier board of the
+    /// same run had made them.
+    #[serde(
+        serialize_with = "serialize_seconds",
+        skip_serializing_if = "Duration::is_zero"
+    )]
+    pub build: Duration,
 }
 
 /// One IDA* iteration: a depth-first search that cuts every node whose `f = g + h` exceeds
