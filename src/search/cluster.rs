@@ -742,6 +742,8 @@ impl Node<'_, '_> {
         let latch = self.ticker.latch();
         if let Some(stop) = self.part.borrow_mut().halt.take() {
             latch.trip(stop.limit());
+            // The worker that stopped told every other: nothing to pass on.
+            self.halted.get_or_insert_with(Instant::now);
         }
         let stopped = latch.check().err();
         if let (Some(limit), None) = (&stopped, self.halted) {
@@ -1217,6 +1219,12 @@ fn run<P: Indexed + Send + Sync + 'static, E: Expand>(
             match join.recv_timeout(Duration::from_millis(50)) {
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                 _ => break,
+            }
+            // Past a limit, a peer slow to say goodbye does not hold the answer back.
+            if latch.check().is_err()
+                && stopped_at.get_or_insert_with(Instant::now).elapsed() > GRACE
+            {
+                break;
             }
         }
     }

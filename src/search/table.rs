@@ -1089,13 +1089,15 @@ impl<'a, P: Indexed + GoalSet, R: Reduction<P>> Build<'a, P, R> {
             .limits
             .check_memory(current + Packed::bytes_for(size, wider));
         match widened {
-            Ok(()) => self.entries = self.entries.recoded(wider, |code| code),
+            Ok(()) => self.entries = self.entries.recoded(wider, |code| code, &self.latch)?,
             Err(refused) => {
                 let compact = current + Packed::bytes_for(size, MOD3_BITS);
                 if !self.may_compact || self.limits.check_memory(compact).is_err() {
                     return Err(refused);
                 }
-                self.entries = self.entries.recoded(MOD3_BITS, |code| code % 3);
+                self.entries = self
+                    .entries
+                    .recoded(MOD3_BITS, |code| code % 3, &self.latch)?;
                 self.mod3 = true;
             }
         }
@@ -1646,17 +1648,25 @@ impl Packed {
     }
 
     /// The same entries at `bits` bits each, each code passed through `recode`; unreached still
-    /// unreached.
-    fn recoded(&self, bits: u32, recode: impl Fn(u64) -> u64) -> Packed {
+    /// unreached. Ticks `latch` with the entries copied (a table of billions of entries takes
+    /// seconds): `Err` when it says to stop.
+    fn recoded(
+        &self,
+        bits: u32,
+        recode: impl Fn(u64) -> u64,
+        latch: &Latch,
+    ) -> Result<Packed, Limit> {
         let mut other = Packed::new(self.len, bits);
         let unreached = self.unreached();
+        let mut ticker = latch.ticker();
         for i in 0..self.len {
+            ticker.tick(i)?;
             let code = self.get(i);
             if code != unreached {
                 other.set(i, recode(code));
             }
         }
-        other
+        Ok(other)
     }
 }
 
@@ -1698,7 +1708,8 @@ mod tests {
                 p.set(i, i % 15);
             }
         }
-        let w = p.recoded(8, |code| code);
+        let latch = Latch::new(&Limits::default());
+        let w = p.recoded(8, |code| code, &latch).unwrap();
         for i in 0..21 {
             let expected = if i % 4 == 0 { 255 } else { i % 15 };
             assert_eq!(w.get(i), expected);

@@ -355,7 +355,7 @@ fn a_peer_that_greets_and_falls_silent_is_reported_after_the_peer_timeout() {
     let (code, stderr) = wait_at_most(zero, Duration::from_secs(15));
     let took = greeted.elapsed();
     assert!(
-        took >= Duration::from_secs(2) && took < Duration::from_secs(8),
+        took > Duration::from_secs(1) && took < Duration::from_secs(8),
         "{took:?}"
     );
     assert_eq!(code, Some(2), "{stderr}");
@@ -403,7 +403,7 @@ fn a_stopped_peer_is_reported_and_every_process_exits_non_zero() {
     let (code, stderr) = wait_at_most(zero, Duration::from_secs(15));
     let took = stopped.elapsed();
     assert!(
-        took >= Duration::from_secs(2) && took < Duration::from_secs(8),
+        took > Duration::from_secs(1) && took < Duration::from_secs(8),
         "{took:?}"
     );
     assert_eq!(code, Some(2), "{stderr}");
