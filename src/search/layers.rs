@@ -116,7 +116,7 @@ pub struct Layers<S> {
 
 impl<S> Layers<S> {
     /// A sweep that stopped before its first layer.
-    fn stopped(limit: Limit, threads: usize, elapsed: std::time::Duration) -> Self {
+    fn not_started(limit: Limit, threads: usize, elapsed: std::time::Duration) -> Self {
         Layers {
             histogram: Vec::new(),
             farthest: None,
@@ -286,7 +286,7 @@ fn split_run<P: SplitMoves + Invertible + GoalSet + Sync>(
     let tables = match SplitTables::tabulate(space, pool_for(threads).as_ref(), &latch) {
         Ok(Some(tables)) => tables,
         Ok(None) => return per_state(on_layer, each),
-        Err(limit) => return Layers::stopped(limit, threads, latch.elapsed()),
+        Err(limit) => return Layers::not_started(limit, threads, latch.elapsed()),
     };
     let mut sweep = run_each(space, &sources, &tables, options, &latch, on_layer, each);
     sweep.memory_bytes += tables.bytes();
@@ -745,7 +745,7 @@ fn run_each<P: Indexed, A: Advance>(
     });
     let words = match words {
         Ok(words) => words,
-        Err(limit) => return Layers::stopped(limit, threads, latch.elapsed()),
+        Err(limit) => return Layers::not_started(limit, threads, latch.elapsed()),
     };
     result.memory_bytes = needed as u64;
     let pool = pool_for(threads);
