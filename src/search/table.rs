@@ -496,8 +496,8 @@ impl DistanceTable {
     /// [`read_from`](Self::read_from).
     pub fn from_bytes(bytes: &[u8]) -> Result<DistanceTable, String> {
         let mut input = bytes;
-        let table = Self::read_from(&mut input, bytes.len() as u64)?;
-        Ok(table)
+        let unlimited = Latch::new(&Limits::default());
+        Self::read_from(&mut input, bytes.len() as u64, &unlimited).map_err(|e| e.to_string())
     }
 
     /// Reads a table of exactly `len` bytes, as [`write_to`](Self::write_to) wrote it, from
@@ -510,7 +510,14 @@ impl DistanceTable {
     /// the entries; the words are read straight into the table (no second copy of the file).
     ///
     /// The error is one line naming the first check that failed; input that ends early is one.
-    pub fn read_from(input: &mut impl std::io::Read, len: u64) -> Result<DistanceTable, String> {
+    /// `latch` is polled as the words are read and checked (a large table takes seconds): a
+    /// time limit or Ctrl-C stops the read with [`ReadError::Stopped`].
+    pub fn read_from(
+        input: &mut impl std::io::Read,
+        len: u64,
+        latch: &Latch,
+    ) -> Result<DistanceTable, ReadError> {
+        let mut ticker = latch.ticker();
         let mut input = Reader {
             input,
             left: len,
@@ -521,21 +528,20 @@ impl DistanceTable {
         }
         let version = u32::from_le_bytes(input.take::<4>()?);
         if version != FORMAT_VERSION {
-            return Err(format!(
-                "table format version {version}, expected {FORMAT_VERSION}"
-            ));
+            return Err(
+                format!("table format version {version}, expected {FORMAT_VERSION}").into(),
+            );
         }
         let [bits, mod3, r0, r1] = input.take::<4>()?;
         let bits = bits as u32;
         if ![2, 4, 8, 16, 32].contains(&bits) {
-            return Err(format!(
-                "{bits} bits per entry (expected 2, 4, 8, 16 or 32)"
-            ));
+            return Err(format!("{bits} bits per entry (expected 2, 4, 8, 16 or 32)").into());
         }
         if mod3 > 1 || (mod3 == 1) != (bits == MOD3_BITS) || r0 != 0 || r1 != 0 {
             return Err(format!(
                 "mod-3 flag {mod3} and reserved bytes {r0} {r1} do not fit {bits} bits per entry"
-            ));
+            )
+            .into());
         }
         let mod3 = mod3 == 1;
         let len = input.u64()?;
@@ -550,16 +556,17 @@ impl DistanceTable {
             return Err(format!(
                 "{words} words for {len} entries of {bits} bits (expected {})",
                 len.div_ceil(per)
-            ));
+            )
+            .into());
         }
         // `count` checked that the words are there: the vector is allocated once, in huge pages.
         let mut packed = huge_page_words(words);
-        input.words(&mut packed, words)?;
+        input.words(&mut packed, words, &mut ticker)?;
         if input.left != 0 {
-            return Err(format!("{} bytes after the table", input.left));
+            return Err(format!("{} bytes after the table", input.left).into());
         }
         if let Some(level) = histogram.iter().position(|&n| n == 0) {
-            return Err(format!("histogram level {level} is empty"));
+            return Err(format!("histogram level {level} is empty").into());
         }
         let reachable = histogram
             .iter()
@@ -570,10 +577,7 @@ impl DistanceTable {
         entries.len = len;
         entries.words = packed;
         if !mod3 && histogram.len() as u64 >= entries.unreached() {
-            return Err(format!(
-                "{} levels do not fit {bits}-bit entries",
-                histogram.len()
-            ));
+            return Err(format!("{} levels do not fit {bits}-bit entries", histogram.len()).into());
         }
         // Padding lanes of the last word hold the unreached code.
         let used = len % per;
@@ -593,8 +597,15 @@ impl DistanceTable {
             if code != unreached {
                 match counts.get_mut(code as usize) {
                     Some(count) => *count += 1,
-                    None => return Err(format!("entry {i} has code {code}, beyond the histogram")),
+                    None => {
+                        let why = format!("entry {i} has code {code}, beyond the histogram");
+                        return Err(why.into());
+                    }
                 }
+            }
+            // An entry is far cheaper than a successor: a poll every 64 of the ticker's units.
+            if i % 64 == 0 {
+                ticker.tick(i / 64)?;
             }
         }
         let mut expected = vec![0u64; codes];
@@ -604,7 +615,8 @@ impl DistanceTable {
         if counts != expected {
             return Err(format!(
                 "the entries (codes counted {counts:?}) disagree with the histogram {histogram:?}"
-            ));
+            )
+            .into());
         }
         let stats = Stats {
             expanded,
@@ -623,6 +635,44 @@ impl DistanceTable {
         })
     }
 }
+
+/// Why [`DistanceTable::read_from`] returned no table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReadError {
+    /// The bytes are not a valid table: the first check that failed, in one line.
+    Invalid(String),
+    /// A limit (time, Ctrl-C) stopped the read: the bytes were not all looked at.
+    Stopped(Limit),
+}
+
+impl From<String> for ReadError {
+    fn from(why: String) -> Self {
+        ReadError::Invalid(why)
+    }
+}
+
+impl From<&str> for ReadError {
+    fn from(why: &str) -> Self {
+        ReadError::Invalid(why.to_string())
+    }
+}
+
+impl From<Limit> for ReadError {
+    fn from(limit: Limit) -> Self {
+        ReadError::Stopped(limit)
+    }
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::Invalid(why) => f.write_str(why),
+            ReadError::Stopped(limit) => write!(f, "stopped: {limit}"),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
 
 /// A cursor over a serialized table of known length whose reads fail, rather than panic, past
 /// the end (or when the input ends first).
@@ -665,7 +715,12 @@ impl<R: std::io::Read> Reader<'_, R> {
 
     /// Appends `n` little-endian words to `words` (checked by [`count`](Self::count) to be
     /// there), a buffer at a time.
-    fn words(&mut self, words: &mut Vec<u64>, n: usize) -> Result<(), String> {
+    fn words(
+        &mut self,
+        words: &mut Vec<u64>,
+        n: usize,
+        ticker: &mut super::Ticker,
+    ) -> Result<(), ReadError> {
         let mut buffer = vec![0u8; 64 << 10];
         let mut todo = n;
         while todo > 0 {
@@ -681,6 +736,8 @@ impl<R: std::io::Read> Reader<'_, R> {
                     .map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes"))),
             );
             todo -= chunk;
+            // A chunk is 8,192 words; each counts as a unit of work.
+            ticker.tick((n - todo) as u64)?;
         }
         Ok(())
     }
