@@ -29,6 +29,8 @@
 //!   depth limit applied to the looked-up answer, and its size in the JSON (`table_bytes`,
 //!   `table_bits_per_entry`, `table_reused`, `table_loaded`); a loaded table that proves
 //!   inconsistent with the space in a lookup is discarded and the board answered from a rebuild;
+//! - the time of the board that built (or loaded) a table or the pattern databases counting
+//!   it: `elapsed` is the whole solve, `build` the part of it spent on the tables;
 //! - `auto`: the table when the space is small enough to build it in a blink, else BFS.
 //!
 //! Why function pointers rather than trait objects: the capability traits have associated types
@@ -43,13 +45,14 @@ use crate::instance::{Direction, Exploration, Instance, Solution};
 use crate::search::cluster::{self, Cluster, Swept};
 use crate::search::layers::{self, Layers};
 use crate::search::table::{self, DistanceTable, Inconsistent};
-use crate::search::{Limit, Limits, Outcome, Report, astar, bfs, idastar, iddfs};
+use crate::search::{Limit, Limits, Outcome, Report, Stats, astar, bfs, idastar, iddfs};
 use crate::space::{
     BoardFormat, Describe, GoalSet, Heuristic, Indexed, Invariant, Invertible, SplitMoves,
     StateSpace, XorMoves,
 };
 use serde_json::Value;
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 /// `auto` builds the distance table when the space has at most this many states (a few
 /// milliseconds; 2^20 states take 512 KiB at 4 bits); beyond, it runs BFS from the start, which
@@ -316,12 +319,18 @@ struct Lazy<P: StateSpace> {
 }
 
 impl<P: StateSpace> Lazy<P> {
+    /// The heuristic, made now if no board made it before.
     fn get(&self, limits: &Limits, cache: &TableCache) -> Result<&SharedHeuristic<P>, Limit> {
         if let Some(made) = self.made.get() {
             return Ok(made);
         }
         let made = (self.factory)(limits, cache)?;
         Ok(self.made.get_or_init(|| made))
+    }
+
+    /// Whether it was made.
+    fn made(&self) -> bool {
+        self.made.get().is_some()
     }
 }
 
@@ -369,14 +378,26 @@ impl<P: Puzzle> Runner<P> {
         let (space, proof, heuristic) = (self.space.clone(), self.proof, heuristic.clone());
         Box::new(move |board, limits, cache| {
             Self::solve(&space, proof, mode, board, |space, start| {
-                let report = match heuristic.get(limits, cache) {
+                // The databases are built (or loaded) by the first board that needs them, and
+                // that board's time counts it.
+                let started = Instant::now();
+                let made = heuristic.made();
+                let built = heuristic.get(limits, cache);
+                let build = if made {
+                    Duration::ZERO
+                } else {
+                    started.elapsed()
+                };
+                let mut report = match built {
                     Ok(h) => engine(space, &**h, start, limits),
-                    // Its tables would pass the budget: refused before they are built.
+                    // A limit stopped the build, or its tables would pass the budget.
                     Err(limit) => Report {
                         outcome: Outcome::LimitReached(limit),
                         stats: Default::default(),
                     },
                 };
+                report.stats.build = build;
+                report.stats.elapsed = started.elapsed();
                 (report, Default::default())
             })
         })
@@ -391,9 +412,17 @@ impl<P: Puzzle> Runner<P> {
         let kept: Mutex<Option<Arc<(DistanceTable, Source)>>> = Mutex::new(None);
         Box::new(move |board, limits, cache: &TableCache| {
             Self::solve(&space, proof, Mode::Table, board, |space, start| {
-                let limit = |limit| {
+                let started = Instant::now();
+                // The time spent building or loading the table, for the stats.
+                let mut build = Duration::ZERO;
+                let limit = |limit, build| {
                     let outcome = Outcome::LimitReached(limit);
-                    let stats = Default::default();
+                    let elapsed = started.elapsed();
+                    let stats = Stats {
+                        elapsed,
+                        build,
+                        ..Stats::default()
+                    };
                     (Report { outcome, stats }, Default::default())
                 };
                 let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
@@ -405,14 +434,16 @@ impl<P: Puzzle> Runner<P> {
                     let table = match &*kept {
                         Some(table) => table.clone(),
                         None => {
+                            let fetching = Instant::now();
                             let fetched = match discarded {
                                 0 | 1 => (engine.fetch)(cache, space, limits, engine.build),
                                 _ => (engine.build)(space, limits)
                                     .map(|table| (table, Source::BuiltNotSaved)),
                             };
+                            build += fetching.elapsed();
                             match fetched {
                                 Ok(fetched) => kept.insert(Arc::new(fetched)).clone(),
-                                Err(why) => return limit(why),
+                                Err(why) => return limit(why, build),
                             }
                         }
                     };
@@ -441,7 +472,12 @@ impl<P: Puzzle> Runner<P> {
                 extra.insert("table_bits_per_entry".into(), table.bits_per_entry().into());
                 extra.insert("table_reused".into(), reused.into());
                 extra.insert("table_loaded".into(), source.is_loaded().into());
-                let stats = table.stats().clone();
+                // The build's counts; the time is this board's, the build's (or the load's) in it.
+                let stats = Stats {
+                    build,
+                    elapsed: started.elapsed(),
+                    ..table.stats().clone()
+                };
                 (Report { outcome, stats }, extra)
             })
         })

@@ -37,8 +37,7 @@
 
 use super::bitboard::{BitBoard, spread_row, words_for};
 use super::board::Geometry;
-use crate::search::{Limit, Limits, Stats};
-use std::time::Instant;
+use crate::search::{Latch, Limit, Limits, Stats};
 
 /// The longest side the solver accepts.
 pub const MAX_SIDE: u32 = 4096;
@@ -115,7 +114,7 @@ pub fn solve(
     targets: &[BitBoard],
     limits: &Limits,
 ) -> AlgebraReport {
-    let started = Instant::now();
+    let latch = Latch::new(limits);
     assert!(geometry.rows >= 1 && geometry.cols >= 1 && !targets.is_empty());
     assert!(geometry.rows <= MAX_SIDE && geometry.cols <= MAX_SIDE);
     assert_eq!((start.rows(), start.cols()), (geometry.rows, geometry.cols));
@@ -127,15 +126,15 @@ pub fn solve(
             wrap: geometry.wrap,
         };
         let targets: Vec<BitBoard> = targets.iter().map(BitBoard::transposed).collect();
-        let mut report = solve_tall(flipped, &start.transposed(), &targets, limits, started);
+        let mut report = solve_tall(flipped, &start.transposed(), &targets, limits, &latch);
         if let AlgebraOutcome::Solved(set) = &mut report.outcome {
             set.presses = set.presses.transposed();
         }
         report
     } else {
-        solve_tall(geometry, start, targets, limits, started)
+        solve_tall(geometry, start, targets, limits, &latch)
     };
-    report.stats.elapsed = started.elapsed();
+    report.stats.elapsed = latch.elapsed();
     report
 }
 
@@ -145,7 +144,7 @@ fn solve_tall(
     start: &BitBoard,
     targets: &[BitBoard],
     limits: &Limits,
-    started: Instant,
+    latch: &Latch,
 ) -> AlgebraReport {
     let mut stats = Stats::default();
     let refused = |limit, stats| AlgebraReport {
@@ -178,10 +177,9 @@ fn solve_tall(
     }
     let basis = NullSpace::new(&chase, &system, limits);
     // A time limit or Ctrl-C cuts the enumeration short: the answer stays valid, not proven.
-    let stop = || limits.stop_reason(started).is_some();
     let mut candidates = Vec::with_capacity(solutions.len());
     for (target, presses) in solutions {
-        let (presses, minimal, tried) = basis.minimise(presses, &stop);
+        let (presses, minimal, tried) = basis.minimise(presses, latch);
         stats.expanded += tried;
         candidates.push(PressSet {
             presses,
@@ -545,11 +543,13 @@ impl<'a> NullSpace<'a> {
 
     /// The fewest presses among `presses` plus any combination of the basis: `(press set,
     /// proven minimal, combinations evaluated)`.
-    fn minimise(&self, presses: BitBoard, stop: &dyn Fn() -> bool) -> (BitBoard, bool, u64) {
+    /// A time limit or Ctrl-C (`latch`, ticked with the combinations) ends the enumeration: the
+    /// answer is then not proven minimal.
+    fn minimise(&self, presses: BitBoard, latch: &Latch) -> (BitBoard, bool, u64) {
         match &self.enumerable {
             _ if self.free.is_empty() => (presses, true, 1),
             Some(sparse) if sparse.cost <= ENUMERATION_BUDGET => {
-                self.enumerate(sparse, presses, stop)
+                self.enumerate(sparse, presses, latch)
             }
             _ => {
                 let (presses, tried) = self.descend(presses);
@@ -563,8 +563,9 @@ impl<'a> NullSpace<'a> {
         &self,
         sparse: &Sparse,
         mut presses: BitBoard,
-        stop: &dyn Fn() -> bool,
+        latch: &Latch,
     ) -> (BitBoard, bool, u64) {
+        let mut ticker = latch.ticker();
         let k = sparse.patterns.len() as u32;
         let mut current: Vec<u64> = sparse.support.iter().map(|&w| presses.words()[w]).collect();
         let mut count = presses.count_ones() as i64;
@@ -584,7 +585,7 @@ impl<'a> NullSpace<'a> {
                 best_count = count;
                 best_code = i ^ (i >> 1);
             }
-            if i & 0xffff == 0 && stop() {
+            if ticker.tick(i).is_err() {
                 complete = false;
                 break;
             }

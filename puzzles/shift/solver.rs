@@ -173,9 +173,7 @@ impl RegionSolver {
             Mode::Iddfs => self.by_iddfs(&candidates, limits),
             other => unreachable!("the plugin checks modes first: {other}"),
         };
-        if mode != Mode::Table {
-            answer.stats.elapsed = started.elapsed();
-        }
+        answer.stats.elapsed = started.elapsed();
         answer
     }
 
@@ -204,11 +202,17 @@ impl RegionSolver {
         let mut answer = RegionAnswer::unsolvable();
         let mut best: Option<(u32, u8, u64, Arc<MaskTable>)> = None;
         for &(colour, mask) in candidates {
-            let (t, reused) = match self.table(mask.count_ones(), limits, cache) {
+            let asked = Instant::now();
+            let found = self.table(mask.count_ones(), limits, cache);
+            let (t, reused) = match found {
                 Ok(found) => found,
-                Err(limit) => return Ok(RegionAnswer::limit(limit, answer.stats)),
+                Err(limit) => {
+                    answer.stats.build += asked.elapsed();
+                    return Ok(RegionAnswer::limit(limit, answer.stats));
+                }
             };
             if !reused {
+                answer.stats.build += asked.elapsed();
                 add_stats(&mut answer.stats, t.table.stats());
             }
             answer.table_reused = Some(answer.table_reused.unwrap_or(true) && reused);

@@ -50,17 +50,17 @@
 //! with an independent search over (placement, blank cell)).
 
 use crate::search::table::DistanceTable;
-use crate::search::{Limit, Limits, Stats};
+use crate::search::{Latch, Limit, Limits, Stats};
 use rayon::prelude::*;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, Ordering};
-use std::time::Instant;
+use std::sync::atomic::{AtomicU16, AtomicU32, Ordering};
 
 /// The largest cost a word's 6-bit field holds (stored as cost + 1, 0 meaning unreached).
 const MAX_COST: u32 = 62;
 
 /// Placements per parallel work item: large enough that the per-item bookkeeping vanishes,
-/// small enough that the clock and Ctrl-C are looked at often and both threads stay busy.
+/// small enough that both threads stay busy and that the run's [`Latch`] (the clock and Ctrl-C),
+/// polled once per item, is polled every few milliseconds (an item is at most 65,536 expansions
+/// of at most 32 successors each).
 const CHUNK: u64 = 1 << 16;
 
 /// The board and the group, as the search needs them.
@@ -284,7 +284,7 @@ fn run<W: Word>(
     mut words: Vec<u64>,
     limits: &Limits,
 ) -> Result<DistanceTable, Limit> {
-    let started = Instant::now();
+    let latch = Latch::new(limits);
     let (n, cols) = (rows as u32 * cols as u32, cols as u32);
     let all = (1u32 << n) - 1;
     let first_col = (0..rows as u32).fold(0, |m, r| m | 1 << (r * cols));
@@ -319,9 +319,9 @@ fn run<W: Word>(
     let stats = Search {
         group: &group,
         words: view,
-        stop: AtomicBool::new(false),
+        latch: &latch,
     }
-    .run(limits, started)?;
+    .run()?;
     compact::<W>(&mut words, placements);
     Ok(DistanceTable::from_byte_codes(placements, words, stats))
 }
@@ -329,8 +329,8 @@ fn run<W: Word>(
 struct Search<'a, W> {
     group: &'a Group<'a>,
     words: &'a [W],
-    /// Set by the first work item that meets a limit, so the others stop soon.
-    stop: AtomicBool,
+    /// Time and Ctrl-C: the first work item that meets a limit latches it, and the others stop.
+    latch: &'a Latch,
 }
 
 /// What one round's work items found.
@@ -345,7 +345,7 @@ struct Round {
 }
 
 impl<W: Word> Search<'_, W> {
-    fn run(&self, limits: &Limits, started: Instant) -> Result<Stats, Limit> {
+    fn run(&self) -> Result<Stats, Limit> {
         let g = self.group;
         let goal_rank = g.rank(g.goal);
         let occupied = g.goal.iter().fold(0u32, |m, &c| m | 1 << c);
@@ -359,7 +359,6 @@ impl<W: Word> Search<'_, W> {
             ..Stats::default()
         };
         let chunks = (self.words.len() as u64).div_ceil(CHUNK);
-        let limit = Mutex::new(None);
         for cost in 0.. {
             if cost == MAX_COST {
                 return Err(Limit::Depth(MAX_COST));
@@ -368,12 +367,7 @@ impl<W: Word> Search<'_, W> {
                 .into_par_iter()
                 .map(|chunk| {
                     let mut round = Round::default();
-                    if self.stop.load(Ordering::Relaxed) {
-                        return round;
-                    }
-                    if let Some(reason) = limits.stop_reason(started) {
-                        *limit.lock().expect("no panics while held") = Some(reason);
-                        self.stop.store(true, Ordering::Relaxed);
+                    if self.latch.check().is_err() {
                         return round;
                     }
                     let end = ((chunk + 1) * CHUNK).min(self.words.len() as u64);
@@ -390,7 +384,7 @@ impl<W: Word> Search<'_, W> {
                     a.set_aside.append(&mut b.set_aside);
                     a
                 });
-            if let Some(reason) = limit.lock().expect("no panics while held").take() {
+            if let Some(reason) = self.latch.reason() {
                 return Err(reason);
             }
             let mut new = round.new;
@@ -411,7 +405,7 @@ impl<W: Word> Search<'_, W> {
                 break;
             }
         }
-        stats.elapsed = started.elapsed();
+        stats.elapsed = self.latch.elapsed();
         Ok(stats)
     }
 

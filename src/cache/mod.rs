@@ -115,8 +115,8 @@ pub mod verify;
 pub use fingerprint::{Fingerprint, Recipe};
 pub use verify::verify;
 
-use crate::search::table::DistanceTable;
-use crate::search::{Limit, Limits};
+use crate::search::table::{DistanceTable, ReadError};
+use crate::search::{Latch, Limit, Limits};
 use crate::space::{Describe, GoalSet, Indexed, Invertible};
 use std::ffi::OsStr;
 use std::fs::File;
@@ -324,12 +324,17 @@ impl TableCache {
         };
         let size = file.metadata().map(|m| m.len()).unwrap_or(0);
         limits.check_memory(size as u128)?;
-        match read_checked(file, size, fingerprint).and_then(|table| {
+        // Reading a large table takes seconds: the time limit and Ctrl-C hold meanwhile (a
+        // stopped read says nothing against the file, which stays).
+        let latch = Latch::new(limits);
+        let checked = read_checked(file, size, fingerprint, &latch).and_then(|table| {
             accept(&table).map_err(|why| format!("does not fit this puzzle: {why}"))?;
             Ok(table)
-        }) {
+        });
+        match checked {
             Ok(table) => Ok(Some(table)),
-            Err(reason) => {
+            Err(ReadError::Stopped(limit)) => Err(limit),
+            Err(ReadError::Invalid(reason)) => {
                 self.reject(path, &reason);
                 Ok(None)
             }
@@ -528,11 +533,16 @@ impl<R: Read> Read for Hashing<R> {
 }
 
 /// Reads `file` (of `size` bytes) and runs checks 2 to 5 of the module docs; the error is one
-/// line.
-fn read_checked(file: File, size: u64, fingerprint: &Fingerprint) -> Result<DistanceTable, String> {
+/// line, or the limit that stopped the read.
+fn read_checked(
+    file: File,
+    size: u64,
+    fingerprint: &Fingerprint,
+    latch: &Latch,
+) -> Result<DistanceTable, ReadError> {
     let truncated = || format!("truncated ({size} bytes)");
     if size < HEADER {
-        return Err(truncated());
+        return Err(truncated().into());
     }
     let mut input = BufReader::with_capacity(64 << 10, file);
     let mut header = [0u8; HEADER as usize];
@@ -543,9 +553,7 @@ fn read_checked(file: File, size: u64, fingerprint: &Fingerprint) -> Result<Dist
     }
     let version = word(8);
     if version != FORMAT_VERSION {
-        return Err(format!(
-            "cache format version {version}, expected {FORMAT_VERSION}"
-        ));
+        return Err(format!("cache format version {version}, expected {FORMAT_VERSION}").into());
     }
     if word(12) != 0 || word(HEADER as usize - 4) != 0 {
         return Err("reserved header bytes are not zero".into());
@@ -559,28 +567,30 @@ fn read_checked(file: File, size: u64, fingerprint: &Fingerprint) -> Result<Dist
         return Err(format!(
             "truncated or padded: {} payload bytes, header says {payload_len}",
             size - HEADER
-        ));
+        )
+        .into());
     }
     let mut payload = Hashing {
         inner: input.take(payload_len),
         crc: crc32fast::Hasher::new(),
     };
-    let table = DistanceTable::read_from(&mut payload, payload_len);
+    let table = match DistanceTable::read_from(&mut payload, payload_len, latch) {
+        Err(ReadError::Stopped(limit)) => return Err(ReadError::Stopped(limit)),
+        table => table,
+    };
     // Read what a failed structure check left, so that the checksum covers the whole payload
     // and a damaged file is called damaged rather than invalid.
     let drained = io::copy(&mut payload, &mut io::sink());
     if drained.is_err() || payload.inner.limit() != 0 {
-        return Err(format!(
-            "truncated while being read ({size} bytes at the start)"
-        ));
+        return Err(format!("truncated while being read ({size} bytes at the start)").into());
     }
     let actual = payload.crc.finalize();
     if actual != checksum {
-        return Err(format!(
-            "checksum mismatch (stored {checksum:08x}, contents {actual:08x})"
-        ));
+        return Err(
+            format!("checksum mismatch (stored {checksum:08x}, contents {actual:08x})").into(),
+        );
     }
-    table.map_err(|e| format!("invalid table: {e}"))
+    table.map_err(|e| format!("invalid table: {e}").into())
 }
 
 #[cfg(test)]
@@ -892,6 +902,21 @@ mod tests {
         };
         let refused = cache.load_or_build(&RING, &recipe(), &tight, || panic!("refused first"));
         assert!(matches!(refused, Err(Limit::Memory { .. })), "{refused:?}");
+    }
+
+    #[test]
+    fn a_limit_stops_a_load_and_leaves_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let (cache, warnings) = collecting(dir.path());
+        load_or_build(&cache, RING);
+        let out_of_time = Limits {
+            time_limit: Some(Duration::ZERO),
+            ..Limits::default()
+        };
+        let stopped = cache.load_or_build(&RING, &recipe(), &out_of_time, || panic!("stopped"));
+        assert_eq!(stopped.unwrap_err(), Limit::Time(Duration::ZERO));
+        assert!(taken(&warnings).is_empty(), "nothing wrong with the file");
+        assert_eq!(load_or_build(&cache, RING).1, Source::Loaded);
     }
 
     #[test]

@@ -22,10 +22,10 @@ use super::progress::Progress;
 use super::{Exit, write_stdout};
 use indicatif::HumanCount;
 use statespace::config::{Config, MAX_THREADS};
-use statespace::error::Error;
+use statespace::error::{Error, Location};
 use statespace::instance::{Direction, Exploration, ExploreOptions};
 use statespace::registry;
-use statespace::search::cluster::Cluster;
+use statespace::search::cluster::{self, Cluster};
 use statespace::search::{Limit, human_bytes};
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -65,6 +65,11 @@ pub struct ExploreArgs {
     #[arg(long, value_name = "DURATION", value_parser = statespace::config::parse_duration,
           requires = "processes")]
     connect_timeout: Option<std::time::Duration>,
+    /// How long a peer process may send nothing before the run gives it up and fails (default
+    /// 30s, at least 1s; every process sends a heartbeat five times a second).
+    #[arg(long, value_name = "DURATION", value_parser = statespace::config::parse_duration,
+          requires = "processes")]
+    peer_timeout: Option<std::time::Duration>,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -87,6 +92,19 @@ fn cluster(args: &ExploreArgs) -> Result<Option<Cluster>, Error> {
     )?;
     if let Some(timeout) = args.connect_timeout {
         cluster.connect_timeout = timeout;
+    }
+    if let Some(timeout) = args.peer_timeout {
+        if timeout < cluster::MIN_PEER_TIMEOUT {
+            return Err(Error::input(
+                Location::file("--peer-timeout"),
+                format!(
+                    "{} is too short: at least {}",
+                    humantime::format_duration(timeout),
+                    humantime::format_duration(cluster::MIN_PEER_TIMEOUT)
+                ),
+            ));
+        }
+        cluster.peer_timeout = timeout;
     }
     Ok(Some(cluster))
 }

@@ -85,10 +85,15 @@ fn nullity_line(solution: &Solution) -> Option<String> {
     })
 }
 
-/// One line of statistics.
+/// One line of statistics: the time is the whole solve's, and the part of it spent building
+/// tables follows when there was one.
 pub fn stats_line(stats: &Stats, mode: &str) -> String {
+    let build = match stats.build.is_zero() {
+        true => String::new(),
+        false => format!(", build {:.3} s", stats.build.as_secs_f64()),
+    };
     format!(
-        "stats: mode {mode}, expanded {}, generated {}, visited {}, peak frontier {}, depth {}, {:.3} s",
+        "stats: mode {mode}, expanded {}, generated {}, visited {}, peak frontier {}, depth {}, {:.3} s{build}",
         stats.expanded,
         stats.generated,
         stats.visited,

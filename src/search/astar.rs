@@ -46,13 +46,9 @@
 //! open set empties: every state reachable from the start (under the move-order rule) was
 //! expanded and none is a goal.
 
-use super::{Limit, Limits, Outcome, Path, Report, Stats, Step};
+use super::{Latch, Limit, Limits, Outcome, Path, Report, Stats, Step};
 use crate::space::{Heuristic, Indexed, StateSpace};
 use hashbrown::HashMap;
-use std::time::Instant;
-
-/// How often (in expanded states) the clock, the interrupt flag and memory are checked.
-const CHECK_EVERY: u64 = 4096;
 
 /// A* with a hash-map closed set; works on any space.
 ///
@@ -129,10 +125,11 @@ fn run<P: StateSpace, H: Heuristic<P> + ?Sized, C: Closed<P>>(
     limits: &Limits,
     mut closed: C,
 ) -> Report<P::State, P::Move> {
-    let started = Instant::now();
+    let latch = Latch::new(limits);
+    let mut ticker = latch.ticker();
     let mut stats = Stats::default();
     let finish = |outcome, mut stats: Stats| {
-        stats.elapsed = started.elapsed();
+        stats.elapsed = latch.elapsed();
         Report { outcome, stats }
     };
     let depth_limit = limits.max_depth.unwrap_or(u32::MAX);
@@ -168,8 +165,10 @@ fn run<P: StateSpace, H: Heuristic<P> + ?Sized, C: Closed<P>>(
         {
             return finish(Outcome::LimitReached(Limit::States(max)), stats);
         }
-        if stats.expanded % CHECK_EVERY == 1 {
-            if let Some(limit) = limits.stop_reason(started) {
+        // Time, Ctrl-C and memory, every few thousand successors generated (and at the first
+        // expansion).
+        if ticker.due(stats.generated) {
+            if let Err(limit) = latch.check() {
                 return finish(Outcome::LimitReached(limit), stats);
             }
             let needed = open.bytes() as u128 * 2 + closed.bytes_at_next_growth() as u128;

@@ -14,12 +14,8 @@
 //! and none is a goal.
 
 use super::visited::{BitVisited, HashVisited, Visited};
-use super::{Limit, Limits, Outcome, Path, Report, Stats, Step};
+use super::{Latch, Limit, Limits, Outcome, Path, Report, Stats, Step};
 use crate::space::{Indexed, StateSpace};
-use std::time::Instant;
-
-/// How often (in expanded states) the clock, the interrupt flag and memory are checked.
-const CHECK_EVERY: u64 = 4096;
 
 /// BFS with a hash-set visited store; works on any space.
 ///
@@ -70,19 +66,21 @@ pub fn solve_indexed<P: Indexed>(
 
 /// BFS with a caller-chosen visited store.
 ///
-/// Memory is checked every few thousand states against what the queue and the store would hold
-/// after their next growth (both double when full), so the run stops with [`Limit::Memory`]
-/// before the process passes the budget rather than after.
+/// Memory is checked whenever the [`Ticker`](super::Ticker) polls (every few thousand successors
+/// generated) against what the queue and the store would hold after their next growth (both
+/// double when full), so the run stops with [`Limit::Memory`] before the process passes the
+/// budget rather than after.
 pub fn solve_with<P: StateSpace, V: Visited<P::State>>(
     space: &P,
     start: P::State,
     limits: &Limits,
     mut visited: V,
 ) -> Report<P::State, P::Move> {
-    let started = Instant::now();
+    let latch = Latch::new(limits);
+    let mut ticker = latch.ticker();
     let mut stats = Stats::default();
     let finish = |outcome, mut stats: Stats| {
-        stats.elapsed = started.elapsed();
+        stats.elapsed = latch.elapsed();
         Report { outcome, stats }
     };
 
@@ -135,8 +133,8 @@ pub fn solve_with<P: StateSpace, V: Visited<P::State>>(
             {
                 return finish(Outcome::LimitReached(Limit::States(max)), stats);
             }
-            if stats.expanded.is_multiple_of(CHECK_EVERY) {
-                if let Some(limit) = limits.stop_reason(started) {
+            if ticker.due(stats.generated) {
+                if let Err(limit) = latch.check() {
                     return finish(Outcome::LimitReached(limit), stats);
                 }
                 let queue_bytes = (queue.capacity() * std::mem::size_of::<P::State>()) as u128;

@@ -41,15 +41,35 @@
 //! Processes meet over TCP before timely starts: each listens on its hostfile line, connects
 //! to the processes before it and accepts the ones after, and every pair checks a fingerprint
 //! of the sweep (space size, processes, workers, sources), so a peer started with another
-//! config is refused. A peer that has not connected within [`Cluster::connect_timeout`] ends
-//! the run with a [`Fault`]. Once running, a peer that dies closes its sockets; timely's
-//! network threads then panic ("timely communication error"). A panic hook installed here
-//! keeps those panics quiet, records the first as the fault and tells the workers to give up,
-//! and the sweep returns it within a tenth of a second instead of waiting for workers that can
-//! no longer finish. Ctrl-C and the time limit are polled every few blocks; a worker that sees
-//! one skips the rest of its expansion and says so in its summary, and every worker stops at the
-//! end of that layer, the interrupted layer dropped as in [`layers`] (a peer still expanding its
-//! share finishes it first).
+//! config is refused. A peer that has not connected (or not greeted) within
+//! [`Cluster::connect_timeout`] ends the run with a [`Fault`]. Once running, a peer that dies
+//! closes its sockets; timely's network threads then panic ("timely communication error"). A
+//! panic hook installed here keeps those panics quiet, records the first as the fault and tells
+//! the workers to give up, and the sweep returns it within a tenth of a second instead of
+//! waiting for workers that can no longer finish.
+//!
+//! A peer that stops without closing its sockets (stopped with SIGSTOP, a frozen machine, a
+//! cable pulled, a program that greets and then says nothing) is found by silence: every
+//! process sends the others a heartbeat five times a second whatever it is doing, and the
+//! sockets timely reads and writes time out after [`Cluster::peer_timeout`] (30 s by default),
+//! which ends the run like a closed socket (`lost process 1 (10.0.0.2:4001): reading data: it
+//! sent nothing for 30s`).
+//!
+//! # Limits
+//!
+//! Every worker counts its work on a [`Ticker`] of the process's [`Latch`] (the time limit
+//! counts from the start of the run in each process) and polls it between stretches of a few
+//! thousand successors, when it also takes in its peers' messages and sends its heartbeat. A
+//! worker that meets a limit (time, Ctrl-C) skips the rest of its expansion, tells every worker
+//! to stop (a `Halt`, which they latch at their next poll) and says so in its summary; every
+//! worker then stops at the end of that layer, the interrupted layer dropped as in [`layers`].
+//! A worker that stopped waits half a second at most for its peers at a barrier;
+//! then it leaves them behind and returns the layers completed, so that the limit holds
+//! whatever they do (a peer left behind sees this process vanish, and exits 2). The process's
+//! main thread keeps the same watch over its workers, should they be too many for the cores to
+//! come back in time: it then reports the layers its first worker published. The workers' own
+//! cost (threads and channel buffers, about 4 KiB per pair of workers:
+//! [`Cluster::workers_bytes`]) is checked against the budget before any of them starts.
 //!
 //! # Trade-offs
 //!
@@ -61,15 +81,17 @@
 //!   2.4 bytes per state for the whole sweep (BENCHMARKS.md).
 //! - Each worker is one thread; `--workers` is how a process uses several cores (the word
 //!   pull within a worker runs no pool of its own).
-//! - A peer that hangs without closing its sockets (a frozen machine, a cable pulled) is not
-//!   detected: the others wait, as timely does. Killed and crashed processes are.
+//! - A silent peer is told from a slow one by its heartbeats, which a process sends when it
+//!   polls; a process that does not poll for longer than the peer timeout (a merge of
+//!   gigabytes of bitsets on a very slow machine) would be taken for lost. The default timeout,
+//!   30 s, is far above that.
 //! - Messages in flight are not counted against the budget: at most about one `next` slice per
 //!   layer, while a worker is busy expanding.
 //! - The panic hook is process-wide and stays installed (it passes every panic outside timely's
 //!   threads to the previous hook); one cluster sweep runs in a process at a time.
 
 use super::layers::{self, CHUNK_WORDS, Layers, Merged, XorWords};
-use super::{Limit, Limits, Stats};
+use super::{Latch, Limit, Limits, Stats, Ticker};
 use crate::error::{Error, Location};
 use crate::space::{GoalSet, Indexed, Invertible, XorMoves};
 use serde::{Deserialize, Serialize};
@@ -82,6 +104,7 @@ use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
+use timely::communication::allocator::zero_copy::stream::Stream;
 use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
 use timely::dataflow::channels::pact::Exchange;
 use timely::dataflow::operators::{Input, Operator, Probe};
@@ -90,6 +113,26 @@ use timely::worker::Worker;
 
 /// How long processes wait for each other to connect unless told otherwise.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long a peer may send nothing before it is given up for lost, unless told otherwise.
+pub const DEFAULT_PEER_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The shortest peer timeout allowed: several heartbeats must fit in it.
+pub const MIN_PEER_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// How often a process tells every other that it is alive, when it has nothing else to say.
+const HEARTBEAT: Duration = Duration::from_millis(200);
+
+/// How long a worker that stopped for a limit (time, Ctrl-C) waits for its peers to stop with
+/// it before it leaves them behind.
+const GRACE: Duration = Duration::from_millis(500);
+
+/// Bytes a timely worker costs beside its bitsets: its thread, and a buffer for each channel to
+/// every worker of the cluster. Measured on one process (peak resident memory of `explore
+/// --workers W` on Flip 4 x 4, about 4 KiB per pair of workers and a little per thread: 34 MB
+/// for 64 workers, 87 MB for 128, 302 MB for 256, 600 MB for 384), rounded up.
+const WORKER_BYTES: u128 = 256 << 10;
+const WORKER_PAIR_BYTES: u128 = 4 << 10;
 
 /// Successor indices per batch to one worker (per-state spaces): 8 KiB, like a block of words.
 const BATCH: usize = 1024;
@@ -105,6 +148,9 @@ pub struct Cluster {
     pub addresses: Vec<String>,
     /// How long to wait for every peer to connect.
     pub connect_timeout: Duration,
+    /// How long a peer may send nothing (heartbeats included) before the run gives it up and
+    /// fails; at least [`MIN_PEER_TIMEOUT`].
+    pub peer_timeout: Duration,
 }
 
 impl Cluster {
@@ -115,6 +161,7 @@ impl Cluster {
             process: 0,
             addresses: Vec::new(),
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            peer_timeout: DEFAULT_PEER_TIMEOUT,
         }
     }
 
@@ -172,12 +219,22 @@ impl Cluster {
             process,
             addresses,
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            peer_timeout: DEFAULT_PEER_TIMEOUT,
         })
     }
 
     /// The number of processes.
     pub fn processes(&self) -> usize {
         self.addresses.len().max(1)
+    }
+
+    /// The bytes this process's workers cost beside their bitsets (threads and channel buffers:
+    /// about 4 KiB per pair of a local worker and any worker), counted against the memory
+    /// budget before any of them starts: a thousand workers would take gigabytes.
+    pub fn workers_bytes(&self) -> u128 {
+        let local = self.workers.max(1) as u128;
+        let all = local * self.processes() as u128;
+        local * (WORKER_BYTES + all * WORKER_PAIR_BYTES)
     }
 }
 
@@ -314,6 +371,10 @@ enum Body {
     Indices(Vec<u8>),
     /// A worker's part of a layer, sent to every worker.
     Summary(Summary),
+    /// The sender stopped for a limit: stop expanding now (sent to every worker, once).
+    Halt(Stop),
+    /// Nothing but "alive" (sent to the other processes when there is nothing else to say).
+    Heartbeat,
 }
 
 /// One worker's part of a round.
@@ -364,6 +425,8 @@ struct Part {
     next: Vec<u64>,
     visited: Vec<u64>,
     summaries: Vec<Summary>,
+    /// The limit a peer halted the run for, until the worker latches it.
+    halt: Option<Stop>,
     /// States that came before the bitsets were allocated (a faster peer already expanding
     /// the first layer while this worker leaves round 0), kept for [`allocate`](Self::allocate).
     early: Option<Vec<Body>>,
@@ -400,6 +463,10 @@ impl Part {
                 }
             }),
             Body::Summary(summary) => self.summaries.push(summary),
+            Body::Halt(stop) => {
+                self.halt.get_or_insert(stop);
+            }
+            Body::Heartbeat => {}
         }
     }
 
@@ -427,7 +494,8 @@ impl Part {
 /// One layer's expansion of a worker's frontier: the part the space's capabilities decide.
 trait Expand: Send + Sync + 'static {
     /// Expands `node`'s frontier into its `next` and its peers'; returns the successors
-    /// generated. Stops part-way when [`Node::should_stop`] says so (the layer is then dropped).
+    /// generated. Ticks [`Node::ticker`] with its work and polls ([`Node::poll`]) when it is
+    /// due; stops part-way when that says so (the layer is then dropped).
     fn expand(&self, node: &mut Node) -> u64;
 }
 
@@ -442,10 +510,12 @@ impl<P: Indexed + Send + Sync + 'static> Expand for PerState<P> {
         let mut generated = 0;
         let mut batches: Vec<Vec<u64>> = vec![Vec::new(); plan.workers];
         let words = node.part.borrow().frontier.len();
-        for start in (0..words).step_by(plan.block) {
-            if node.should_stop() {
-                break;
-            }
+        // Where the expansion is: the next word, and what is left of it when a poll was due
+        // part-way through it. Between stretches of `WORK_PER_POLL` successors the worker polls
+        // (its part not borrowed: polling steps the worker, which may receive into it), sends
+        // its full batches and takes in its peers'.
+        let (mut w, mut rest) = (0, None);
+        while w < words && !node.poll() {
             {
                 let mut part = node.part.borrow_mut();
                 let Part {
@@ -455,27 +525,34 @@ impl<P: Indexed + Send + Sync + 'static> Expand for PerState<P> {
                     visited,
                     ..
                 } = &mut *part;
-                let mut visit = |_, successor| {
-                    generated += 1;
-                    let index = self.space.index(successor);
-                    match plan.owner_of_index(index) {
-                        owner if owner == me => {
-                            let (word, bit) =
-                                ((index >> 6) as usize - *first_word, 1 << (index & 63));
-                            if visited[word] & bit == 0 {
-                                next[word] |= bit;
-                            }
-                        }
-                        owner => batches[owner].push(index),
-                    }
-                };
-                for (w, &word) in frontier.iter().enumerate().skip(start).take(plan.block) {
-                    let mut bits = word;
+                'stretch: while w < words {
+                    let mut bits = rest.take().unwrap_or(frontier[w]);
                     while bits != 0 {
                         let index = ((*first_word + w) as u64) << 6 | bits.trailing_zeros() as u64;
                         bits &= bits - 1;
-                        self.space.successors(self.space.state(index), &mut visit);
+                        self.space
+                            .successors(self.space.state(index), &mut |_, successor| {
+                                generated += 1;
+                                let index = self.space.index(successor);
+                                match plan.owner_of_index(index) {
+                                    owner if owner == me => {
+                                        let (word, bit) = (
+                                            (index >> 6) as usize - *first_word,
+                                            1 << (index & 63),
+                                        );
+                                        if visited[word] & bit == 0 {
+                                            next[word] |= bit;
+                                        }
+                                    }
+                                    owner => batches[owner].push(index),
+                                }
+                            });
+                        if node.ticker.due(generated) {
+                            rest = Some(bits);
+                            break 'stretch;
+                        }
                     }
+                    w += 1;
                 }
             }
             for (to, batch) in batches.iter_mut().enumerate() {
@@ -529,10 +606,13 @@ impl Expand for Pull {
         targets.sort_unstable();
         targets.dedup();
         let mut words = vec![0u64; n];
-        for (i, target) in targets.into_iter().enumerate() {
-            if i % 64 == 0 && node.should_stop() {
+        // The work ticked: words computed (each from all the moves, a few nanoseconds a move).
+        let mut done = 0;
+        for target in targets {
+            if node.ticker.due(done) && node.poll() {
                 return 0;
             }
+            done += n as u64;
             words.fill(0);
             {
                 let part = node.part.borrow();
@@ -553,12 +633,13 @@ impl Expand for Pull {
         // (both OR into `next`, so the order does not matter).
         let blocks = mine.len();
         for k in 0..blocks {
-            if k % 16 == 0 {
-                if node.should_stop() {
+            if node.ticker.due(done) {
+                if node.poll() {
                     return 0;
                 }
                 node.worker.step();
             }
+            done += n as u64;
             let mut part = node.part.borrow_mut();
             let Part { frontier, next, .. } = &mut *part;
             self.0
@@ -616,33 +697,26 @@ fn held_block<'a>(
     (mine.contains(&b) && live[b - mine.start]).then(|| &frontier[(b - mine.start) * n..][..n])
 }
 
-/// The stop condition, polled by a worker; the first reason seen is kept.
-struct Poll<'a> {
-    limits: &'a Limits,
-    started: Instant,
-    reason: Option<Limit>,
-}
-
-impl Poll<'_> {
-    fn should_stop(&mut self) -> bool {
-        if self.reason.is_none() {
-            self.reason = self.limits.stop_reason(self.started);
-        }
-        self.reason.is_some()
-    }
-}
-
-/// A worker with its dataflow: the input it sends on, the probe that closes a round, its part.
+/// A worker with its dataflow: the input it sends on, the probe that closes a round, its part,
+/// and how it stops: its ticker on the process's latch, and the heartbeats it owes.
 struct Node<'w, 'l> {
     worker: &'w mut Worker,
-    input: InputHandleVec<u64, Message>,
+    /// `None` once the sweep is over and the dataflow drains.
+    input: Option<InputHandleVec<u64, Message>>,
     probe: ProbeHandle<u64>,
     part: Rc<RefCell<Part>>,
     plan: Plan,
     me: usize,
     epoch: u64,
     exchanged: u64,
-    poll: Poll<'l>,
+    /// Counts the expansion's work; [`poll`](Self::poll) when it says a poll is due.
+    ticker: Ticker<'l>,
+    /// When this worker stopped for a limit and told its peers to stop too.
+    halted: Option<Instant>,
+    /// The workers this one sends heartbeats to (the first worker of every other process,
+    /// when this is its process's first; else none), and when the next is due.
+    heartbeat_to: Vec<usize>,
+    heartbeat_at: Instant,
 }
 
 /// Set when the run has failed (a peer is gone): workers stop waiting and return.
@@ -651,41 +725,85 @@ static ABORT: AtomicBool = AtomicBool::new(false);
 /// The first fault timely's threads panicked with: the process it concerns, if known, and what.
 static FAULT: Mutex<Option<(Option<usize>, String)>> = Mutex::new(None);
 
-/// The worker gave up: the run has failed elsewhere.
-struct Aborted;
+/// Why a worker left a round unfinished.
+enum Abandon {
+    /// The run has failed elsewhere (a peer is gone).
+    Fault,
+    /// This worker stopped for a limit and its peers did not stop with it within [`GRACE`]:
+    /// it returns what it has, without them.
+    Limit,
+}
 
 impl Node<'_, '_> {
-    fn should_stop(&mut self) -> bool {
-        self.poll.should_stop()
+    /// Polls the run's latch (time, Ctrl-C, and a limit a peer halted the run for), tells the
+    /// peers when this worker is the one that stopped, and sends the heartbeat when it is due.
+    /// True when the worker must stop expanding.
+    fn poll(&mut self) -> bool {
+        let latch = self.ticker.latch();
+        if let Some(stop) = self.part.borrow_mut().halt.take() {
+            latch.trip(stop.limit());
+            // The worker that stopped told every other: nothing to pass on.
+            self.halted.get_or_insert_with(Instant::now);
+        }
+        let stopped = latch.check().err();
+        if let (Some(limit), None) = (&stopped, self.halted) {
+            self.halted = Some(Instant::now());
+            for to in 0..self.plan.workers {
+                self.send(to, Body::Halt(Stop::from_limit(limit.clone())));
+            }
+        }
+        if !self.heartbeat_to.is_empty() && Instant::now() >= self.heartbeat_at {
+            self.heartbeat_at = Instant::now() + HEARTBEAT;
+            for to in self.heartbeat_to.clone() {
+                self.send(to, Body::Heartbeat);
+            }
+            self.worker.step();
+        }
+        stopped.is_some()
     }
 
+    /// Sends `body` to worker `to` (nothing once the input is closed, as the dataflow drains).
     fn send(&mut self, to: usize, body: Body) {
+        let Some(input) = &mut self.input else {
+            return;
+        };
         // What the states cost on the wire: bincode's 8-byte lengths and the payload.
         let bytes = match &body {
             Body::Words { words, .. } => 8 * words.len() as u64 + 16,
             Body::Indices(bytes) => bytes.len() as u64 + 8,
             Body::Summary(_) => 0,
+            // Sent at once, like states: they are urgent.
+            Body::Halt(_) | Body::Heartbeat => {
+                input.send(Message {
+                    to: to as u32,
+                    body,
+                });
+                input.flush();
+                return;
+            }
         };
         self.exchanged += bytes;
-        self.input.send(Message {
+        input.send(Message {
             to: to as u32,
             body,
         });
         // A batch of states is 8 KiB or so: worth sending now, so that it travels while this
         // worker goes on expanding, rather than waiting in the input's buffer for the barrier.
         if bytes > 0 {
-            self.input.flush();
+            input.flush();
         }
     }
 
-    /// Closes the current round and waits until every worker has closed it and every message
-    /// of it has been received.
-    fn barrier(&mut self) -> Result<(), Aborted> {
-        self.epoch += 1;
-        self.input.advance_to(self.epoch);
-        while self.probe.less_than(&self.epoch) {
+    /// Steps the worker until `done` says so, polling meanwhile (heartbeats, limits). A worker
+    /// that stopped for a limit waits [`GRACE`] at most for its peers, which it told to stop:
+    /// after that it abandons the round, so that a limit holds whatever they do.
+    fn wait(&mut self, done: impl Fn(&Self) -> bool) -> Result<(), Abandon> {
+        while !done(self) {
             if ABORT.load(SeqCst) {
-                return Err(Aborted);
+                return Err(Abandon::Fault);
+            }
+            if self.poll() && self.halted.is_some_and(|at| at.elapsed() > GRACE) {
+                return Err(Abandon::Limit);
             }
             // Parks (woken by incoming messages) rather than spinning: cores are shared.
             self.worker.step_or_park(Some(Duration::from_millis(1)));
@@ -693,8 +811,19 @@ impl Node<'_, '_> {
         Ok(())
     }
 
+    /// Closes the current round and waits until every worker has closed it and every message
+    /// of it has been received.
+    fn barrier(&mut self) -> Result<(), Abandon> {
+        self.epoch += 1;
+        if let Some(input) = &mut self.input {
+            input.advance_to(self.epoch);
+        }
+        let epoch = self.epoch;
+        self.wait(|node| !node.probe.less_than(&epoch))
+    }
+
     /// Sends `summary` to every worker, closes the round, and returns every worker's, by worker.
-    fn exchange_summaries(&mut self, summary: Summary) -> Result<Vec<Summary>, Aborted> {
+    fn exchange_summaries(&mut self, summary: Summary) -> Result<Vec<Summary>, Abandon> {
         for to in 0..self.plan.workers {
             self.send(to, Body::Summary(summary));
         }
@@ -706,6 +835,7 @@ impl Node<'_, '_> {
 }
 
 /// What one worker hands back: the sweep, identical on every worker, and its own memory.
+#[derive(Clone, Default)]
 struct Outcome {
     histogram: Vec<u64>,
     lowest: Option<u64>,
@@ -713,20 +843,28 @@ struct Outcome {
     stats: Stats,
     exchanged: u64,
     memory_bytes: u64,
+    /// Whether every round and the dataflow's shutdown completed (else the worker left its
+    /// peers behind at a limit, and the process should not wait for the network to close).
+    clean: bool,
 }
 
 /// What every worker is told.
 struct Job {
     words: usize,
     sources: Vec<u64>,
+    /// The limits, with the clock started when the run did.
     limits: Limits,
-    started: Instant,
     /// Workers per process.
     workers: usize,
+    /// What this process's workers cost beside their bitsets ([`Cluster::workers_bytes`]).
+    workers_bytes: u128,
+    /// The sweep as far as it got, published by the process's first worker after every
+    /// layer: what the process reports if its workers do not come back at a limit.
+    progress: Mutex<Outcome>,
 }
 
-/// One worker's whole sweep, mirroring the layers engine's loop.
-fn work<E: Expand>(worker: &mut Worker, expand: &E, job: &Job) -> Option<Outcome> {
+/// One worker's whole sweep, mirroring the layers engine's loop. `None` when the run failed.
+fn work<E: Expand>(worker: &mut Worker, expand: &E, job: &Job, latch: &Latch) -> Option<Outcome> {
     let (me, peers) = (worker.index(), worker.peers());
     let plan = Plan::new(job.words, peers);
     let part = Rc::new(RefCell::new(Part {
@@ -756,53 +894,67 @@ fn work<E: Expand>(worker: &mut Worker, expand: &E, job: &Job) -> Option<Outcome
             )
             .probe_with(&probe);
     });
+    let processes = peers / job.workers;
+    let heartbeat_to = match me % job.workers {
+        0 => (0..processes)
+            .map(|p| p * job.workers)
+            .filter(|&w| w != me)
+            .collect(),
+        _ => Vec::new(),
+    };
     let mut node = Node {
         worker,
-        input,
+        input: Some(input),
         probe,
         part,
         plan,
         me,
         epoch: 0,
         exchanged: 0,
-        poll: Poll {
-            limits: &job.limits,
-            started: job.started,
-            reason: None,
-        },
+        ticker: latch.ticker(),
+        halted: None,
+        heartbeat_to,
+        heartbeat_at: Instant::now(),
     };
-    let outcome = sweep(&mut node, expand, job).ok();
-    // Closes the input and lets the dataflow drain, so that every process shuts down cleanly.
-    let Node {
-        worker,
-        input,
-        probe,
-        ..
-    } = node;
-    drop(input);
-    while !probe.done() && !ABORT.load(SeqCst) {
-        worker.step_or_park(Some(Duration::from_millis(1)));
+    let mut outcome = Outcome::default();
+    match sweep(&mut node, expand, job, &mut outcome) {
+        Err(Abandon::Fault) => return None,
+        Err(Abandon::Limit) => {
+            outcome.stopped = latch.reason();
+            return Some(outcome);
+        }
+        Ok(()) => {}
     }
-    outcome
+    // Closes the input and lets the dataflow drain, so that every process shuts down cleanly.
+    node.input = None;
+    match node.wait(|node| node.probe.done()) {
+        Err(Abandon::Fault) => None,
+        // The sweep is whole; only its shutdown was cut short.
+        Err(Abandon::Limit) => Some(outcome),
+        Ok(()) => {
+            outcome.clean = true;
+            Some(outcome)
+        }
+    }
 }
 
-fn sweep<E: Expand>(node: &mut Node, expand: &E, job: &Job) -> Result<Outcome, Aborted> {
+/// The sweep proper, into `outcome`: what it holds when a round is abandoned is the layers
+/// completed before.
+fn sweep<E: Expand>(
+    node: &mut Node,
+    expand: &E,
+    job: &Job,
+    outcome: &mut Outcome,
+) -> Result<(), Abandon> {
     let (plan, me) = (node.plan, node.me);
-    let mut outcome = Outcome {
-        histogram: Vec::new(),
-        lowest: None,
-        stopped: None,
-        stats: Stats::default(),
-        exchanged: 0,
-        memory_bytes: 0,
-    };
-    // Round 0: every process checks its own three slices against its own budget, and all hear
-    // of any refusal (the first process's, by worker order) before anything is allocated.
+    // Round 0: every process checks its own three slices (and what its workers cost) against
+    // its own budget, and all hear of any refusal (the first process's, by worker order) before
+    // anything is allocated.
     let process = me / job.workers;
     let process_words: usize = (process * job.workers..(process + 1) * job.workers)
         .map(|w| plan.words_of(w).len())
         .sum();
-    let needed = 3 * 8 * process_words as u128;
+    let needed = 3 * 8 * process_words as u128 + job.workers_bytes;
     let refused = job.limits.check_memory(needed).err();
     let summary = Summary {
         from: me as u32,
@@ -812,7 +964,7 @@ fn sweep<E: Expand>(node: &mut Node, expand: &E, job: &Job) -> Result<Outcome, A
     let refusals = node.exchange_summaries(summary)?;
     if let Some(stop) = refusals.iter().find_map(|s| s.stop) {
         outcome.stopped = Some(stop.limit());
-        return Ok(outcome);
+        return Ok(());
     }
     let words = plan.words_of(me).len();
     outcome.memory_bytes = 3 * 8 * words as u64;
@@ -834,14 +986,17 @@ fn sweep<E: Expand>(node: &mut Node, expand: &E, job: &Job) -> Result<Outcome, A
         }
     }
     let limits = &job.limits;
-    let mut stats = Stats::default();
     loop {
         outcome.histogram.push(layer.count);
         outcome.lowest = layer.lowest;
+        let stats = &mut outcome.stats;
         stats.visited += layer.count;
         stats.peak_frontier = stats.peak_frontier.max(layer.count);
+        if me % job.workers == 0 {
+            *job.progress.lock().unwrap_or_else(|e| e.into_inner()) = outcome.clone();
+        }
         if let Some(max) = limits.max_states
-            && stats.visited > max
+            && outcome.stats.visited > max
         {
             outcome.stopped = Some(Limit::States(max));
             break;
@@ -856,7 +1011,7 @@ fn sweep<E: Expand>(node: &mut Node, expand: &E, job: &Job) -> Result<Outcome, A
             lowest: merged.lowest,
             generated: merged.generated,
             exchanged: node.exchanged,
-            stop: node.poll.reason.clone().map(Stop::from_limit),
+            stop: node.ticker.latch().reason().map(Stop::from_limit),
         };
         let all = node.exchange_summaries(summary)?;
         outcome.exchanged = all.iter().map(|s| s.exchanged).sum();
@@ -872,6 +1027,7 @@ fn sweep<E: Expand>(node: &mut Node, expand: &E, job: &Job) -> Result<Outcome, A
                 generated: s.generated,
             })
             .sum();
+        let stats = &mut outcome.stats;
         stats.expanded += layer.count;
         stats.generated += found.generated;
         if found.count == 0 {
@@ -884,8 +1040,7 @@ fn sweep<E: Expand>(node: &mut Node, expand: &E, job: &Job) -> Result<Outcome, A
         layer = found;
         stats.depth += 1;
     }
-    outcome.stats = stats;
-    Ok(outcome)
+    Ok(())
 }
 
 /// Runs the sweep of `space` from `sources` on `cluster`: connects the processes, starts the
@@ -898,6 +1053,10 @@ fn run<P: Indexed + Send + Sync + 'static, E: Expand>(
     limits: &Limits,
 ) -> Result<Swept<P::State>, Fault> {
     let started = Instant::now();
+    // One clock for every worker, started now unless the caller started it.
+    let mut limits = limits.clone();
+    limits.clock_start.get_or_insert(started);
+    let latch = Arc::new(Latch::new(&limits));
     let processes = cluster.processes();
     let workers = cluster.workers.max(1);
     let mut swept = Swept {
@@ -925,6 +1084,11 @@ fn run<P: Indexed + Send + Sync + 'static, E: Expand>(
         });
         return Ok(swept);
     };
+    // Workers cost memory before they have a bitset: refused before any starts.
+    if let Err(limit) = limits.check_memory(cluster.workers_bytes()) {
+        swept.layers.stopped = Some(limit);
+        return Ok(swept);
+    }
 
     let (builders, others): (Vec<AllocatorBuilder>, Box<dyn std::any::Any + Send>) =
         if processes == 1 {
@@ -944,7 +1108,7 @@ fn run<P: Indexed + Send + Sync + 'static, E: Expand>(
                     .chain(strategy)
                     .chain(sources.iter().copied()),
             );
-            let sockets = match connect(cluster, fingerprint, limits, started) {
+            let sockets = match connect(cluster, fingerprint, &latch) {
                 Ok(sockets) => sockets,
                 Err(Failure::Fault(fault)) => return Err(fault),
                 Err(Failure::Limit(limit)) => {
@@ -952,6 +1116,12 @@ fn run<P: Indexed + Send + Sync + 'static, E: Expand>(
                     return Ok(swept);
                 }
             };
+            let watch = |socket: TcpStream| Watched::new(socket, cluster.peer_timeout);
+            let sockets = sockets
+                .into_iter()
+                .map(|socket| socket.map(watch).transpose())
+                .collect::<std::io::Result<Vec<_>>>()
+                .map_err(|e| Fault(format!("cannot set up a peer's socket: {e}")))?;
             let hooks = timely::communication::Hooks::default();
             let process_allocators =
                 ProcessBuilder::new_typed_vector(workers, hooks.refill.clone(), None);
@@ -974,51 +1144,92 @@ fn run<P: Indexed + Send + Sync + 'static, E: Expand>(
         words,
         sources,
         limits: limits.clone(),
-        started,
         workers,
+        workers_bytes: cluster.workers_bytes(),
+        progress: Mutex::new(Outcome::default()),
     });
     let expand = Arc::new(expand);
+    // Every worker hands its outcome over as it finishes, not when joined: joining also waits
+    // for the network threads, which wait for the peers.
+    let (finished, outcomes) = mpsc::channel();
+    let (worker_job, worker_latch) = (job.clone(), latch.clone());
     let guards = timely::execute::execute_from(
         builders,
         others,
         timely::WorkerConfig::default(),
-        move |worker| work(worker, &*expand, &job),
+        move |worker| {
+            let outcome = work(worker, &*expand, &worker_job, &worker_latch);
+            let _ = finished.send(outcome);
+        },
     )
     .map_err(Fault)?;
-    // Joined on a thread of its own, so that a fault can end the wait: workers blocked on a
-    // dead peer would never be joined, and the process is about to exit anyway.
+    // Joined on a thread of its own, so that a fault or a limit can end the wait: workers
+    // blocked on a dead peer would never be joined, and the process is about to exit anyway.
     // Named like timely's threads: when a peer is gone, joining the network threads panics too,
     // and the hook keeps that quiet.
-    let (done, results) = mpsc::channel();
+    let (joined, join) = mpsc::channel();
     std::thread::Builder::new()
         .name("timely:join".into())
         .spawn(move || {
-            let _ = done.send(guards.join());
+            let _ = joined.send(guards.join());
         })
         .map_err(|e| Fault(format!("cannot start a thread: {e}")))?;
-    let results = loop {
-        match results.recv_timeout(Duration::from_millis(50)) {
-            Ok(results) => break results,
-            Err(_) => {
-                if let Some(fault) = take_fault(cluster) {
-                    ABORT.store(true, SeqCst);
-                    return Err(fault);
-                }
+    let fault = || take_fault(cluster).inspect(|_| ABORT.store(true, SeqCst));
+    let mut results = Vec::new();
+    let mut stopped_at = None;
+    while results.len() < workers {
+        match outcomes.recv_timeout(Duration::from_millis(50)) {
+            Ok(Some(outcome)) => results.push(outcome),
+            Ok(None) | Err(mpsc::RecvTimeoutError::Disconnected) => {
+                std::thread::sleep(Duration::from_millis(50));
+                return Err(
+                    fault().unwrap_or_else(|| Fault("a worker stopped without a result".into()))
+                );
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+        }
+        if let Some(fault) = fault() {
+            return Err(fault);
+        }
+        // The workers poll the limits and give up on silent peers themselves; this is for
+        // workers that cannot even do that in time (far more threads than cores): the layers
+        // published so far are the answer.
+        if latch.check().is_err()
+            && stopped_at.get_or_insert_with(Instant::now).elapsed() > GRACE + HEARTBEAT
+        {
+            let mut published = job
+                .progress
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .clone();
+            published.stopped = latch.reason();
+            published.clean = false;
+            results = vec![published];
+            break;
+        }
+    }
+    // After a clean end, the network threads close the connections in order: waiting for them
+    // lets every peer see this process finish rather than vanish (a peer that falls silent
+    // now is reported like any other).
+    if results.iter().all(|r| r.clean) {
+        loop {
+            if let Some(fault) = fault() {
+                return Err(fault);
+            }
+            match join.recv_timeout(Duration::from_millis(50)) {
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                _ => break,
+            }
+            // Past a limit, a peer slow to say goodbye does not hold the answer back.
+            if latch.check().is_err()
+                && stopped_at.get_or_insert_with(Instant::now).elapsed() > GRACE
+            {
+                break;
             }
         }
-    };
-    if let Some(fault) = take_fault(cluster) {
-        return Err(fault);
     }
-    let mut outcomes = Vec::new();
-    for result in results {
-        match result {
-            Ok(Some(outcome)) => outcomes.push(outcome),
-            _ => return Err(Fault("a worker stopped without a result".into())),
-        }
-    }
-    let memory_bytes = outcomes.iter().map(|o| o.memory_bytes).sum();
-    let first = outcomes.swap_remove(0);
+    let memory_bytes = results.iter().map(|o| o.memory_bytes).sum();
+    let first = results.swap_remove(0);
     let mut stats = first.stats;
     stats.elapsed = started.elapsed();
     swept.layers = Layers {
@@ -1031,6 +1242,72 @@ fn run<P: Indexed + Send + Sync + 'static, E: Expand>(
     };
     swept.report.exchanged_bytes = first.exchanged;
     Ok(swept)
+}
+
+/// A peer's socket as timely's network threads use it: a read or a write that waits longer
+/// than the peer timeout fails, saying so, and the network thread's panic then reports the
+/// peer lost (see [`install_panic_hook`]). Every process sends a heartbeat several times per
+/// second, so a socket silent that long is a peer that is stopped, frozen or cut off.
+struct Watched {
+    stream: TcpStream,
+    timeout: Duration,
+}
+
+impl Watched {
+    fn new(stream: TcpStream, timeout: Duration) -> std::io::Result<Watched> {
+        stream.set_read_timeout(Some(timeout))?;
+        stream.set_write_timeout(Some(timeout))?;
+        Ok(Watched { stream, timeout })
+    }
+
+    /// A timed-out read or write, said as what it means.
+    fn explain(&self, error: std::io::Error, what: &str) -> std::io::Error {
+        use std::io::ErrorKind::{TimedOut, WouldBlock};
+        match error.kind() {
+            WouldBlock | TimedOut => std::io::Error::new(
+                TimedOut,
+                format!("{what} for {}", humantime::format_duration(self.timeout)),
+            ),
+            _ => error,
+        }
+    }
+}
+
+impl Read for Watched {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let read = self.stream.read(buf);
+        read.map_err(|e| self.explain(e, "it sent nothing"))
+    }
+}
+
+impl Write for Watched {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let written = self.stream.write(buf);
+        written.map_err(|e| self.explain(e, "it took nothing"))
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        let flushed = self.stream.flush();
+        flushed.map_err(|e| self.explain(e, "it took nothing"))
+    }
+}
+
+impl Stream for Watched {
+    fn try_clone(&self) -> std::io::Result<Self> {
+        let stream = self.stream.try_clone()?;
+        Ok(Watched {
+            stream,
+            timeout: self.timeout,
+        })
+    }
+
+    fn set_nonblocking(&self, nonblocking: bool) -> std::io::Result<()> {
+        self.stream.set_nonblocking(nonblocking)
+    }
+
+    fn shutdown(&self, how: std::net::Shutdown) -> std::io::Result<()> {
+        self.stream.shutdown(how)
+    }
 }
 
 /// FNV-1a over `values`: enough to tell two sweeps apart, not a defence against anyone.
@@ -1058,8 +1335,7 @@ const MAGIC: u64 = u64::from_be_bytes(*b"stspace1");
 fn connect(
     cluster: &Cluster,
     fingerprint: u64,
-    limits: &Limits,
-    started: Instant,
+    latch: &Latch,
 ) -> Result<Vec<Option<TcpStream>>, Failure> {
     let me = cluster.process;
     let fault = |message: String| Failure::Fault(Fault(message));
@@ -1083,18 +1359,41 @@ fn connect(
         let lost = |e: std::io::Error| fault(format!("greeting a peer process failed: {e}"));
         stream.set_nonblocking(false).map_err(lost)?;
         stream.set_nodelay(true).map_err(lost)?;
-        let wait = deadline
-            .saturating_duration_since(Instant::now())
-            .max(Duration::from_millis(100));
-        stream.set_read_timeout(Some(wait)).map_err(lost)?;
+        stream
+            .set_write_timeout(Some(cluster.connect_timeout))
+            .map_err(lost)?;
         let mut hello = [0u8; 24];
         hello[..8].copy_from_slice(&MAGIC.to_be_bytes());
         hello[8..16].copy_from_slice(&(me as u64).to_be_bytes());
         hello[16..].copy_from_slice(&fingerprint.to_be_bytes());
-        let mut theirs = [0u8; 24];
         stream.write_all(&hello).map_err(lost)?;
-        stream.read_exact(&mut theirs).map_err(lost)?;
+        // Their greeting, a little at a time: the limits hold while a peer keeps us waiting.
+        stream
+            .set_read_timeout(Some(Duration::from_millis(50)))
+            .map_err(lost)?;
+        let mut theirs = [0u8; 24];
+        let mut got = 0;
+        while got < theirs.len() {
+            match stream.read(&mut theirs[got..]) {
+                Ok(0) => return Err(lost(std::io::ErrorKind::UnexpectedEof.into())),
+                Ok(n) => got += n,
+                Err(e) if matches!(e.kind(), WouldBlock | TimedOut | Interrupted) => {
+                    latch.check().map_err(Failure::Limit)?;
+                    if Instant::now() >= deadline {
+                        return Err(lost(std::io::Error::new(
+                            TimedOut,
+                            format!(
+                                "no greeting within {}",
+                                humantime::format_duration(cluster.connect_timeout)
+                            ),
+                        )));
+                    }
+                }
+                Err(e) => return Err(lost(e)),
+            }
+        }
         stream.set_read_timeout(None).map_err(lost)?;
+        stream.set_write_timeout(None).map_err(lost)?;
         let field = |i: usize| u64::from_be_bytes(theirs[i * 8..][..8].try_into().unwrap());
         let peer = field(1) as usize;
         if field(0) != MAGIC || expect.is_some_and(|p| p != peer) || peer >= cluster.processes() {
@@ -1112,10 +1411,9 @@ fn connect(
         }
         Ok((peer, stream))
     };
+    use std::io::ErrorKind::{Interrupted, TimedOut, WouldBlock};
     loop {
-        if let Some(limit) = limits.stop_reason(started) {
-            return Err(Failure::Limit(limit));
-        }
+        latch.check().map_err(Failure::Limit)?;
         for (p, address) in before.iter().enumerate() {
             if sockets[p].is_none()
                 && let Ok(stream) = TcpStream::connect_timeout(address, Duration::from_millis(200))
@@ -1285,20 +1583,53 @@ mod tests {
         let swept = xor_backward(space.clone(), &Cluster::local(2), &limits).unwrap();
         assert_eq!(swept.layers.histogram, vec![2, 32, 228]);
         assert_eq!(swept.layers.stopped, Some(Limit::Depth(2)));
+        // Each process checks its own share: here one process holds all 3 x 8 KiB, beside
+        // what its two workers cost.
+        let workers = Cluster::local(2).workers_bytes();
+        let budget = (workers + 1000) as u64;
         let limits = Limits {
-            memory_budget: 1000,
+            memory_budget: budget,
             ..Limits::default()
         };
         let swept = backward(space, &Cluster::local(2), &limits).unwrap();
         assert!(swept.layers.histogram.is_empty());
-        // Each process checks its own share: here one process holds all 3 x 8 KiB.
         assert_eq!(
             swept.layers.stopped,
             Some(Limit::Memory {
-                needed: 3 * 8192,
-                budget: 1000
+                needed: 3 * 8192 + workers,
+                budget
             })
         );
+    }
+
+    #[test]
+    fn workers_that_would_pass_the_budget_are_refused_before_they_start() {
+        // A thousand workers: a buffer for each pair of them, gigabytes in all.
+        let many = Cluster::local(1024);
+        assert!(many.workers_bytes() > 4 << 30, "{}", many.workers_bytes());
+        let limits = Limits {
+            memory_budget: 100 << 20,
+            ..Limits::default()
+        };
+        let started = Instant::now();
+        let swept = xor_backward(flip(4, 4), &many, &limits).unwrap();
+        assert!(
+            started.elapsed() < Duration::from_secs(1),
+            "{:?}",
+            started.elapsed()
+        );
+        assert_eq!(
+            swept.layers.stopped,
+            Some(Limit::Memory {
+                needed: many.workers_bytes(),
+                budget: 100 << 20
+            })
+        );
+        assert!(swept.layers.histogram.is_empty());
+        // Across processes, every worker of the cluster counts: 8 x 4 workers cost more than 8.
+        let mut spread = Cluster::local(8);
+        spread.addresses = vec![String::new(); 4];
+        assert!(spread.workers_bytes() > Cluster::local(8).workers_bytes());
     }
 
     #[test]

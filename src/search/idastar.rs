@@ -27,9 +27,8 @@
 //! iteration cuts no node: the pruned tree was exhausted, and by the `may_follow` invariant it
 //! reaches every reachable state. The per-iteration counts are in [`Stats::iterations`].
 
-use super::{Iteration, Limit, Limits, Outcome, Path, Report, Stats, Step};
+use super::{Iteration, Latch, Limit, Limits, Outcome, Path, Report, Stats, Step, Ticker};
 use crate::space::{Heuristic, StateSpace};
-use std::time::Instant;
 
 /// IDA* from `start`.
 ///
@@ -37,7 +36,8 @@ use std::time::Instant;
 /// - `heuristic`: an admissible estimate of the moves left.
 /// - `start`: where the search begins.
 /// - `limits`: `max_depth` bounds the thresholds (a threshold beyond it ends the run with
-///   [`Limit::Depth`]), `max_states` the total expansions, plus time and interrupt.
+///   [`Limit::Depth`]), `max_states` the total expansions, plus time and interrupt (polled as
+///   successors are generated and estimated).
 ///
 /// ```
 /// # use statespace::space::{Heuristic, StateSpace};
@@ -69,12 +69,13 @@ pub fn solve<P: StateSpace, H: Heuristic<P> + ?Sized>(
     start: P::State,
     limits: &Limits,
 ) -> Report<P::State, P::Move> {
-    let started = Instant::now();
+    let latch = Latch::new(limits);
     let mut search = Search {
         space,
         heuristic,
         limits,
-        started,
+        ticker: latch.ticker(),
+        work: 0,
         stats: Stats::default(),
         buffers: Vec::new(),
         path: Vec::new(),
@@ -83,7 +84,7 @@ pub fn solve<P: StateSpace, H: Heuristic<P> + ?Sized>(
         pending: 0,
     };
     let outcome = search.run(start);
-    search.stats.elapsed = started.elapsed();
+    search.stats.elapsed = latch.elapsed();
     Report {
         outcome,
         stats: search.stats,
@@ -100,7 +101,9 @@ struct Search<'a, P: StateSpace, H: ?Sized> {
     space: &'a P,
     heuristic: &'a H,
     limits: &'a Limits,
-    started: Instant,
+    ticker: Ticker<'a>,
+    /// Successors generated and estimated, every one: the ticker's count of work.
+    work: u64,
     stats: Stats,
     /// One buffer per level of the successors within the threshold, reused across iterations.
     buffers: Vec<Vec<(P::Move, P::State)>>,
@@ -160,9 +163,11 @@ impl<P: StateSpace, H: Heuristic<P> + ?Sized> Search<'_, P, H> {
         successors.clear();
         let (space, heuristic) = (self.space, self.heuristic);
         let (threshold, mut next_threshold) = (self.threshold, self.next_threshold);
+        let mut work = self.work;
         // All the successors first, each prefetched, then their estimates: the heuristic's
         // memory reads overlap instead of waiting one after the other.
         space.successors(state, &mut |m, t| {
+            work += 1;
             if previous.is_none_or(|p| space.may_follow(p, m)) {
                 heuristic.prefetch(space, t);
                 successors.push((m, t));
@@ -182,6 +187,8 @@ impl<P: StateSpace, H: Heuristic<P> + ?Sized> Search<'_, P, H> {
         });
         self.next_threshold = next_threshold;
         self.stats.generated += generated;
+        self.work = work;
+        self.ticker.tick(work).map_err(Stop::Limit)?;
         self.pending += successors.len() as u64;
         self.stats.peak_frontier = self.stats.peak_frontier.max(self.pending);
 
@@ -200,10 +207,7 @@ impl<P: StateSpace, H: Heuristic<P> + ?Sized> Search<'_, P, H> {
     }
 
     fn expand_checks(&mut self) -> Result<(), Stop> {
-        match super::count_expansion(&mut self.stats, self.limits, self.started) {
-            Some(limit) => Err(Stop::Limit(limit)),
-            None => Ok(()),
-        }
+        super::count_expansion(&mut self.stats, self.limits).map_err(Stop::Limit)
     }
 }
 

@@ -14,15 +14,15 @@
 //! [`Outcome::Unsolvable`] is returned when a round ends without meeting its depth bound anywhere:
 //! the pruned tree was exhausted, and by the `may_follow` invariant it reaches every reachable state.
 
-use super::{Limit, Limits, Outcome, Path, Report, Stats, Step};
+use super::{Latch, Limit, Limits, Outcome, Path, Report, Stats, Step, Ticker};
 use crate::space::StateSpace;
-use std::time::Instant;
 
 /// IDDFS from `start`.
 ///
 /// - `space`: the graph; its `may_follow` rule prunes the tree.
 /// - `start`: where the search begins.
-/// - `limits`: `max_depth` bounds the rounds, `max_states` the total expansions, plus time.
+/// - `limits`: `max_depth` bounds the rounds, `max_states` the total expansions, plus time and
+///   Ctrl-C (polled as successors are generated, those at the depth bound included).
 ///
 /// ```
 /// # use statespace::space::StateSpace;
@@ -47,11 +47,12 @@ pub fn solve<P: StateSpace>(
     start: P::State,
     limits: &Limits,
 ) -> Report<P::State, P::Move> {
-    let started = Instant::now();
+    let latch = Latch::new(limits);
     let mut search = Search {
         space,
         limits,
-        started,
+        ticker: latch.ticker(),
+        work: 0,
         stats: Stats::default(),
         buffers: Vec::new(),
         path: Vec::new(),
@@ -59,7 +60,7 @@ pub fn solve<P: StateSpace>(
         pending: 0,
     };
     let outcome = search.run(start);
-    search.stats.elapsed = started.elapsed();
+    search.stats.elapsed = latch.elapsed();
     Report {
         outcome,
         stats: search.stats,
@@ -75,7 +76,9 @@ enum Stop {
 struct Search<'a, P: StateSpace> {
     space: &'a P,
     limits: &'a Limits,
-    started: Instant,
+    ticker: Ticker<'a>,
+    /// Successors generated, every one: the ticker's count of work.
+    work: u64,
     stats: Stats,
     /// One successor buffer per level, reused across rounds.
     buffers: Vec<Vec<(P::Move, P::State)>>,
@@ -127,19 +130,26 @@ impl<P: StateSpace> Search<'_, P> {
         }
         let mut successors = std::mem::take(&mut self.buffers[level]);
         successors.clear();
-        let space = self.space;
+        // Every successor is work, ticked: those the move-order rule refuses too, and those at
+        // the depth bound, generated only to see whether a deeper round could go on (on a
+        // puzzle of many moves, nearly all the work). `generated` counts the ones kept, at the
+        // bound too, as IDA* counts them.
+        let (space, mut work) = (self.space, self.work);
         space.successors(state, &mut |m, t| {
+            work += 1;
             if previous.is_none_or(|p| space.may_follow(p, m)) {
                 successors.push((m, t));
             }
         });
+        self.work = work;
+        self.stats.generated += successors.len() as u64;
+        self.ticker.tick(work).map_err(Stop::Limit)?;
         if depth_left == 0 {
             self.bound_met |= !successors.is_empty();
             self.buffers[level] = successors;
             return Ok(());
         }
         self.expand_checks()?;
-        self.stats.generated += successors.len() as u64;
         self.pending += successors.len() as u64;
         self.stats.peak_frontier = self.stats.peak_frontier.max(self.pending);
 
@@ -158,9 +168,6 @@ impl<P: StateSpace> Search<'_, P> {
     }
 
     fn expand_checks(&mut self) -> Result<(), Stop> {
-        match super::count_expansion(&mut self.stats, self.limits, self.started) {
-            Some(limit) => Err(Stop::Limit(limit)),
-            None => Ok(()),
-        }
+        super::count_expansion(&mut self.stats, self.limits).map_err(Stop::Limit)
     }
 }

@@ -51,10 +51,12 @@
 //!
 //! # Limits
 //!
-//! The stop condition ([`Limits::stop_reason`]: time limit, Ctrl-C) is polled once per chunk, a
-//! few milliseconds of work at most, so a run stops within a fraction of a second; the layers
-//! completed by then are exact and reported, the interrupted one is dropped. `max_depth` ends the
-//! run after that many layers, `max_states` after the layer that passes it.
+//! The time limit and Ctrl-C are polled through the run's [`Latch`], shared by the threads: at
+//! the start of every chunk, and within a chunk by a [`Ticker`](super::Ticker) counting the
+//! successors generated (a chunk of states with hundreds of moves each is seconds of work), so
+//! a run stops within a fraction of a second; the layers completed by then are exact and
+//! reported, the interrupted one is dropped. `max_depth` ends the run after that many layers,
+//! `max_states` after the layer that passes it.
 //!
 //! # Trade-offs
 //!
@@ -64,18 +66,16 @@
 //! expansion when layers are thick, but makes long thin searches (many layers, few states each)
 //! slower than a queue-based BFS.
 
-use super::{Limit, Limits, Stats};
+use super::{Latch, Limit, Limits, Stats};
 use crate::space::{GoalSet, Indexed, Invertible, SplitMoves, XorMoves};
 use rayon::prelude::*;
 use split::SplitTables;
 use std::ops::Range;
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::time::Instant;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-/// Words per unit of work. Small enough that a chunk takes milliseconds at most (the stop
-/// condition is polled once per chunk) and that chunks balance across threads; large enough that
-/// scheduling them costs nothing next to the work.
+/// Words per unit of work. Small enough that chunks balance across threads (and that a chunk of
+/// the word strategy, which polls once per chunk, takes well under a millisecond); large enough
+/// that scheduling them costs nothing next to the work.
 pub const CHUNK_WORDS: usize = 1024;
 
 mod split;
@@ -112,6 +112,23 @@ pub struct Layers<S> {
     pub threads: usize,
     /// Bytes of the three bitsets (what the memory check compared against the budget).
     pub memory_bytes: u64,
+}
+
+impl<S> Layers<S> {
+    /// A sweep that stopped before its first layer.
+    fn not_started(limit: Limit, threads: usize, elapsed: std::time::Duration) -> Self {
+        Layers {
+            histogram: Vec::new(),
+            farthest: None,
+            stopped: Some(limit),
+            stats: Stats {
+                elapsed,
+                ..Stats::default()
+            },
+            threads,
+            memory_bytes: 0,
+        }
+    }
 }
 
 /// Forward from `start` over any indexed space, one state at a time.
@@ -203,13 +220,10 @@ pub fn xor_backward_each<P: XorMoves + GoalSet + Sync>(
 ) -> Layers<P::State> {
     let sources = goal_indices(space);
     let strategy = XorWords::new(space);
+    let latch = Latch::new(options.limits);
+    let progress = &mut |_, _| {};
     run_each(
-        space,
-        &sources,
-        &strategy,
-        options,
-        &mut |_, _| {},
-        on_layer,
+        space, &sources, &strategy, options, &latch, progress, on_layer,
     )
 }
 
@@ -220,7 +234,7 @@ pub fn xor_backward_each<P: XorMoves + GoalSet + Sync>(
 /// next to the bitsets, is swept state by state ([`backward`]); so the answer is the same
 /// either way, and [`Layers::memory_bytes`] says which ran (it counts the tables). The tables are
 /// built before the first layer, on the run's threads (`(H + L) * moves` successors, included
-/// in `stats.elapsed`; the time limit is polled from the first layer on).
+/// in `stats.elapsed`, and ticked like a layer's).
 pub fn split_backward<P: SplitMoves + Invertible + GoalSet + Sync>(
     space: &P,
     options: Options,
@@ -252,17 +266,11 @@ fn split_run<P: SplitMoves + Invertible + GoalSet + Sync>(
     on_layer: &mut dyn FnMut(u32, u64),
     each: EachLayer,
 ) -> Layers<P::State> {
-    let started = Instant::now();
+    let latch = Latch::new(options.limits);
     let sources = goal_indices(space);
     let per_state = |on_layer, each| {
-        run_each(
-            space,
-            &sources,
-            &PerState { space },
-            options,
-            on_layer,
-            each,
-        )
+        let strategy = &PerState { space };
+        run_each(space, &sources, strategy, options, &latch, on_layer, each)
     };
     let Some((table_bytes, _)) = SplitTables::shape(space) else {
         return per_state(on_layer, each);
@@ -275,13 +283,13 @@ fn split_run<P: SplitMoves + Invertible + GoalSet + Sync>(
         return per_state(on_layer, each);
     }
     let threads = threads_for(space.size(), options.threads).max(1);
-    let Some(tables) = SplitTables::tabulate(space, pool_for(threads).as_ref()) else {
-        return per_state(on_layer, each);
+    let tables = match SplitTables::tabulate(space, pool_for(threads).as_ref(), &latch) {
+        Ok(Some(tables)) => tables,
+        Ok(None) => return per_state(on_layer, each),
+        Err(limit) => return Layers::not_started(limit, threads, latch.elapsed()),
     };
-    let tabulated = started.elapsed();
-    let mut sweep = run_each(space, &sources, &tables, options, on_layer, each);
+    let mut sweep = run_each(space, &sources, &tables, options, &latch, on_layer, each);
     sweep.memory_bytes += tables.bytes();
-    sweep.stats.elapsed += tabulated;
     sweep
 }
 
@@ -318,12 +326,12 @@ struct Bitsets {
 trait Advance: Sync {
     /// Fills `next` with the successors of `frontier` that are not in `visited` and adds them to
     /// `visited`; returns their count and lowest index, and the successors generated. `None`
-    /// when `poll` asked it to stop part-way (the sets are then not a layer).
+    /// when `latch` stopped it part-way (the sets are then not a layer).
     fn advance(
         &self,
         sets: &mut Bitsets,
         pool: Option<&rayon::ThreadPool>,
-        poll: &Poll,
+        latch: &Latch,
     ) -> Option<Merged>;
 }
 
@@ -335,23 +343,18 @@ struct PerState<'a, P> {
 
 impl<P: Indexed + Sync> PerState<'_, P> {
     /// Expands the frontier states in `frontier[words]`; returns the successors generated.
-    /// `SHARED`: other threads write `next` too, so the ORs must be atomic.
+    /// `SHARED`: other threads write `next` too, so the ORs must be atomic. Ticks `latch` with
+    /// the successors, and stops part-way when it says so.
     fn expand<const SHARED: bool>(
         &self,
         frontier: &[u64],
         visited: &[u64],
         next: &[AtomicU64],
         words: Range<usize>,
+        latch: &Latch,
     ) -> u64 {
+        let mut ticker = latch.ticker();
         let mut generated = 0u64;
-        let mut visit = |_, successor| {
-            generated += 1;
-            let index = self.space.index(successor);
-            let (word, bit) = ((index >> 6) as usize, 1u64 << (index & 63));
-            if visited[word] & bit == 0 {
-                or_into::<SHARED>(&next[word], bit);
-            }
-        };
         for (w, &word) in frontier
             .iter()
             .enumerate()
@@ -360,9 +363,20 @@ impl<P: Indexed + Sync> PerState<'_, P> {
         {
             let mut bits = word;
             while bits != 0 {
+                if ticker.tick(generated).is_err() {
+                    return generated;
+                }
                 let index = (w as u64) << 6 | bits.trailing_zeros() as u64;
                 bits &= bits - 1;
-                self.space.successors(self.space.state(index), &mut visit);
+                self.space
+                    .successors(self.space.state(index), &mut |_, successor| {
+                        generated += 1;
+                        let index = self.space.index(successor);
+                        let (word, bit) = ((index >> 6) as usize, 1u64 << (index & 63));
+                        if visited[word] & bit == 0 {
+                            or_into::<SHARED>(&next[word], bit);
+                        }
+                    });
             }
         }
         generated
@@ -396,7 +410,7 @@ impl<P: Indexed + Sync> Advance for PerState<'_, P> {
         &self,
         sets: &mut Bitsets,
         pool: Option<&rayon::ThreadPool>,
-        poll: &Poll,
+        latch: &Latch,
     ) -> Option<Merged> {
         let Bitsets {
             frontier,
@@ -405,16 +419,11 @@ impl<P: Indexed + Sync> Advance for PerState<'_, P> {
         } = sets;
         let words = frontier.len();
         let shared_next = as_atomic(next);
-        let generated = over_chunks(pool, words, CHUNK_WORDS, |range| {
-            if poll.should_stop() {
-                return 0;
-            }
-            match pool {
-                None => self.expand::<false>(frontier, visited, shared_next, range),
-                Some(_) => self.expand::<true>(frontier, visited, shared_next, range),
-            }
+        let generated = over_chunks(pool, words, CHUNK_WORDS, |range| match pool {
+            None => self.expand::<false>(frontier, visited, shared_next, range, latch),
+            Some(_) => self.expand::<true>(frontier, visited, shared_next, range, latch),
         });
-        if poll.stopped() {
+        if latch.reason().is_some() {
             return None;
         }
         Some(merge(pool, sets, generated))
@@ -570,7 +579,7 @@ impl Advance for XorWords {
         &self,
         sets: &mut Bitsets,
         pool: Option<&rayon::ThreadPool>,
-        poll: &Poll,
+        latch: &Latch,
     ) -> Option<Merged> {
         let Bitsets {
             frontier,
@@ -584,7 +593,8 @@ impl Advance for XorWords {
             .map(|block| block.iter().any(|&w| w != 0))
             .collect();
         let mut merged = zip_chunks(pool, next, visited, |first, next, visited| {
-            if poll.should_stop() {
+            // A chunk is 1,024 words, each ORed from every move: microseconds. One poll each.
+            if latch.check().is_err() {
                 return Merged::default();
             }
             next.fill(0);
@@ -599,41 +609,12 @@ impl Advance for XorWords {
             }
             merged
         });
-        if poll.stopped() {
+        if latch.reason().is_some() {
             return None;
         }
         let expanded: u64 = frontier.iter().map(|w| w.count_ones() as u64).sum();
         merged.generated = expanded * self.moves;
         Some(merged)
-    }
-}
-
-/// The stop condition, polled once per chunk by every thread; the first reason seen is kept.
-struct Poll<'a> {
-    limits: &'a Limits,
-    started: Instant,
-    stop: AtomicBool,
-    reason: OnceLock<Limit>,
-}
-
-impl Poll<'_> {
-    /// Whether to stop: already decided, or a limit says so now.
-    fn should_stop(&self) -> bool {
-        if self.stop.load(Relaxed) {
-            return true;
-        }
-        match self.limits.stop_reason(self.started) {
-            Some(limit) => {
-                let _ = self.reason.set(limit);
-                self.stop.store(true, Relaxed);
-                true
-            }
-            None => false,
-        }
-    }
-
-    fn stopped(&self) -> bool {
-        self.stop.load(Relaxed)
     }
 }
 
@@ -728,21 +709,22 @@ fn run<P: Indexed, A: Advance>(
     options: Options,
     on_layer: &mut dyn FnMut(u32, u64),
 ) -> Layers<P::State> {
-    run_each(space, sources, strategy, options, on_layer, &mut |_, _| {
-        Ok(())
-    })
+    let latch = Latch::new(options.limits);
+    let each = &mut |_, _: &[u64]| Ok(());
+    run_each(space, sources, strategy, options, &latch, on_layer, each)
 }
 
-/// [`run`], also lending each completed layer's bitset to `each` (see [`xor_backward_each`]).
+/// [`run`], also lending each completed layer's bitset to `each` (see [`xor_backward_each`]),
+/// under the run's `latch` (its clock started with the run: `stats.elapsed` counts from it).
 fn run_each<P: Indexed, A: Advance>(
     space: &P,
     sources: &[u64],
     strategy: &A,
     options: Options,
+    latch: &Latch,
     on_layer: &mut dyn FnMut(u32, u64),
     each: EachLayer,
 ) -> Layers<P::State> {
-    let started = Instant::now();
     let limits = options.limits;
     let threads = threads_for(space.size(), options.threads).max(1);
     let needed = memory_needed(space);
@@ -763,11 +745,7 @@ fn run_each<P: Indexed, A: Advance>(
     });
     let words = match words {
         Ok(words) => words,
-        Err(limit) => {
-            result.stopped = Some(limit);
-            result.stats.elapsed = started.elapsed();
-            return result;
-        }
+        Err(limit) => return Layers::not_started(limit, threads, latch.elapsed()),
     };
     result.memory_bytes = needed as u64;
     let pool = pool_for(threads);
@@ -789,12 +767,6 @@ fn run_each<P: Indexed, A: Advance>(
             layer.lowest = Some(layer.lowest.map_or(index, |i| i.min(index)));
         }
     }
-    let poll = Poll {
-        limits,
-        started,
-        stop: AtomicBool::new(false),
-        reason: OnceLock::new(),
-    };
     let mut stats = Stats::default();
     loop {
         result.histogram.push(layer.count);
@@ -813,8 +785,8 @@ fn run_each<P: Indexed, A: Advance>(
             result.stopped = Some(Limit::States(max));
             break;
         }
-        let Some(found) = strategy.advance(&mut sets, pool.as_ref(), &poll) else {
-            result.stopped = poll.reason.get().cloned();
+        let Some(found) = strategy.advance(&mut sets, pool.as_ref(), latch) else {
+            result.stopped = latch.reason();
             break;
         };
         stats.expanded += layer.count;
@@ -832,7 +804,7 @@ fn run_each<P: Indexed, A: Advance>(
         std::mem::swap(&mut sets.frontier, &mut sets.next);
         stats.depth += 1;
     }
-    stats.elapsed = started.elapsed();
+    stats.elapsed = latch.elapsed();
     result.stats = stats;
     result
 }
@@ -841,6 +813,7 @@ fn run_each<P: Indexed, A: Advance>(
 mod tests {
     use super::*;
     use crate::puzzles::flip::{Flip, FlipGoal, Geometry};
+    use std::sync::atomic::AtomicBool;
     use std::time::Duration;
 
     fn flip(rows: u32, cols: u32, wrap: bool) -> Flip {

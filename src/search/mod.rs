@@ -14,6 +14,12 @@
 //!
 //! Every path search returns a [`Report`]: an [`Outcome`] (solved with a path, proven unsolvable, or a
 //! named limit reached) and [`Stats`]. Engines never print; the CLI does.
+//!
+//! Every engine and table builder stops for the time limit and Ctrl-C the same way: it counts
+//! the work it does (successors generated, words scanned) on a [`Ticker`], which polls the run's
+//! [`Latch`] every [`WORK_PER_POLL`] units, so a limit holds within a fraction of a second
+//! whatever one unit costs (see [`ticker`]'s module docs). Memory is checked against
+//! [`Limits::memory_budget`] before anything is allocated.
 
 pub mod astar;
 pub mod bfs;
@@ -23,7 +29,10 @@ pub mod iddfs;
 pub mod layers;
 pub mod pdb;
 pub mod table;
+pub mod ticker;
 pub mod visited;
+
+pub use ticker::{Latch, Ticker, WORK_PER_POLL};
 
 #[cfg(test)]
 mod test_spaces;
@@ -69,8 +78,8 @@ impl Default for Limits {
 impl Limits {
     /// Whether the run that began at `started` must stop now: interrupted or out of time
     /// (counted from [`clock_start`](Self::clock_start) when set).
-    /// Cheap (an atomic load and, with a time limit, a clock read); engines call it every few
-    /// thousand states so that they stop within a fraction of a second.
+    /// Cheap (an atomic load and, with a time limit, a clock read). Engines do not call it
+    /// themselves: they count their work on a [`Ticker`], which polls this through its [`Latch`].
     pub fn stop_reason(&self, started: Instant) -> Option<Limit> {
         if self
             .interrupt
@@ -99,22 +108,14 @@ impl Limits {
     }
 }
 
-/// How often (in expanded states) the depth-first engines poll the clock and the interrupt flag.
-pub(crate) const CHECK_EVERY: u64 = 4096;
-
-/// Counts one expansion in `stats` and says whether a limit stops the run: `max_states`, or
-/// every [`CHECK_EVERY`] expansions the clock and Ctrl-C. Shared by IDDFS and IDA*.
+/// Counts one expansion in `stats` and says whether `max_states` stops the run. Shared by IDDFS
+/// and IDA* (time and Ctrl-C are their [`Ticker`]'s).
 #[inline]
-pub(crate) fn count_expansion(
-    stats: &mut Stats,
-    limits: &Limits,
-    started: Instant,
-) -> Option<Limit> {
+pub(crate) fn count_expansion(stats: &mut Stats, limits: &Limits) -> Result<(), Limit> {
     stats.expanded += 1;
     match limits.max_states {
-        Some(max) if stats.expanded > max => Some(Limit::States(max)),
-        _ if stats.expanded.is_multiple_of(CHECK_EVERY) => limits.stop_reason(started),
-        _ => None,
+        Some(max) if stats.expanded > max => Err(Limit::States(max)),
+        _ => Ok(()),
     }
 }
 
@@ -259,9 +260,18 @@ pub struct Stats {
     /// IDA*'s iterations in order, one per `f` threshold; empty for every other engine.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub iterations: Vec<Iteration>,
-    /// Wall-clock time of the run.
+    /// Wall-clock time of the run: for a solve, from the board to the answer, building or
+    /// loading the tables it needed included.
     #[serde(serialize_with = "serialize_seconds")]
     pub elapsed: Duration,
+    /// The part of `elapsed` spent building or loading tables before the search (pattern
+    /// databases, a distance table); zero when the run needed none or an earlier board of the
+    /// same run had made them.
+    #[serde(
+        serialize_with = "serialize_seconds",
+        skip_serializing_if = "Duration::is_zero"
+    )]
+    pub build: Duration,
 }
 
 /// One IDA* iteration: a depth-first search that cuts every node whose `f = g + h` exceeds

@@ -138,9 +138,8 @@
 //! assert_eq!(compact.histogram(), t.histogram());
 //! ```
 
-use super::{Limit, Limits, Outcome, Path, Stats, Step, layers};
+use super::{Latch, Limit, Limits, Outcome, Path, Stats, Step, layers};
 use crate::space::{GoalSet, Indexed, Invertible, SplitMoves, StateSpace, Symmetric, XorMoves};
-use std::time::Instant;
 
 /// The width an exact build starts with.
 const START_BITS: u32 = 4;
@@ -148,8 +147,6 @@ const START_BITS: u32 = 4;
 const MOD3_BITS: u32 = 2;
 /// The widest entry; 2^32 - 2 levels is beyond any space a table fits.
 const MAX_BITS: u32 = 32;
-/// How often (in table words scanned) the clock is checked.
-const CHECK_EVERY_WORDS: usize = 1 << 12;
 
 /// How a table codes distances; see the module docs for the trade-off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -499,8 +496,8 @@ impl DistanceTable {
     /// [`read_from`](Self::read_from).
     pub fn from_bytes(bytes: &[u8]) -> Result<DistanceTable, String> {
         let mut input = bytes;
-        let table = Self::read_from(&mut input, bytes.len() as u64)?;
-        Ok(table)
+        let unlimited = Latch::new(&Limits::default());
+        Self::read_from(&mut input, bytes.len() as u64, &unlimited).map_err(|e| e.to_string())
     }
 
     /// Reads a table of exactly `len` bytes, as [`write_to`](Self::write_to) wrote it, from
@@ -513,7 +510,14 @@ impl DistanceTable {
     /// the entries; the words are read straight into the table (no second copy of the file).
     ///
     /// The error is one line naming the first check that failed; input that ends early is one.
-    pub fn read_from(input: &mut impl std::io::Read, len: u64) -> Result<DistanceTable, String> {
+    /// `latch` is polled as the words are read and checked (a large table takes seconds): a
+    /// time limit or Ctrl-C stops the read with [`ReadError::Stopped`].
+    pub fn read_from(
+        input: &mut impl std::io::Read,
+        len: u64,
+        latch: &Latch,
+    ) -> Result<DistanceTable, ReadError> {
+        let mut ticker = latch.ticker();
         let mut input = Reader {
             input,
             left: len,
@@ -524,21 +528,20 @@ impl DistanceTable {
         }
         let version = u32::from_le_bytes(input.take::<4>()?);
         if version != FORMAT_VERSION {
-            return Err(format!(
-                "table format version {version}, expected {FORMAT_VERSION}"
-            ));
+            return Err(
+                format!("table format version {version}, expected {FORMAT_VERSION}").into(),
+            );
         }
         let [bits, mod3, r0, r1] = input.take::<4>()?;
         let bits = bits as u32;
         if ![2, 4, 8, 16, 32].contains(&bits) {
-            return Err(format!(
-                "{bits} bits per entry (expected 2, 4, 8, 16 or 32)"
-            ));
+            return Err(format!("{bits} bits per entry (expected 2, 4, 8, 16 or 32)").into());
         }
         if mod3 > 1 || (mod3 == 1) != (bits == MOD3_BITS) || r0 != 0 || r1 != 0 {
             return Err(format!(
                 "mod-3 flag {mod3} and reserved bytes {r0} {r1} do not fit {bits} bits per entry"
-            ));
+            )
+            .into());
         }
         let mod3 = mod3 == 1;
         let len = input.u64()?;
@@ -553,16 +556,17 @@ impl DistanceTable {
             return Err(format!(
                 "{words} words for {len} entries of {bits} bits (expected {})",
                 len.div_ceil(per)
-            ));
+            )
+            .into());
         }
         // `count` checked that the words are there: the vector is allocated once, in huge pages.
         let mut packed = huge_page_words(words);
-        input.words(&mut packed, words)?;
+        input.words(&mut packed, words, &mut ticker)?;
         if input.left != 0 {
-            return Err(format!("{} bytes after the table", input.left));
+            return Err(format!("{} bytes after the table", input.left).into());
         }
         if let Some(level) = histogram.iter().position(|&n| n == 0) {
-            return Err(format!("histogram level {level} is empty"));
+            return Err(format!("histogram level {level} is empty").into());
         }
         let reachable = histogram
             .iter()
@@ -573,10 +577,7 @@ impl DistanceTable {
         entries.len = len;
         entries.words = packed;
         if !mod3 && histogram.len() as u64 >= entries.unreached() {
-            return Err(format!(
-                "{} levels do not fit {bits}-bit entries",
-                histogram.len()
-            ));
+            return Err(format!("{} levels do not fit {bits}-bit entries", histogram.len()).into());
         }
         // Padding lanes of the last word hold the unreached code.
         let used = len % per;
@@ -596,8 +597,15 @@ impl DistanceTable {
             if code != unreached {
                 match counts.get_mut(code as usize) {
                     Some(count) => *count += 1,
-                    None => return Err(format!("entry {i} has code {code}, beyond the histogram")),
+                    None => {
+                        let why = format!("entry {i} has code {code}, beyond the histogram");
+                        return Err(why.into());
+                    }
                 }
+            }
+            // An entry is far cheaper than a successor: a poll every 64 of the ticker's units.
+            if i % 64 == 0 {
+                ticker.tick(i / 64)?;
             }
         }
         let mut expected = vec![0u64; codes];
@@ -607,7 +615,8 @@ impl DistanceTable {
         if counts != expected {
             return Err(format!(
                 "the entries (codes counted {counts:?}) disagree with the histogram {histogram:?}"
-            ));
+            )
+            .into());
         }
         let stats = Stats {
             expanded,
@@ -626,6 +635,44 @@ impl DistanceTable {
         })
     }
 }
+
+/// Why [`DistanceTable::read_from`] returned no table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReadError {
+    /// The bytes are not a valid table: the first check that failed, in one line.
+    Invalid(String),
+    /// A limit (time, Ctrl-C) stopped the read: the bytes were not all looked at.
+    Stopped(Limit),
+}
+
+impl From<String> for ReadError {
+    fn from(why: String) -> Self {
+        ReadError::Invalid(why)
+    }
+}
+
+impl From<&str> for ReadError {
+    fn from(why: &str) -> Self {
+        ReadError::Invalid(why.to_string())
+    }
+}
+
+impl From<Limit> for ReadError {
+    fn from(limit: Limit) -> Self {
+        ReadError::Stopped(limit)
+    }
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::Invalid(why) => f.write_str(why),
+            ReadError::Stopped(limit) => write!(f, "stopped: {limit}"),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
 
 /// A cursor over a serialized table of known length whose reads fail, rather than panic, past
 /// the end (or when the input ends first).
@@ -668,7 +715,12 @@ impl<R: std::io::Read> Reader<'_, R> {
 
     /// Appends `n` little-endian words to `words` (checked by [`count`](Self::count) to be
     /// there), a buffer at a time.
-    fn words(&mut self, words: &mut Vec<u64>, n: usize) -> Result<(), String> {
+    fn words(
+        &mut self,
+        words: &mut Vec<u64>,
+        n: usize,
+        ticker: &mut super::Ticker,
+    ) -> Result<(), ReadError> {
         let mut buffer = vec![0u8; 64 << 10];
         let mut todo = n;
         while todo > 0 {
@@ -684,6 +736,8 @@ impl<R: std::io::Read> Reader<'_, R> {
                     .map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes"))),
             );
             todo -= chunk;
+            // A chunk is 8,192 words; each counts as a unit of work.
+            ticker.tick((n - todo) as u64)?;
         }
         Ok(())
     }
@@ -825,7 +879,7 @@ fn from_sweep<P: Indexed + GoalSet>(
         return Err(limit);
     }
     let mut stats = sweep.stats;
-    stats.elapsed = build.started.elapsed();
+    stats.elapsed = build.latch.elapsed();
     Ok(DistanceTable {
         entries: build.entries,
         mod3: build.mod3,
@@ -944,7 +998,9 @@ struct Build<'a, P, R> {
     space: &'a P,
     limits: &'a Limits,
     reduction: R,
-    started: Instant,
+    /// Time and Ctrl-C: each level's scan ticks it with the words it scans and the successors
+    /// it generates.
+    latch: Latch,
     entries: Packed,
     mod3: bool,
     /// Whether a widening the budget refuses may turn the table into mod 3.
@@ -965,7 +1021,7 @@ impl<'a, P: Indexed + GoalSet, R: Reduction<P>> Build<'a, P, R> {
         reduction: R,
         overhead: u128,
     ) -> Result<Self, Limit> {
-        let started = Instant::now();
+        let latch = Latch::new(limits);
         let size = space.size();
         let exact = Packed::bytes_for(size, START_BITS);
         let compact = Packed::bytes_for(size, MOD3_BITS);
@@ -1001,7 +1057,7 @@ impl<'a, P: Indexed + GoalSet, R: Reduction<P>> Build<'a, P, R> {
             space,
             limits,
             reduction,
-            started,
+            latch,
             entries: Packed::new(len, bits),
             mod3,
             may_compact: width == Width::Auto,
@@ -1047,7 +1103,7 @@ impl<'a, P: Indexed + GoalSet, R: Reduction<P>> Build<'a, P, R> {
             level = self.next_level(depth, direction, listed.as_deref(), &mut frontier)?;
             depth += 1;
         }
-        self.stats.elapsed = self.started.elapsed();
+        self.stats.elapsed = self.latch.elapsed();
         Ok(DistanceTable {
             entries: self.entries,
             mod3: self.mod3,
@@ -1090,13 +1146,15 @@ impl<'a, P: Indexed + GoalSet, R: Reduction<P>> Build<'a, P, R> {
             .limits
             .check_memory(current + Packed::bytes_for(size, wider));
         match widened {
-            Ok(()) => self.entries = self.entries.recoded(wider, |code| code),
+            Ok(()) => self.entries = self.entries.recoded(wider, |code| code, &self.latch)?,
             Err(refused) => {
                 let compact = current + Packed::bytes_for(size, MOD3_BITS);
                 if !self.may_compact || self.limits.check_memory(compact).is_err() {
                     return Err(refused);
                 }
-                self.entries = self.entries.recoded(MOD3_BITS, |code| code % 3);
+                self.entries = self
+                    .entries
+                    .recoded(MOD3_BITS, |code| code % 3, &self.latch)?;
                 self.mod3 = true;
             }
         }
@@ -1177,10 +1235,6 @@ impl<'a, P: Indexed + GoalSet, R: Reduction<P>> Build<'a, P, R> {
             at: self.code(depth),
             next: self.code(depth + 1),
         };
-        let clock = Clock {
-            limits: self.limits,
-            started: self.started,
-        };
         // One instance of the scans per entry width: the look-ups' shifts and masks are then
         // constants, which frees the registers the successor loop needs (callgrind, 4 x 6
         // symmetric build: BENCHMARKS.md).
@@ -1196,7 +1250,7 @@ impl<'a, P: Indexed + GoalSet, R: Reduction<P>> Build<'a, P, R> {
             self.space,
             &self.reduction,
             &mut self.entries,
-            clock,
+            &self.latch,
             codes,
             listed,
             frontier,
@@ -1218,13 +1272,6 @@ struct Scanned {
     found: u64,
     expanded: u64,
     generated: u64,
-}
-
-/// The time limit and Ctrl-C, checked every few thousand words of a scan.
-#[derive(Clone, Copy)]
-struct Clock<'a> {
-    limits: &'a Limits,
-    started: Instant,
 }
 
 // The scans are free functions with `space` and `entries` as their own reference arguments, not
@@ -1303,7 +1350,7 @@ type ScanFn<P, R> = fn(
     &P,
     &R,
     &mut Packed,
-    Clock,
+    &Latch,
     Codes,
     Option<&[<R as Reduction<P>>::Listed]>,
     &mut Frontier<<R as Reduction<P>>::Listed>,
@@ -1317,39 +1364,44 @@ fn scan_for<P: Indexed, R: Reduction<P>, const BITS: u32>(direction: Scan) -> Sc
 }
 
 /// Expands every state coded `at` (those `listed`, when the level was listed); every unreached
-/// successor gets `next` (with its images).
+/// successor gets `next` (with its images). The work ticked on `latch`: the words (or listed
+/// states) scanned and the successors generated.
 #[inline(never)]
 fn top_down<P: Indexed, R: Reduction<P>, const BITS: u32>(
     space: &P,
     reduction: &R,
     entries: &mut Packed,
-    clock: Clock,
+    latch: &Latch,
     codes: Codes,
     listed: Option<&[R::Listed]>,
     frontier: &mut Frontier<R::Listed>,
 ) -> Result<Scanned, Limit> {
     let unreached = entries.unreached();
+    let mut ticker = latch.ticker();
     let (mut found, mut generated) = (0u64, 0u64);
+    // Returns the successors it generated.
     let mut expand = |entries: &mut Packed, frontier: &mut Frontier<R::Listed>, state| {
+        let mut n = 0;
         space.successors(state, &mut |_, t| {
-            generated += 1;
+            n += 1;
             let j = space.index(t);
             if entries.get_in::<BITS>(j) == unreached {
                 found += reach::<P, R, BITS>(space, reduction, entries, frontier, t, j, codes.next);
             }
         });
+        n
     };
     let mut expanded = 0u64;
     if let Some(states) = listed {
         for (n, &listed) in states.iter().enumerate() {
-            clock.check(n)?;
-            expand(entries, frontier, reduction.unlist(space, listed));
+            ticker.tick(n as u64 + generated)?;
+            generated += expand(entries, frontier, reduction.unlist(space, listed));
         }
         expanded = states.len() as u64;
     } else {
         let mut cursor = Cursor(None);
         for word in 0..entries.words.len() {
-            clock.check(word)?;
+            ticker.tick(word as u64 + generated)?;
             let mut hits = entries.lanes_equal(word, codes.at);
             while hits != 0 {
                 let i = entries.lane_index(word, hits);
@@ -1357,7 +1409,7 @@ fn top_down<P: Indexed, R: Reduction<P>, const BITS: u32>(
                 let state = cursor.state(space, i);
                 if reduction.expands(space, state) {
                     expanded += 1;
-                    expand(entries, frontier, state);
+                    generated += expand(entries, frontier, state);
                 }
             }
         }
@@ -1370,12 +1422,13 @@ fn top_down<P: Indexed, R: Reduction<P>, const BITS: u32>(
 }
 
 /// Gives `next` to every unreached state with a successor coded `at` (and to its images).
+/// Ticks `latch` as [`top_down`] does.
 #[inline(never)]
 fn bottom_up<P: Indexed, R: Reduction<P>, const BITS: u32>(
     space: &P,
     reduction: &R,
     entries: &mut Packed,
-    clock: Clock,
+    latch: &Latch,
     codes: Codes,
     _listed: Option<&[R::Listed]>,
     frontier: &mut Frontier<R::Listed>,
@@ -1383,9 +1436,10 @@ fn bottom_up<P: Indexed, R: Reduction<P>, const BITS: u32>(
     let Codes { at, next } = codes;
     let unreached = entries.unreached();
     let (mut found, mut expanded, mut generated) = (0u64, 0u64, 0u64);
+    let mut ticker = latch.ticker();
     let mut cursor = Cursor(None);
     for word in 0..entries.words.len() {
-        clock.check(word)?;
+        ticker.tick(word as u64 + generated)?;
         let mut hits = entries.lanes_equal(word, unreached);
         while hits != 0 {
             let i = entries.lane_index(word, hits);
@@ -1462,20 +1516,6 @@ fn reach<P: Indexed, R: Reduction<P>, const BITS: u32>(
         frontier.push(reduction.list(space, representative));
     }
     found
-}
-
-impl Clock<'_> {
-    /// Whether the build must stop (time or Ctrl-C); the clock is read every few thousand words.
-    #[inline]
-    fn check(self, word: usize) -> Result<(), Limit> {
-        if !word.is_multiple_of(CHECK_EVERY_WORDS) {
-            return Ok(());
-        }
-        match self.limits.stop_reason(self.started) {
-            Some(limit) => Err(limit),
-            None => Ok(()),
-        }
-    }
 }
 
 /// `NIBBLES[b]`: bit `i` of the byte `b` moved to bit `4 i`.
@@ -1665,17 +1705,25 @@ impl Packed {
     }
 
     /// The same entries at `bits` bits each, each code passed through `recode`; unreached still
-    /// unreached.
-    fn recoded(&self, bits: u32, recode: impl Fn(u64) -> u64) -> Packed {
+    /// unreached. Ticks `latch` with the entries copied (a table of billions of entries takes
+    /// seconds): `Err` when it says to stop.
+    fn recoded(
+        &self,
+        bits: u32,
+        recode: impl Fn(u64) -> u64,
+        latch: &Latch,
+    ) -> Result<Packed, Limit> {
         let mut other = Packed::new(self.len, bits);
         let unreached = self.unreached();
+        let mut ticker = latch.ticker();
         for i in 0..self.len {
+            ticker.tick(i)?;
             let code = self.get(i);
             if code != unreached {
                 other.set(i, recode(code));
             }
         }
-        other
+        Ok(other)
     }
 }
 
@@ -1717,7 +1765,8 @@ mod tests {
                 p.set(i, i % 15);
             }
         }
-        let w = p.recoded(8, |code| code);
+        let latch = Latch::new(&Limits::default());
+        let w = p.recoded(8, |code| code, &latch).unwrap();
         for i in 0..21 {
             let expected = if i % 4 == 0 { 255 } else { i % 15 };
             assert_eq!(w.get(i), expected);

@@ -306,3 +306,180 @@ fn a_peer_started_with_another_config_is_refused() {
     assert!(stderr.contains("runs another sweep"), "{stderr}");
     assert_eq!(finish(one).0, Some(2));
 }
+
+/// The address on line `line` (1-based) of a hostfile.
+fn address(hosts: &tempfile::NamedTempFile, line: usize) -> String {
+    let text = std::fs::read_to_string(hosts.path()).unwrap();
+    text.lines().nth(line - 1).unwrap().to_string()
+}
+
+/// A fake process 1: connects to process 0, answers its greeting as process 1 of the same
+/// sweep would (its own fingerprint sent back), then says nothing, the socket held open until
+/// the returned stream is dropped.
+fn silent_peer(hosts: &tempfile::NamedTempFile) -> std::net::TcpStream {
+    let zero = address(hosts, 1);
+    let started = Instant::now();
+    let mut stream = loop {
+        match std::net::TcpStream::connect(&zero) {
+            Ok(stream) => break stream,
+            Err(_) if started.elapsed() < Duration::from_secs(10) => {
+                std::thread::sleep(Duration::from_millis(20))
+            }
+            Err(e) => panic!("process 0 never listened: {e}"),
+        }
+    };
+    let mut theirs = [0u8; 24];
+    stream.read_exact(&mut theirs).unwrap();
+    let mut hello = theirs;
+    hello[8..16].copy_from_slice(&1u64.to_be_bytes());
+    std::io::Write::write_all(&mut stream, &hello).unwrap();
+    stream
+}
+
+/// Sends `signal` (`STOP`, `CONT`, `INT`, `KILL`) to `child`.
+fn signal(child: &Child, signal: &str) {
+    let sent = Command::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+}
+
+#[test]
+fn a_peer_that_greets_and_falls_silent_is_reported_after_the_peer_timeout() {
+    let hosts = hostfile(2);
+    let config = config("flip-4x4.toml");
+    let zero = process(&[&config, "--peer-timeout", "2s"], &hosts, 2, 0);
+    let peer = silent_peer(&hosts);
+    let greeted = Instant::now();
+    let (code, stderr) = wait_at_most(zero, Duration::from_secs(15));
+    let took = greeted.elapsed();
+    assert!(
+        took > Duration::from_secs(1) && took < Duration::from_secs(8),
+        "{took:?}"
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let lost = format!(
+        "statespace: error: cluster: lost process 1 ({}): ",
+        address(&hosts, 2)
+    );
+    assert!(stderr.starts_with(&lost), "{stderr}");
+    assert!(stderr.contains("sent nothing for 2s"), "{stderr}");
+    drop(peer);
+}
+
+#[test]
+fn a_time_limit_holds_when_a_peer_falls_silent() {
+    let hosts = hostfile(2);
+    let config = config("flip-4x4.toml");
+    let zero = process(&[&config, "--json", "--time-limit", "1s"], &hosts, 2, 0);
+    let started = Instant::now();
+    let peer = silent_peer(&hosts);
+    let (code, stdout, stderr) = finish(zero);
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(code, Some(4), "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(json["complete"], false);
+    assert_eq!(json["limit"], "time limit 1s reached");
+    drop(peer);
+}
+
+#[test]
+fn a_stopped_peer_is_reported_and_every_process_exits_non_zero() {
+    let hosts = hostfile(2);
+    let config = tiles_3x4();
+    let config = config.path().to_str().unwrap();
+    let args = [config, "--peer-timeout", "2s"];
+    let zero = process(&args, &hosts, 2, 0);
+    let one = process(&args, &hosts, 2, 1);
+    std::thread::sleep(Duration::from_millis(1500));
+    signal(&one, "STOP");
+    let stopped = Instant::now();
+    let (code, stderr) = wait_at_most(zero, Duration::from_secs(15));
+    let took = stopped.elapsed();
+    assert!(
+        took > Duration::from_secs(1) && took < Duration::from_secs(8),
+        "{took:?}"
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("statespace: error: cluster: lost process 1 (127.0.0.1:"),
+        "{stderr}"
+    );
+    // Woken, the stopped process finds process 0 gone.
+    signal(&one, "CONT");
+    let (code, stderr) = wait_at_most(one, Duration::from_secs(15));
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("lost process 0"), "{stderr}");
+}
+
+#[test]
+fn ctrl_c_holds_while_a_peer_is_stopped() {
+    let hosts = hostfile(2);
+    let config = tiles_3x4();
+    let config = config.path().to_str().unwrap();
+    let zero = process(&[config, "--json"], &hosts, 2, 0);
+    let one = process(&[config, "--json"], &hosts, 2, 1);
+    std::thread::sleep(Duration::from_millis(1500));
+    signal(&one, "STOP");
+    signal(&zero, "INT");
+    let sent = Instant::now();
+    let (code, stdout, stderr) = finish(zero);
+    assert!(
+        sent.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        sent.elapsed()
+    );
+    assert_eq!(code, Some(130), "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(json["limit"], "interrupted");
+    signal(&one, "KILL");
+    let _ = finish(one);
+}
+
+#[test]
+fn a_peer_timeout_is_at_least_a_second() {
+    let hosts = hostfile(2);
+    let config = config("flip-4x4.toml");
+    let (code, _, stderr) = finish(process(&[&config, "--peer-timeout", "500ms"], &hosts, 2, 0));
+    assert_eq!(code, Some(2));
+    assert_eq!(
+        stderr,
+        "statespace: error: --peer-timeout: 500ms is too short: at least 1s\n"
+    );
+}
+
+#[test]
+fn a_thousand_workers_are_refused_before_they_start() {
+    // Each pair of workers costs a channel buffer: 1,024 workers would take gigabytes (and
+    // minutes) before the first layer.
+    let started = Instant::now();
+    let args = [
+        &config("flip-4x4.toml"),
+        "--workers",
+        "1024",
+        "--time-limit",
+        "5s",
+        "--memory",
+        "100MiB",
+    ];
+    let (code, stdout, stderr) = finish(spawn(&args));
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(code, Some(4), "{stderr}");
+    assert!(
+        stdout.contains(
+            "stopped: needs 4.2 GiB of memory, over the budget of 100.0 MiB (raise it with --memory)"
+        ),
+        "{stdout}"
+    );
+}

@@ -1,5 +1,8 @@
 //! One test per limit: time, interruption (SIGINT), memory, and malformed limit values.
 //! The searches here are deliberately endless (8 x 8 Flip: 2^64 boards) so only a limit ends them.
+//! A puzzle of 760 moves holds IDDFS to its limits (it generates hundreds of thousands of
+//! successors per expansion at its depth bound), and the stats count the whole run, the
+//! pattern-database build included.
 
 use assert_cmd::Command;
 use predicates::prelude::*;
@@ -161,4 +164,120 @@ fn over_the_memory_budget_is_one_exit_code_for_solve_explore_and_export() {
         .assert()
         .code(4)
         .stderr("statespace: error: export: max-states: needs 2.0 GiB of memory, over the budget of 9.5 MiB (raise it with --memory)\n");
+}
+
+/// One set of 4 pieces with 127 orientations and two generators: 760 moves (the powers of a
+/// twisted 4-cycle and of a twisted swap), so an expansion next to IDDFS's depth bound generates
+/// 760 x 760 successors. The config solves a scramble of 5 moves by IDDFS. The directory holds
+/// both files.
+fn many_moves() -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let definition = "Name O127\nSet A 4 127\nSolved\nA\n1 2 3 4\nEnd\n\
+                      Move X\nA\n2 3 4 1\n1 0 0 0\nEnd\nMove Y\nA\n2 1 3 4\n1 0 0 0\nEnd\n";
+    std::fs::write(dir.path().join("o127.tws"), definition).unwrap();
+    let config = "[puzzle]\nkind = \"perm\"\ndefinition = \"o127.tws\"\n\
+                  [search]\nmode = \"iddfs\"\n[start]\nscramble = \"X Y X5 Y X7\"\n";
+    let path = dir.path().join("o127.toml");
+    std::fs::write(&path, config).unwrap();
+    let path = path.to_str().unwrap().to_string();
+    (dir, path)
+}
+
+#[test]
+fn iddfs_holds_a_time_limit_on_a_puzzle_of_many_moves() {
+    // Before every successor counted, this ran 13 s (release) to 147 s past a 1 s limit.
+    let (_dir, config) = many_moves();
+    let started = Instant::now();
+    Command::cargo_bin("statespace")
+        .unwrap()
+        .args(["solve", &config, "--time-limit", "1s"])
+        .assert()
+        .code(4)
+        .stdout(predicate::str::starts_with(
+            "undecided: time limit 1s reached\nstats: mode iddfs",
+        ));
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(5), "{took:?}");
+}
+
+#[test]
+fn sigint_stops_iddfs_on_a_puzzle_of_many_moves() {
+    let (_dir, config) = many_moves();
+    let stdout = interrupted(
+        &["solve", &config, "--time-limit", "60s"],
+        Duration::from_millis(700),
+    );
+    assert!(
+        stdout.starts_with("undecided: interrupted\nstats: mode iddfs"),
+        "{stdout}"
+    );
+}
+
+/// `statespace solve ARGS --json`: the exit code and the answer.
+fn solve_json(args: &[&str]) -> (Option<i32>, serde_json::Value) {
+    let out = crate::statespace()
+        .arg("solve")
+        .args(args)
+        .arg("--json")
+        .output()
+        .unwrap();
+    let json = serde_json::from_slice(&out.stdout).unwrap();
+    (out.status.code(), json)
+}
+
+#[test]
+fn elapsed_counts_the_pattern_database_build_that_a_limit_stopped() {
+    // The 3x3x3's databases take minutes to build: the limit stops the build, and the stats
+    // say where the second went (they said 0.000 s).
+    let config = crate::config("perm-3x3x3-13.toml");
+    let started = Instant::now();
+    let (code, json) = solve_json(&[&config, "--time-limit", "1s", "--no-cache"]);
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(code, Some(4));
+    assert_eq!(json["limit"], "time limit 1s reached");
+    let (elapsed, build) = (&json["stats"]["elapsed"], &json["stats"]["build"]);
+    let (elapsed, build) = (elapsed.as_f64().unwrap(), build.as_f64().unwrap());
+    assert!(
+        build >= 1.0 && elapsed >= build,
+        "elapsed {elapsed}, build {build}"
+    );
+}
+
+#[test]
+fn elapsed_counts_the_build_of_the_board_that_made_the_tables() {
+    // IDA* with the 2x2x2's pattern databases, and the 8-puzzle's distance table: the first
+    // board builds, and its time says so; a later board of the same run reuses them.
+    let cases = [
+        (crate::config("perm-2x2x2.toml"), "idastar"),
+        (crate::config("tiles-3x3.toml"), "table"),
+    ];
+    for (config, mode) in &cases {
+        let (code, json) = solve_json(&[config, "--mode", mode, "--no-cache"]);
+        assert_eq!(code, Some(0), "{json}");
+        let stats = &json["stats"];
+        let (elapsed, build) = (stats["elapsed"].as_f64().unwrap(), stats["build"].as_f64());
+        let build = build.unwrap_or_else(|| panic!("{mode}: no build time in {stats}"));
+        assert!(build > 0.0 && elapsed >= build, "{mode}: {stats}");
+    }
+    let boards = crate::config_file("1 2 3\n4 5 6\n7 _ 8\n\n1 2 3\n4 5 6\n_ 7 8\n");
+    let out = crate::statespace()
+        .args([
+            "solve",
+            &cases[1].0,
+            "--mode",
+            "table",
+            "--no-cache",
+            "--json",
+        ])
+        .args(["--boards", boards.path().to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(lines[0]["stats"]["build"].as_f64().unwrap() > 0.0);
+    assert_eq!(lines[1]["stats"].get("build"), None, "{}", lines[1]);
 }

@@ -42,13 +42,15 @@
 //! direction rule needs the unvisited count: an index that over-counts the reachable states
 //! (the Skewb's) keeps it large and the sweep pushes throughout, which is still exact.
 
-use super::{Advance, Bitsets, Merged, Poll, as_atomic, merge, or_into, over_chunks};
+use super::{Advance, Bitsets, Merged, as_atomic, merge, or_into, over_chunks};
+use crate::search::{Latch, Limit, Ticker};
 use crate::space::SplitMoves;
 use rayon::prelude::*;
 use std::sync::atomic::AtomicU64;
 
-/// States per unit of work (a chunk is whole blocks, at least one): a few milliseconds at most,
-/// so that the stop condition is polled often and chunks balance across threads.
+/// States per unit of work (a chunk is whole blocks, at least one): small enough that chunks
+/// balance across threads. The stop condition is ticked within a chunk, block by block and move
+/// by move, with the successors generated or looked up.
 const CHUNK_STATES: u64 = 1 << 16;
 
 /// The move tables of a split index (see the module docs).
@@ -89,12 +91,16 @@ impl SplitTables {
     }
 
     /// The tables of `space` (see the module docs), on `pool`'s threads when there is one;
-    /// `None` when the index does not split after all.
+    /// `Ok(None)` when the index does not split after all, `Err` when `latch` stopped the run
+    /// (ticked with the successors tabulated).
     pub(crate) fn tabulate<P: SplitMoves + Sync>(
         space: &P,
         pool: Option<&rayon::ThreadPool>,
-    ) -> Option<Self> {
-        let (_, (low_count, high_count, moves)) = Self::shape(space)?;
+        latch: &Latch,
+    ) -> Result<Option<Self>, Limit> {
+        let Some((_, (low_count, high_count, moves))) = Self::shape(space) else {
+            return Ok(None);
+        };
         // `parts(i, out)`: the successors of the state at `i`, split into (high, low) parts, one
         // per move; false when it does not have exactly `moves` of them.
         let parts = |index: u64, out: &mut [(u64, u64)]| -> bool {
@@ -110,12 +116,12 @@ impl SplitTables {
         };
         let mut base = vec![(0, 0); moves];
         if !parts(0, &mut base) {
-            return None;
+            return Ok(None);
         }
         // High parts from the states at `h * L` (low part 0): each move's low part must be the
         // one it gives the state at 0.
         let mut high = vec![0u32; high_count as usize * moves];
-        let high_ok = fill(pool, &mut high, moves, |h, row| {
+        let high_ok = fill(pool, &mut high, moves, latch, |h, row| {
             let mut out = [(0, 0); MAX_MOVES];
             let out = &mut out[..moves];
             let ok = parts(h * low_count, out);
@@ -126,7 +132,7 @@ impl SplitTables {
         });
         // Low parts from the states at `l` (high part 0), likewise.
         let mut by_state = vec![0u32; low_count as usize * moves];
-        let low_ok = fill(pool, &mut by_state, moves, |l, row| {
+        let low_ok = fill(pool, &mut by_state, moves, latch, |l, row| {
             let mut out = [(0, 0); MAX_MOVES];
             let out = &mut out[..moves];
             let ok = parts(l, out);
@@ -135,8 +141,11 @@ impl SplitTables {
             }
             ok && out.iter().zip(&base).all(|(a, b)| a.0 == b.0)
         });
+        if let Some(limit) = latch.reason() {
+            return Err(limit);
+        }
         if !(high_ok && low_ok) {
-            return None;
+            return Ok(None);
         }
         let mut low = vec![0u32; by_state.len()];
         for (l, row) in by_state.chunks(moves).enumerate() {
@@ -144,13 +153,13 @@ impl SplitTables {
                 low[k * low_count as usize + l] = v;
             }
         }
-        Some(SplitTables {
+        Ok(Some(SplitTables {
             low_count,
             high_count,
             moves,
             high,
             low,
-        })
+        }))
     }
 
     /// Bytes of the two tables.
@@ -159,7 +168,7 @@ impl SplitTables {
     }
 
     /// Pushes the frontier states of `blocks` (see the module docs); returns the successors
-    /// generated.
+    /// generated, ticked on `ticker` move by move (stopping part-way when it says so).
     ///
     /// A move's targets from one block fall in one block of `L` bits: they are set in the
     /// scratch bitmap first (a shift and an OR each, no branch, in L1), then ORed into `next`
@@ -171,6 +180,7 @@ impl SplitTables {
         sets: Sets,
         blocks: std::ops::Range<u64>,
         scratch: &mut Scratch,
+        ticker: &mut Ticker,
     ) -> u64 {
         let (l_count, moves) = (self.low_count, self.moves);
         let mut generated = 0;
@@ -186,9 +196,12 @@ impl SplitTables {
             if lows.is_empty() {
                 continue;
             }
-            generated += (lows.len() * moves) as u64;
             let targets = &self.high[h as usize * moves..][..moves];
             for (k, &target) in targets.iter().enumerate() {
+                if ticker.tick(generated).is_err() {
+                    return generated;
+                }
+                generated += lows.len() as u64;
                 let base = u64::from(target) * l_count;
                 let low = &self.low[k * l_count as usize..][..l_count as usize];
                 let (first_word, shift) = ((base >> 6) as usize, base & 63);
@@ -215,7 +228,8 @@ impl SplitTables {
     }
 
     /// Pulls the unvisited states of `blocks` that have a neighbour in the frontier into
-    /// `next` (see the module docs); returns the neighbours looked at.
+    /// `next` (see the module docs); returns the neighbours looked at, ticked as in
+    /// [`push`](Self::push).
     ///
     /// Move by move over the block's list of states still unfound: each looks its neighbour up,
     /// stays in the list when it is not in the frontier and is set in the scratch bitmap when it
@@ -225,6 +239,7 @@ impl SplitTables {
         sets: Sets,
         blocks: std::ops::Range<u64>,
         scratch: &mut Scratch,
+        ticker: &mut Ticker,
     ) -> u64 {
         let (l_count, moves) = (self.low_count, self.moves);
         let mut looked = 0;
@@ -240,7 +255,7 @@ impl SplitTables {
             let bits = &mut bits[..span];
             let sources = &self.high[h as usize * moves..][..moves];
             for (k, &source) in sources.iter().enumerate() {
-                if lows.is_empty() {
+                if lows.is_empty() || ticker.tick(looked).is_err() {
                     break;
                 }
                 looked += lows.len() as u64;
@@ -302,17 +317,34 @@ pub(crate) const MAX_MOVES: usize = 256;
 
 /// Fills `table`, `moves` entries per item, with `row(item, entries)` on `pool` when there is
 /// one; true when every row returned true (a false one may stop the filling: the tables are
-/// then not used).
+/// then not used). Each thread ticks `latch` with the entries it filled; a stop is a false row.
 fn fill(
     pool: Option<&rayon::ThreadPool>,
     table: &mut [u32],
     moves: usize,
+    latch: &Latch,
     row: impl Fn(u64, &mut [u32]) -> bool + Sync,
 ) -> bool {
-    let rows = |(i, entries): (usize, &mut [u32])| row(i as u64, entries);
+    let ticked = || (latch.ticker(), 0u64);
+    let rows = |(ticker, done): &mut (Ticker, u64), (i, entries): (usize, &mut [u32])| {
+        *done += moves as u64;
+        ticker.tick(*done).is_ok() && row(i as u64, entries)
+    };
     match pool {
-        None => table.chunks_mut(moves).enumerate().all(rows),
-        Some(pool) => pool.install(|| table.par_chunks_mut(moves).enumerate().all(rows)),
+        None => {
+            let mut state = ticked();
+            table
+                .chunks_mut(moves)
+                .enumerate()
+                .all(|item| rows(&mut state, item))
+        }
+        Some(pool) => pool.install(|| {
+            table
+                .par_chunks_mut(moves)
+                .enumerate()
+                .map_init(ticked, rows)
+                .all(|ok| ok)
+        }),
     }
 }
 
@@ -345,7 +377,7 @@ impl Advance for SplitTables {
         &self,
         sets: &mut Bitsets,
         pool: Option<&rayon::ThreadPool>,
-        poll: &Poll,
+        latch: &Latch,
     ) -> Option<Merged> {
         let count = |words: &[u64]| words.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
         let size = self.high_count * self.low_count;
@@ -359,9 +391,7 @@ impl Advance for SplitTables {
         let per_chunk = (CHUNK_STATES / self.low_count).max(1);
         let chunks = self.high_count.div_ceil(per_chunk) as usize;
         let generated = over_chunks(pool, chunks, 1, |range| {
-            if poll.should_stop() {
-                return 0;
-            }
+            let mut ticker = latch.ticker();
             let blocks =
                 range.start as u64 * per_chunk..(range.end as u64 * per_chunk).min(self.high_count);
             let mut scratch = Scratch {
@@ -373,15 +403,15 @@ impl Advance for SplitTables {
                 visited,
                 next: shared_next,
             };
-            let s = &mut scratch;
+            let (s, t) = (&mut scratch, &mut ticker);
             match (pool.is_some(), pull) {
-                (false, false) => self.push::<false>(sets, blocks, s),
-                (true, false) => self.push::<true>(sets, blocks, s),
-                (false, true) => self.pull::<false>(sets, blocks, s),
-                (true, true) => self.pull::<true>(sets, blocks, s),
+                (false, false) => self.push::<false>(sets, blocks, s, t),
+                (true, false) => self.push::<true>(sets, blocks, s, t),
+                (false, true) => self.pull::<false>(sets, blocks, s, t),
+                (true, true) => self.pull::<true>(sets, blocks, s, t),
             }
         });
-        if poll.stopped() {
+        if latch.reason().is_some() {
             return None;
         }
         Some(merge(pool, sets, generated))
@@ -508,7 +538,11 @@ mod tests {
             limits: &limits,
             threads: Some(1),
         };
-        assert!(super::SplitTables::tabulate(&space, None).is_none());
+        let latch = crate::search::Latch::new(&limits);
+        assert!(matches!(
+            super::SplitTables::tabulate(&space, None, &latch),
+            Ok(None)
+        ));
         let per_state = backward(&space, options, &mut |_, _| {});
         let split = split_backward(&space, options, &mut |_, _| {});
         assert_eq!(split.histogram, per_state.histogram);

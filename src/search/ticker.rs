@@ -1,0 +1,314 @@
+//! How every engine stops for the time limit and Ctrl-C: a [`Latch`] per run, a [`Ticker`] per
+//! thread.
+//!
+//! An engine cannot read the clock for every state (a read costs as much as generating a few
+//! successors), so it counts the work it does on a [`Ticker`] and the ticker polls the clock and
+//! the interrupt flag every [`WORK_PER_POLL`] units. The unit is what costs time, whatever the
+//! engine: a successor generated (every one, including the ones a depth-first search generates
+//! at its depth bound and never expands), a table word scanned, a row tabulated. Counting
+//! expansions instead would not do: one expansion may generate hundreds of successors, each
+//! with successors of its own at the bound (a puzzle with 760 moves made IDDFS poll once in 2
+//! billion successors, 13 s past a 1 s limit).
+//!
+//! The [`Latch`] is the run's side: the limits, the clock the time limit counts from, and the
+//! first reason to stop once seen. It is `Sync`: the threads of a parallel sweep share one, each
+//! with its own ticker, and when one of them sees the limit the others see it at their next
+//! poll, with the same reason. A reason found another way (a cluster peer that stopped, a memory
+//! refusal) is latched with [`Latch::trip`].
+//!
+//! ```
+//! use statespace::search::{Latch, Limit, Limits};
+//! use std::time::Duration;
+//!
+//! let limits = Limits { time_limit: Some(Duration::ZERO), ..Limits::default() };
+//! let latch = Latch::new(&limits);
+//! let mut ticker = latch.ticker();
+//! // A new ticker polls at its first tick; the time limit has passed.
+//! assert_eq!(ticker.tick(0), Err(Limit::Time(Duration::ZERO)));
+//! // Latched: every other thread's ticker stops for the same reason.
+//! assert_eq!(latch.ticker().tick(0), Err(Limit::Time(Duration::ZERO)));
+//! ```
+
+use super::{Limit, Limits};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// Units of work (successors generated, words scanned) between two polls of a [`Ticker`].
+///
+/// Why this many: a poll is an atomic load and a clock read, about 25 ns; the cheapest unit, a
+/// successor in a table scan, costs a few nanoseconds, so polling costs under 1 %. The dearest
+/// units (a successor of a state of many pieces, or with several pattern-database look-ups)
+/// cost microseconds, so a poll still comes every few milliseconds, and within a second as
+/// long as one unit costs under 200 µs.
+pub const WORK_PER_POLL: u64 = 4096;
+
+/// The stop condition of one run: its limits, the clock its time limit counts from, and the
+/// first reason to stop once seen (see the module docs). Shared by the run's threads.
+#[derive(Debug)]
+pub struct Latch {
+    limits: Limits,
+    started: Instant,
+    reason: OnceLock<Limit>,
+}
+
+impl Latch {
+    /// The latch of a run that starts now under `limits`; its time limit counts from
+    /// [`Limits::clock_start`] when that is set (a command's whole budget), else from now.
+    pub fn new(limits: &Limits) -> Latch {
+        let started = Instant::now();
+        Latch {
+            limits: limits.clone(),
+            started,
+            reason: OnceLock::new(),
+        }
+    }
+
+    /// When the run started (not the time limit's clock: see [`Latch::new`]).
+    pub fn started(&self) -> Instant {
+        self.started
+    }
+
+    /// Wall-clock time since the run started.
+    pub fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+
+    /// Polls now: `Err` with the reason when the run must stop (latched already, or out of time,
+    /// or interrupted).
+    #[inline(never)]
+    pub fn check(&self) -> Result<(), Limit> {
+        if let Some(reason) = self.reason.get() {
+            return Err(reason.clone());
+        }
+        match self.limits.stop_reason(self.started) {
+            Some(limit) => Err(self.trip(limit)),
+            None => Ok(()),
+        }
+    }
+
+    /// Stops the run for `limit` unless it was stopped already; returns the reason that holds
+    /// (the first).
+    pub fn trip(&self, limit: Limit) -> Limit {
+        self.reason.get_or_init(|| limit).clone()
+    }
+
+    /// The reason the run was stopped, if it was; reads no clock.
+    pub fn reason(&self) -> Option<Limit> {
+        self.reason.get().cloned()
+    }
+
+    /// A ticker for one thread of the run: it polls at its first tick, then every
+    /// [`WORK_PER_POLL`] units of work.
+    pub fn ticker(&self) -> Ticker<'_> {
+        Ticker {
+            latch: self,
+            next: 0,
+        }
+    }
+}
+
+/// One thread's count of its work, polling its [`Latch`] every [`WORK_PER_POLL`] units.
+#[derive(Debug)]
+pub struct Ticker<'a> {
+    latch: &'a Latch,
+    /// The work count at which the next poll is due.
+    next: u64,
+}
+
+impl<'a> Ticker<'a> {
+    /// Counts work and polls when a poll is due: `done` is the work this ticker has seen done
+    /// so far (a count that only grows, such as the successors generated). `Err` when the run
+    /// must stop.
+    #[inline]
+    pub fn tick(&mut self, done: u64) -> Result<(), Limit> {
+        if self.due(done) {
+            self.latch.check()
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Whether a poll is due at `done` (as in [`tick`](Self::tick)); when it says so, the next is
+    /// due [`WORK_PER_POLL`] units later. For engines that check more than the latch on the same
+    /// beat (their memory): they call [`Latch::check`] themselves.
+    #[inline]
+    pub fn due(&mut self, done: u64) -> bool {
+        if done < self.next {
+            return false;
+        }
+        self.next = done.saturating_add(WORK_PER_POLL);
+        true
+    }
+
+    /// The run's latch.
+    pub fn latch(&self) -> &'a Latch {
+        self.latch
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+
+    #[test]
+    fn a_ticker_polls_at_its_first_tick_then_every_so_much_work() {
+        let latch = Latch::new(&Limits::default());
+        let mut ticker = latch.ticker();
+        assert!(ticker.due(0));
+        assert!(!ticker.due(WORK_PER_POLL - 1));
+        assert!(ticker.due(WORK_PER_POLL));
+        // A large step of work polls at once, and the next poll is counted from there.
+        assert!(ticker.due(10 * WORK_PER_POLL));
+        assert!(!ticker.due(11 * WORK_PER_POLL - 1));
+        assert!(ticker.due(u64::MAX));
+        assert!(ticker.due(u64::MAX), "no overflow past the end");
+    }
+
+    #[test]
+    fn the_first_reason_is_latched_for_every_thread() {
+        static FLAG: AtomicBool = AtomicBool::new(true);
+        let limits = Limits {
+            interrupt: Some(&FLAG),
+            ..Limits::default()
+        };
+        let latch = Latch::new(&limits);
+        assert_eq!(latch.reason(), None, "nothing polled yet");
+        assert_eq!(latch.trip(Limit::States(5)), Limit::States(5));
+        // The interrupt came second: the latched reason holds.
+        assert_eq!(latch.check(), Err(Limit::States(5)));
+        std::thread::scope(|s| {
+            s.spawn(|| assert_eq!(latch.ticker().tick(0), Err(Limit::States(5))));
+        });
+        let fresh = Latch::new(&limits);
+        assert_eq!(fresh.check(), Err(Limit::Interrupted));
+        assert_eq!(fresh.trip(Limit::States(5)), Limit::Interrupted);
+    }
+
+    /// A hypercube of 2^22 states (a move flips one bit) whose every successor costs 2 µs of
+    /// CPU; with `even_goals` every even state is a goal (a first layer of 2 million states),
+    /// else none is (path searches then run until a limit stops them).
+    struct Slow {
+        even_goals: bool,
+    }
+
+    const BITS: u32 = 22;
+
+    impl crate::space::StateSpace for Slow {
+        type State = u32;
+        type Move = u32;
+        fn successors(&self, s: u32, visit: &mut dyn FnMut(u32, u32)) {
+            for bit in 0..BITS {
+                let spent = Instant::now();
+                while spent.elapsed() < Duration::from_micros(2) {}
+                visit(bit, s ^ 1 << bit);
+            }
+        }
+        fn is_goal(&self, s: u32) -> bool {
+            self.even_goals && s.is_multiple_of(2)
+        }
+        fn may_follow(&self, previous: u32, next: u32) -> bool {
+            previous != next
+        }
+    }
+
+    impl crate::space::Indexed for Slow {
+        fn size(&self) -> u128 {
+            1 << BITS
+        }
+        fn index(&self, s: u32) -> u64 {
+            s as u64
+        }
+        fn state(&self, i: u64) -> u32 {
+            i as u32
+        }
+    }
+
+    impl crate::space::Invertible for Slow {
+        fn inverse(&self, m: u32) -> u32 {
+            m
+        }
+    }
+
+    impl crate::space::GoalSet for Slow {
+        fn goals(&self, visit: &mut dyn FnMut(u32)) {
+            if self.even_goals {
+                (0..1 << BITS).step_by(2).for_each(visit);
+            }
+        }
+    }
+
+    #[test]
+    fn every_engine_holds_a_time_limit_however_dear_its_successors() {
+        use crate::search::test_spaces::Zero;
+        use crate::search::{Outcome, astar, bfs, idastar, iddfs, layers, table};
+        let limit = Duration::from_millis(100);
+        let limits = Limits {
+            time_limit: Some(limit),
+            ..Limits::default()
+        };
+        let (sweep, path) = (Slow { even_goals: true }, Slow { even_goals: false });
+        let options = layers::Options {
+            limits: &limits,
+            threads: Some(1),
+        };
+        type Run<'a> = Box<dyn Fn() -> Option<Limit> + 'a>;
+        let stopped = |outcome: Outcome<u32, u32>| match outcome {
+            Outcome::LimitReached(limit) => Some(limit),
+            _ => None,
+        };
+        // Before every engine counted successors, the table and the sweeps polled once in
+        // 65,536 states (1.4 s of successors here) and IDDFS once in 4,096 expansions, each
+        // with 22 x 22 successors at the depth bound (4 s).
+        let cluster = || {
+            let one = crate::search::cluster::Cluster::local(1);
+            let swept = crate::search::cluster::backward(
+                Arc::new(Slow { even_goals: true }),
+                &one,
+                &limits,
+            );
+            swept.expect("no peers to lose").layers.stopped
+        };
+        let runs: [(&str, Run); 7] = [
+            ("table", Box::new(|| table::build(&sweep, &limits).err())),
+            (
+                "layers",
+                Box::new(|| layers::backward(&sweep, options, &mut |_, _| {}).stopped),
+            ),
+            ("cluster", Box::new(cluster)),
+            (
+                "bfs",
+                Box::new(|| stopped(bfs::solve_indexed(&path, 1, &limits).outcome)),
+            ),
+            (
+                "iddfs",
+                Box::new(|| stopped(iddfs::solve(&path, 1, &limits).outcome)),
+            ),
+            (
+                "idastar",
+                Box::new(|| stopped(idastar::solve(&path, &Zero, 1, &limits).outcome)),
+            ),
+            (
+                "astar",
+                Box::new(|| stopped(astar::solve_indexed(&path, &Zero, 1, &limits).outcome)),
+            ),
+        ];
+        for (engine, run) in runs {
+            let started = Instant::now();
+            assert_eq!(run(), Some(Limit::Time(limit)), "{engine}");
+            let took = started.elapsed();
+            assert!(took < Duration::from_secs(1), "{engine}: {took:?}");
+        }
+    }
+
+    #[test]
+    fn without_limits_a_latch_never_stops() {
+        let latch = Latch::new(&Limits::default());
+        let mut ticker = latch.ticker();
+        for done in (0..100 * WORK_PER_POLL).step_by(1000) {
+            assert_eq!(ticker.tick(done), Ok(()));
+        }
+        assert_eq!(latch.reason(), None);
+    }
+}
