@@ -10,16 +10,18 @@
 //! allocator takes it, see [`heap`]). Each stage's cost is linear in its input, so counting
 //! steps is also how the tests tell that it stays so.
 //!
-//! The clock is the limits' own ([`Limits::clock_start`], which the CLI sets before the setup),
-//! so setup and search share one time budget. The bytes charged are the setup's (an engine then
-//! checks its tables against the whole budget). A stop is an [`Error::Limit`] at the place in
-//! the input where it happened (`big.tws:20481: time limit 1s reached`), which the CLI prints in
-//! one line with the exit code of a limit (4; 130 for Ctrl-C).
+//! Steps are polled like an engine's work: through the run's [`Latch`], every
+//! [`WORK_PER_POLL`] of them (a step costs microseconds at most, so a stop comes within a
+//! fraction of a second). The clock is the limits' own ([`Limits::clock_start`], which the CLI
+//! sets before the setup), so setup and search share one time budget. The bytes charged are
+//! the setup's (an engine then checks its tables against the whole budget). A stop is an
+//! [`Error::Limit`] at the place in the input where it happened (`big.tws:20481: time limit 1s
+//! reached`), which the CLI prints in one line with the exit code of a limit (4; 130 for
+//! Ctrl-C).
 
 use crate::error::{Error, Location, Result};
-use crate::search::Limits;
+use crate::search::{Latch, Limits, WORK_PER_POLL};
 use std::path::Path;
-use std::time::Instant;
 
 /// The bytes the allocator takes for a block of `bytes`: glibc's malloc adds an 8-byte header
 /// and rounds up to 16, at least 32 (nothing for an empty block, which allocates nothing).
@@ -39,8 +41,10 @@ pub fn listed<T>() -> u128 {
 #[derive(Debug)]
 pub struct Setup {
     limits: Limits,
-    started: Instant,
+    latch: Latch,
     steps: u64,
+    /// The step count at which the latch is polled next.
+    next_poll: u64,
     bytes: u128,
 }
 
@@ -52,35 +56,30 @@ impl Default for Setup {
 }
 
 impl Setup {
-    /// How often, in steps, the clock and the Ctrl-C flag are polled: a step is small work (a
-    /// line, a move), so a stop comes within a fraction of a second.
-    pub const CHECK_EVERY: u64 = 1024;
-
     /// A setup under `limits`, starting now (unless the limits' clock started earlier).
     pub fn new(limits: &Limits) -> Setup {
         Setup {
             limits: limits.clone(),
-            started: Instant::now(),
+            latch: Latch::new(limits),
             steps: 0,
+            next_poll: 0,
             bytes: 0,
         }
     }
 
-    /// Counts one step. The first and every [`CHECK_EVERY`](Self::CHECK_EVERY)-th stop the
-    /// setup, at `at`, when the time is up or Ctrl-C was pressed.
+    /// Counts one step. The first and every [`WORK_PER_POLL`]-th poll the latch, and stop the
+    /// setup at `at` when the time is up or Ctrl-C was pressed.
     pub fn step(&mut self, at: impl FnOnce() -> Location) -> Result<()> {
-        let poll = self.steps.is_multiple_of(Self::CHECK_EVERY);
+        let due = self.steps >= self.next_poll;
         self.steps += 1;
-        match poll
-            .then(|| self.limits.stop_reason(self.started))
-            .flatten()
-        {
-            Some(limit) => Err(Error::Limit {
-                location: at(),
-                limit,
-            }),
-            None => Ok(()),
+        if !due {
+            return Ok(());
         }
+        self.next_poll = self.steps - 1 + WORK_PER_POLL;
+        self.latch.check().map_err(|limit| Error::Limit {
+            location: at(),
+            limit,
+        })
     }
 
     /// Adds `bytes` that the caller is about to allocate, refused at `at` when the setup's bytes
@@ -148,11 +147,11 @@ mod tests {
         );
         assert_eq!(e.to_string(), "t.tws:7: time limit 1ns reached");
         // Between polls a step is only counted.
-        for _ in 1..Setup::CHECK_EVERY {
+        for _ in 1..WORK_PER_POLL {
             setup.step(at).unwrap();
         }
         assert!(setup.step(at).is_err());
-        assert_eq!(setup.steps(), Setup::CHECK_EVERY + 1);
+        assert_eq!(setup.steps(), WORK_PER_POLL + 1);
     }
 
     #[test]
@@ -175,7 +174,7 @@ mod tests {
         );
         // Without limits nothing stops.
         let mut setup = Setup::default();
-        for _ in 0..3 * Setup::CHECK_EVERY {
+        for _ in 0..3 * WORK_PER_POLL {
             setup.step(at).unwrap();
         }
     }
