@@ -21,7 +21,7 @@
 
 use super::atomic_output::AtomicOutput;
 use super::progress::Progress;
-use super::{Exit, board_arg, write_stdout};
+use super::{Exit, board_arg, stderr_line, write_stdout};
 use indicatif::HumanCount;
 use statespace::config::Config;
 use statespace::error::{Error, Location};
@@ -140,20 +140,20 @@ pub fn run(args: ExportArgs) -> Result<Exit, Error> {
     if let Some(cut @ graph::Cut::States(_)) = state_graph.cut
         && page_cap
     {
-        eprintln!(
+        stderr_line(&format!(
             "statespace: export: graph cut ({cut}: the html page takes at most {HTML_MAX_STATES} \
              states) at {} states and {} edges; goal distances left out (use --format json for \
              more)",
             state_graph.node_count(),
             state_graph.edge_count()
-        );
+        ));
     } else if let Some(cut) = state_graph.cut {
-        eprintln!(
+        stderr_line(&format!(
             "statespace: export: graph cut ({cut}) at {} states and {} edges; \
              goal distances left out (raise --max-states or --depth for the whole component)",
             state_graph.node_count(),
             state_graph.edge_count()
-        );
+        ));
     }
     Ok(Exit::Ok)
 }

@@ -115,9 +115,10 @@ fn report(result: Result<Exit, Error>) -> Exit {
     }
 }
 
-/// Writes `line` on stderr. A stderr that cannot take it is ignored: the exit code still tells
-/// (`eprintln!` would panic).
-fn stderr_line(line: &str) {
+/// Writes `line` on stderr. A stderr that cannot take it (closed, a full pipe) is ignored: the
+/// exit code still tells (`eprintln!` would panic). Every line the CLI writes to stderr goes
+/// through here.
+pub fn stderr_line(line: &str) {
     use std::io::Write;
     let _ = writeln!(std::io::stderr(), "{line}");
 }

@@ -24,7 +24,7 @@ use super::atomic_output::AtomicOutput;
 use super::boards::{Boards, board_cap};
 use super::cache::CacheArgs;
 use super::limits::LimitArgs;
-use super::{Exit, board_arg, output, write_stdout};
+use super::{Exit, board_arg, output, stderr_line, write_stdout};
 use statespace::config::{Config, Mode};
 use statespace::error::{Error, Location};
 use statespace::instance::{Answer, Instance, Solution};
@@ -82,7 +82,10 @@ pub fn run(args: SolveArgs) -> Result<Exit, Error> {
         match picture_of(&instance, &solution) {
             Ok(text) => file.commit(text.as_bytes())?,
             // Dropping `file` removes the temporary file: nothing is left behind.
-            Err(why) => eprintln!("statespace: solve: {} not written: {why}", path.display()),
+            Err(why) => stderr_line(&format!(
+                "statespace: solve: {} not written: {why}",
+                path.display()
+            )),
         }
     }
     Ok(exit_of(&solution.answer))
@@ -130,7 +133,7 @@ fn batch(
         limits.clock_start = Some(std::time::Instant::now());
         let exit = match board.and_then(|board| instance.solve(&board, mode, &limits)) {
             Err(error @ Error::Input { .. }) => {
-                eprintln!("statespace: error: {error}");
+                stderr_line(&format!("statespace: error: {error}"));
                 Exit::BadInput
             }
             Err(other) => return Err(other),

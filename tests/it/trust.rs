@@ -416,3 +416,26 @@ fn the_library_keys_every_table_by_its_space_alone() {
         cache.path_for(&board(true), &recipe)
     );
 }
+
+#[test]
+fn a_cache_warning_to_a_closed_stderr_is_no_panic() {
+    // The warning line of a damaged file meets a stderr whose reader is gone: the answer and
+    // its exit code stand (a panic would exit 101).
+    let cache = tempfile::tempdir().unwrap();
+    let dir = cache.path().to_str().unwrap();
+    let config = crate::config("tiles-3x3.toml");
+    statespace()
+        .args(["solve", &config, "--cache-dir", dir])
+        .assert()
+        .success();
+    std::fs::write(only_file(cache.path()), b"garbage").unwrap();
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let status = std::process::Command::new(assert_cmd::cargo::cargo_bin("statespace"))
+        .args(["solve", &config, "--cache-dir", dir])
+        .stdout(std::process::Stdio::null())
+        .stderr(writer)
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+}
