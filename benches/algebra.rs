@@ -4,8 +4,8 @@
 //! `cargo bench --bench algebra`; figures are recorded in BENCHMARKS.md.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use statespace::puzzles::flip::{BitBoard, Geometry, algebra};
 use statespace::search::Limits;
+use statespace_flip::{BitBoard, Geometry, algebra};
 use std::hint::black_box;
 
 /// A board that random presses turn all-white into (xorshift, fixed seed: the same every run).

@@ -6,9 +6,9 @@
 //! `benches/compare.sh`, which also runs the C baselines.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use statespace::puzzles::flip::{Flip, FlipGoal, Geometry};
 use statespace::search::{Limits, layers};
 use statespace::space::StateSpace;
+use statespace_flip::{Flip, FlipGoal, Geometry};
 use std::hint::black_box;
 
 const REACHABLE: u64 = 8_388_608;

@@ -21,12 +21,12 @@ mod perm_common;
 
 use perm_common::{arg, definition};
 use statespace::cache::TableCache;
-use statespace::puzzles::perm::heuristic::{self, MAX_PATTERN_STATES, Pattern, auto_pieces};
-use statespace::puzzles::perm::{Definition, Metric, PermSpace};
 use statespace::random::Lcg;
 use statespace::search::{Limits, Outcome, human_bytes, idastar};
 use statespace::setup::Setup;
 use statespace::space::{StateSpace, replay};
+use statespace_perm::heuristic::{self, MAX_PATTERN_STATES, Pattern, auto_pieces};
+use statespace_perm::{Definition, Metric, PermSpace};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -41,7 +41,7 @@ fn cpu_seconds() -> f64 {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     let (_, def, moves) = definition(&args, "configs/defs/3x3x3.tws");
     let max_states = arg(&args, "--max-states").map_or(MAX_PATTERN_STATES, |s| s.parse().unwrap());
     let lengths: Vec<usize> = arg(&args, "--lengths")

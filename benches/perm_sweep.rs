@@ -17,9 +17,9 @@
 mod perm_common;
 
 use perm_common::{arg, definition};
-use statespace::puzzles::perm::{Metric, PermSpace};
 use statespace::search::{Limits, layers};
 use statespace::setup::Setup;
+use statespace_perm::{Metric, PermSpace};
 use std::time::Instant;
 
 /// CPU seconds of the whole process (every thread), from `/proc/self/stat` (user + system).

@@ -22,12 +22,12 @@
 //! - `--manhattan N`, `--pathfinding N`, `--lc N`: the N easiest for those (default 10, 5, 100).
 
 use statespace::cache::TableCache;
-use statespace::puzzles::tiles::heuristic::{
-    self, LinearConflict, Manhattan, SPLIT_6_6_3, SPLIT_7_8, TilePdb,
-};
-use statespace::puzzles::tiles::{Board, Tiles};
 use statespace::search::{Limits, Outcome, human_bytes, idastar};
 use statespace::space::{Heuristic, StateSpace, replay};
+use statespace_tiles::heuristic::{
+    self, LinearConflict, Manhattan, SPLIT_6_6_3, SPLIT_7_8, TilePdb,
+};
+use statespace_tiles::{Board, Tiles};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -41,7 +41,8 @@ struct Instance {
 }
 
 fn instances() -> Vec<Instance> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/cases/korf100.txt");
+    let path =
+        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("tests/cases/korf100.txt");
     let text = std::fs::read_to_string(path).expect("tests/cases/korf100.txt");
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
@@ -224,7 +225,7 @@ fn main() {
         .collect::<Vec<_>>();
     let wants = |name: &str| only.iter().any(|o| o == name);
     let cache_dir = value("--cache").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/pdb-cache"),
+        || PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("target/pdb-cache"),
         PathBuf::from,
     );
     let cache = TableCache::new(Some(cache_dir), true, |w| eprintln!("{w}"));

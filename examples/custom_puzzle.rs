@@ -17,7 +17,7 @@ use statespace::config::{BoardText, Config, Keys, Mode};
 use statespace::error::Result;
 use statespace::instance::{Answer, Instance};
 use statespace::kit::Kit;
-use statespace::registry::{self, Plugin, PluginInfo};
+use statespace::registry::{Plugin, PluginInfo, Registry};
 use statespace::search::Limits;
 use statespace::space::{BoardFormat, Describe, GoalSet, Indexed, Invertible, StateSpace};
 use std::fmt;
@@ -185,11 +185,12 @@ impl Plugin for HanoiPlugin {
 }
 
 fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
-    registry::register(&HanoiPlugin)?;
+    // A registry of this puzzle alone (the command line's `builtins()` with it added works too).
+    let registry = Registry::new().with(&HanoiPlugin)?;
 
     let text = "[puzzle]\nkind = \"hanoi\"\ndiscs = 4\n[start]\nboard = \"1 1 1 1\"\n";
     let config = Config::parse("hanoi.toml", text)?;
-    let instance = registry::build(&config, &Limits::default())?;
+    let instance = registry.build(&config, &Limits::default())?;
     let board = config.start_board().expect("the config has a start");
     println!("{}: modes {:?}", instance.description(), instance.modes());
     for mode in instance.modes() {

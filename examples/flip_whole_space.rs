@@ -15,9 +15,9 @@
 //!
 //! Prints one line: `ENGINE THREADS reachable N seconds S states_per_second R vmhwm_kib K`.
 
-use statespace::puzzles::flip::{Flip, FlipGoal, Geometry};
 use statespace::search::{Limits, layers};
 use statespace::space::StateSpace;
+use statespace_flip::{Flip, FlipGoal, Geometry};
 use std::time::Instant;
 
 fn main() {

@@ -14,9 +14,9 @@
 //!
 //! Prints the best time of REPEATS builds (default 1) and the table's reachable count.
 
-use statespace::puzzles::flip::{self, Flip, FlipGoal};
-use statespace::puzzles::shift::{ColourMasks, Geometry};
 use statespace::search::{Limits, table};
+use statespace_flip::{self as flip, Flip, FlipGoal};
+use statespace_shift::{ColourMasks, Geometry};
 use std::time::{Duration, Instant};
 
 fn main() {

@@ -20,13 +20,16 @@
 //! - [`kit`]: the generic glue: a plugin's space and its capabilities -> every engine they allow.
 //! - [`instance`]: what the CLI drives: a configured puzzle's engines by mode, explore, export,
 //!   and the type-erased results.
-//! - [`puzzles`]: the plugins (compiled from the top-level `puzzles/` folder). They use only the
-//!   public API of this crate, as a third-party plugin would.
+//! - [`toys`]: tiny spaces (a ring, a line, Lights Out, a maze, a 2 x 3 sliding puzzle) on which
+//!   the engines are documented and tested: this crate names no real puzzle.
 //! - [`setup`]: a plugin's work before the search (reading a definition, compiling moves) under
 //!   the run's limits: time, Ctrl-C, memory.
 //! - [`error`]: the error type; every error displays as one line.
 //!
-//! The binary (`src/main.rs`, `src/cli/`) parses arguments, calls this library and prints.
+//! The puzzles are crates of their own (`puzzles/*/`: `statespace-flip`, `-shift`, `-tiles`,
+//! `-perm`), built on this crate's public API as a third-party plugin would be; the command line
+//! (`cli/`, `statespace-cli`) assembles them into a [`Registry`](registry::Registry), parses
+//! arguments, calls this library and prints.
 
 #![deny(missing_docs)]
 
@@ -44,6 +47,4 @@ pub mod registry;
 pub mod search;
 pub mod setup;
 pub mod space;
-
-#[path = "../puzzles/mod.rs"]
-pub mod puzzles;
+pub mod toys;

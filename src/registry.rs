@@ -8,14 +8,18 @@
 //! grows with its input counts its work with a [`Setup`](crate::setup::Setup). Everything after that (engines by mode, `auto`, the config's
 //! `[search] mode`, explore, export, result conversion) is the library's.
 //!
-//! The built-in plugins are listed in `puzzles/mod.rs`; a program that links this crate can add
-//! its own at run time with [`register`] (see `examples/custom_puzzle.rs`).
+//! A [`Registry`] is a value: the command line assembles one from the built-in puzzle crates
+//! (the built-in puzzle crates), and a program with a puzzle of its own adds it to that or
+//! builds its own (see `examples/custom_puzzle.rs`). This crate names no puzzle.
+//!
+//! A plugin may also bring judges ([`Judge`]): a problem's exact stdin and stdout formats
+//! (`statespace judge poj1753`), answered with the plugin's engines.
 
+use crate::cache::TableCache;
 use crate::config::{Config, Key};
-use crate::error::Result;
+use crate::error::{Error, Location, Result};
 use crate::instance::Instance;
 use crate::search::Limits;
-use std::sync::RwLock;
 
 /// What `statespace puzzles` prints about a plugin.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -40,76 +44,133 @@ pub trait Plugin: Send + Sync {
     fn info(&self) -> PluginInfo;
     /// Validates `config` (every error names its file, line and key) into an instance, within
     /// `limits` (time, Ctrl-C, memory: a setup that passes one stops with
-    /// [`Error::Limit`](crate::error::Error::Limit)).
+    /// [`Error::Limit`]).
     fn build(&self, config: &Config, limits: &Limits) -> Result<Instance>;
-}
-
-/// Plugins registered at run time, after the built-in ones.
-static REGISTERED: RwLock<Vec<&'static dyn Plugin>> = RwLock::new(Vec::new());
-
-/// Adds a plugin (a puzzle defined outside this crate). A kind already known is refused: the
-/// first plugin of a name keeps it.
-pub fn register(plugin: &'static dyn Plugin) -> std::result::Result<(), String> {
-    let kind = plugin.info().kind;
-    if find(kind).is_some() {
-        return Err(format!("a puzzle kind `{kind}` is already registered"));
+    /// The judges this plugin answers (none by default).
+    fn judges(&self) -> &'static [Judge] {
+        &[]
     }
-    REGISTERED
-        .write()
-        .unwrap_or_else(|e| e.into_inner())
-        .push(plugin);
-    Ok(())
 }
 
-/// Every plugin: the built-in ones, then those registered at run time.
-pub fn plugins() -> Vec<&'static dyn Plugin> {
-    let registered = REGISTERED.read().unwrap_or_else(|e| e.into_inner());
-    crate::puzzles::PLUGINS
-        .iter()
-        .copied()
-        .chain(registered.iter().copied())
-        .collect()
+/// A judge problem: its exact input and output formats, answered by a plugin's engines.
+///
+/// `run` reads the whole input (the judge's stdin) and returns exactly the expected output; a
+/// malformed stream is an [`Error`] that names its line. Tables it builds go through the cache.
+#[derive(Clone, Copy)]
+pub struct Judge {
+    /// The name on the command line (`poj1753`).
+    pub name: &'static str,
+    /// One line: the input, and what is printed.
+    pub summary: &'static str,
+    /// Answers a whole input.
+    pub run: fn(input: &str, cache: &TableCache) -> Result<String>,
 }
 
-/// The plugin named `kind`.
-pub fn find(kind: &str) -> Option<&'static dyn Plugin> {
-    plugins().into_iter().find(|p| p.info().kind == kind)
-}
-
-/// Builds the instance that `config`'s `[puzzle] kind` names within `limits`, with the config's
-/// `[search] mode` as its default (checked against the modes the instance has).
-pub fn build(config: &Config, limits: &Limits) -> Result<Instance> {
-    let kind = &config.kind;
-    let plugin = find(kind.get_ref()).ok_or_else(|| {
-        let known: Vec<_> = plugins().iter().map(|p| p.info().kind).collect();
-        config.error_at(
-            kind.span(),
-            "puzzle.kind",
-            format!(
-                "unknown puzzle kind `{}` (known: {})",
-                kind.get_ref(),
-                known.join(", ")
-            ),
-        )
-    })?;
-    let mut instance = plugin.build(config, limits)?;
-    if !instance.modes().contains(&crate::config::Mode::Idastar) {
-        let why = "this puzzle has no heuristic (no astar, idastar)";
-        config.refuse(&config.search.heuristic, "search.heuristic", why)?;
-        config.refuse(&config.search.pdb, "search.pdb", why)?;
-        config.refuse(&config.search.reflect, "search.reflect", why)?;
+impl std::fmt::Debug for Judge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Judge").field("name", &self.name).finish()
     }
-    if let Some((mode, span)) = config.mode()? {
-        instance
-            .set_default_mode(mode)
-            .map_err(|e| config.error_at(span, "search.mode", e))?;
-    }
-    Ok(instance)
 }
 
-/// The instance of a plugin's example config (what `statespace puzzles` describes).
-pub fn example(plugin: &dyn Plugin) -> Result<Instance> {
-    let info = plugin.info();
-    let config = Config::parse(&format!("<example of {}>", info.kind), info.example)?;
-    build(&config, &Limits::default())
+/// The puzzle kinds a program knows, by `[puzzle] kind`; see the module docs.
+#[derive(Default)]
+pub struct Registry {
+    plugins: Vec<&'static dyn Plugin>,
+}
+
+impl std::fmt::Debug for Registry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kinds: Vec<_> = self.plugins.iter().map(|p| p.info().kind).collect();
+        f.debug_struct("Registry").field("kinds", &kinds).finish()
+    }
+}
+
+impl Registry {
+    /// A registry of no puzzle.
+    pub fn new() -> Registry {
+        Registry::default()
+    }
+
+    /// This registry with `plugin` added after the others. A kind already known is refused
+    /// (the first plugin of a name keeps it), and so is a judge name already known.
+    pub fn with(mut self, plugin: &'static dyn Plugin) -> Result<Registry> {
+        let kind = plugin.info().kind;
+        let at = Location::file("registry");
+        if self.find(kind).is_some() {
+            let why = format!("a puzzle kind `{kind}` is already registered");
+            return Err(Error::input(at, why));
+        }
+        if let Some(judge) = plugin
+            .judges()
+            .iter()
+            .find(|j| self.judge(j.name).is_some())
+        {
+            let why = format!("a judge `{}` is already registered", judge.name);
+            return Err(Error::input(at, why));
+        }
+        self.plugins.push(plugin);
+        Ok(self)
+    }
+
+    /// Every plugin, in the order they were added.
+    pub fn plugins(&self) -> &[&'static dyn Plugin] {
+        &self.plugins
+    }
+
+    /// The plugin named `kind`.
+    pub fn find(&self, kind: &str) -> Option<&'static dyn Plugin> {
+        self.plugins.iter().copied().find(|p| p.info().kind == kind)
+    }
+
+    /// Every judge of every plugin.
+    pub fn judges(&self) -> Vec<Judge> {
+        self.plugins
+            .iter()
+            .flat_map(|p| p.judges())
+            .copied()
+            .collect()
+    }
+
+    /// The judge named `name`.
+    pub fn judge(&self, name: &str) -> Option<Judge> {
+        self.judges().into_iter().find(|j| j.name == name)
+    }
+
+    /// Builds the instance that `config`'s `[puzzle] kind` names within `limits`, with the config's
+    /// `[search] mode` as its default (checked against the modes the instance has).
+    pub fn build(&self, config: &Config, limits: &Limits) -> Result<Instance> {
+        let kind = &config.kind;
+        let plugin = self.find(kind.get_ref()).ok_or_else(|| {
+            let known: Vec<_> = self.plugins.iter().map(|p| p.info().kind).collect();
+            config.error_at(
+                kind.span(),
+                "puzzle.kind",
+                format!(
+                    "unknown puzzle kind `{}` (known: {})",
+                    kind.get_ref(),
+                    known.join(", ")
+                ),
+            )
+        })?;
+        let mut instance = plugin.build(config, limits)?;
+        if !instance.modes().contains(&crate::config::Mode::Idastar) {
+            let why = "this puzzle has no heuristic (no astar, idastar)";
+            config.refuse(&config.search.heuristic, "search.heuristic", why)?;
+            config.refuse(&config.search.pdb, "search.pdb", why)?;
+            config.refuse(&config.search.reflect, "search.reflect", why)?;
+        }
+        if let Some((mode, span)) = config.mode()? {
+            instance
+                .set_default_mode(mode)
+                .map_err(|e| config.error_at(span, "search.mode", e))?;
+        }
+        Ok(instance)
+    }
+
+    /// The instance of a plugin's example config (what `statespace puzzles` describes).
+    pub fn example(&self, plugin: &dyn Plugin) -> Result<Instance> {
+        let info = plugin.info();
+        let config = Config::parse(&format!("<example of {}>", info.kind), info.example)?;
+        self.build(&config, &Limits::default())
+    }
 }

@@ -5,9 +5,9 @@
 //! grid for each of the 20 moves and encodes it back. The answer for a board is the minimum over
 //! its three colours' masks.
 
-use statespace::puzzles::shift::Geometry;
-use statespace::puzzles::shift::{Board, RegionSolver};
 use statespace::search::Limits;
+use statespace_shift::Geometry;
+use statespace_shift::{Board, RegionSolver};
 use std::collections::VecDeque;
 
 pub const ROWS: usize = 4;

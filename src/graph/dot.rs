@@ -70,22 +70,18 @@ impl<Ty: EdgeType> fmt::Display for Body<'_, Ty> {
 mod tests {
     use super::*;
     use crate::graph::{ExportLimits, build};
-    use crate::puzzles::flip::{Flip, FlipGoal, Geometry};
+    use crate::space::BoardFormat;
+    use crate::toys::{Lights, LightsGoal};
 
     #[test]
     fn dot_marks_start_and_goals_and_escapes_boards() {
-        let g = Geometry {
-            rows: 1,
-            cols: 3,
-            wrap: false,
-        };
-        let flip = Flip::new(g, FlipGoal::Uniform);
+        let flip = Lights::new(1, 3, false, LightsGoal::Uniform);
         let graph = build(
             &flip,
             0b001,
             true,
             &ExportLimits::default(),
-            |s| g.format(s),
+            |s| flip.format(s),
             &mut |_, _| {},
         )
         .unwrap();

@@ -86,13 +86,14 @@ struct PageData<'a> {
 /// ```
 /// use statespace::graph::{self, ExportLimits};
 /// use statespace::picture::BoardStyle;
-/// use statespace::puzzles::flip::{Flip, FlipGoal, Geometry};
-/// let g = Geometry { rows: 2, cols: 2, wrap: false };
-/// let flip = Flip::new(g, FlipGoal::Uniform);
-/// let graph = graph::build(&flip, 0, true, &ExportLimits::default(), |s| g.format(s), &mut |_, _| {})
+/// use statespace::space::BoardFormat;
+/// use statespace::toys::{Lights, LightsGoal};
+/// let lights = Lights::new(2, 2, false, LightsGoal::Uniform);
+/// let text = |s| lights.format(s);
+/// let graph = graph::build(&lights, 0, true, &ExportLimits::default(), text, &mut |_, _| {})
 ///     .unwrap();
-/// let page = graph::to_html(&graph, &BoardStyle::Text, "Flip 2 x 2");
-/// assert!(page.starts_with("<!DOCTYPE html>") && page.contains("<title>Flip 2 x 2</title>"));
+/// let page = graph::to_html(&graph, &BoardStyle::Text, "Lights 2 x 2");
+/// assert!(page.starts_with("<!DOCTYPE html>") && page.contains("<title>Lights 2 x 2</title>"));
 /// ```
 pub fn to_html(graph: &StateGraph, style: &BoardStyle, title: &str) -> String {
     let mut labels: Vec<&str> = Vec::new();
@@ -200,15 +201,10 @@ fn escape(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::graph::{ExportLimits, build};
-    use crate::puzzles::flip::{Flip, FlipGoal, Geometry};
+    use crate::toys::{Lights, LightsGoal};
 
     fn page(max_states: u64, board_text: impl Fn(u64) -> String) -> String {
-        let g = Geometry {
-            rows: 2,
-            cols: 3,
-            wrap: false,
-        };
-        let flip = Flip::new(g, FlipGoal::Uniform);
+        let flip = Lights::new(2, 3, false, LightsGoal::Uniform);
         let limits = ExportLimits {
             max_states,
             ..ExportLimits::default()

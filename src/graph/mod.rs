@@ -441,7 +441,7 @@ pub fn xml_escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzles::flip::{Flip, FlipGoal, Geometry};
+    use crate::toys::{Lights, LightsGoal};
 
     /// A counter modulo 10 where a move adds 1 or 3: not invertible, so directed.
     struct Counter;
@@ -470,13 +470,8 @@ mod tests {
         build(&Counter, 5, false, l, |s| s.to_string(), &mut |_, _| {}).unwrap()
     }
 
-    fn flip(rows: u32, cols: u32) -> Flip {
-        let g = Geometry {
-            rows,
-            cols,
-            wrap: false,
-        };
-        Flip::new(g, FlipGoal::AllWhite)
+    fn flip(rows: u32, cols: u32) -> Lights {
+        Lights::new(rows, cols, false, LightsGoal::AllOff)
     }
 
     #[test]

@@ -572,8 +572,9 @@ impl<S: Copy> Open<S> {
 mod tests {
     use super::*;
     use crate::search::bfs;
-    use crate::search::test_spaces::*;
     use crate::space::replay;
+    use crate::toys::Ring;
+    use crate::toys::heuristic::*;
     use std::sync::atomic::AtomicBool;
 
     /// The path length of a report, `None` when unsolvable; panics on a limit.
@@ -622,7 +623,7 @@ mod tests {
 
     #[test]
     fn ring_paths_are_optimal() {
-        let ring = Ring(11);
+        let ring = Ring::new(11);
         cross_check(&ring, &RingDistance, &all_states(&ring));
         cross_check(&ring, &Zero, &all_states(&ring));
     }

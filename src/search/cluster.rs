@@ -1502,17 +1502,10 @@ fn take_fault(cluster: &Cluster) -> Option<Fault> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzles::flip::{Flip, FlipGoal, Geometry};
+    use crate::toys::{Lights, LightsGoal};
 
-    fn flip(rows: u32, cols: u32) -> Arc<Flip> {
-        Arc::new(Flip::new(
-            Geometry {
-                rows,
-                cols,
-                wrap: false,
-            },
-            FlipGoal::Uniform,
-        ))
+    fn flip(rows: u32, cols: u32) -> Arc<Lights> {
+        Arc::new(Lights::new(rows, cols, false, LightsGoal::Uniform))
     }
 
     #[test]

@@ -214,9 +214,10 @@ impl<P: StateSpace, H: Heuristic<P> + ?Sized> Search<'_, P, H> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::test_spaces::*;
     use crate::search::{bfs, iddfs};
     use crate::space::{Indexed, replay};
+    use crate::toys::Ring;
+    use crate::toys::heuristic::*;
     use std::sync::atomic::AtomicBool;
 
     fn length<S: Copy, M: Copy>(report: &Report<S, M>) -> Option<usize> {
@@ -264,7 +265,7 @@ mod tests {
     #[test]
     fn paths_are_optimal_on_the_grid_the_ring_and_the_sliding_puzzle() {
         cross_check(&maze(), &GridManhattan, &maze().cells());
-        cross_check(&Ring(11), &RingDistance, &all_states(&Ring(11)));
+        cross_check(&Ring::new(11), &RingDistance, &all_states(&Ring::new(11)));
         cross_check(&Slide, &SlideManhattan, &all_states(&Slide));
     }
 
@@ -425,17 +426,17 @@ mod tests {
             interrupt: Some(&STOP),
             ..Limits::default()
         };
-        let report = solve(&Ring(100_000), &Zero, 50_000, &limits);
+        let report = solve(&Ring::new(100_000), &Zero, 50_000, &limits);
         assert_eq!(report.outcome, Outcome::LimitReached(Limit::Interrupted));
     }
 
     #[test]
     fn iterations_serialize_and_are_left_out_when_empty() {
-        let report = solve(&Ring(11), &RingDistance, 4, &Limits::default());
+        let report = solve(&Ring::new(11), &RingDistance, 4, &Limits::default());
         let json = serde_json::to_value(&report.stats).unwrap();
         assert_eq!(json["iterations"][0]["threshold"], 4);
         assert_eq!(json["iterations"][0]["expanded"], 4);
-        let bfs = bfs::solve(&Ring(11), 4, &Limits::default());
+        let bfs = bfs::solve(&Ring::new(11), 4, &Limits::default());
         let json = serde_json::to_value(&bfs.stats).unwrap();
         assert!(json.get("iterations").is_none() && json.get("reopened").is_none());
     }

@@ -139,9 +139,9 @@ impl<S> Layers<S> {
 /// - `on_layer(depth, states found so far)`: called after each completed layer (progress).
 ///
 /// ```
-/// use statespace::puzzles::flip::{Flip, FlipGoal, Geometry};
+/// use statespace::toys::{Lights, LightsGoal};
 /// use statespace::search::{Limits, layers};
-/// let flip = Flip::new(Geometry { rows: 2, cols: 2, wrap: false }, FlipGoal::Uniform);
+/// let flip = Lights::new(2, 2, false, LightsGoal::Uniform);
 /// let limits = Limits::default();
 /// let options = layers::Options { limits: &limits, threads: Some(1) };
 /// let sweep = layers::forward(&flip, 0, options, &mut |_, _| {});
@@ -185,9 +185,9 @@ pub fn xor_forward<P: XorMoves + Sync>(
 /// [`Invertible`] is needed.
 ///
 /// ```
-/// use statespace::puzzles::flip::{Flip, FlipGoal, Geometry};
+/// use statespace::toys::{Lights, LightsGoal};
 /// use statespace::search::{Limits, layers};
-/// let flip = Flip::new(Geometry { rows: 4, cols: 4, wrap: false }, FlipGoal::Uniform);
+/// let flip = Lights::new(4, 4, false, LightsGoal::Uniform);
 /// let limits = Limits::default();
 /// let options = layers::Options { limits: &limits, threads: None };
 /// let sweep = layers::xor_backward(&flip, options, &mut |_, _| {});
@@ -812,12 +812,12 @@ fn run_each<P: Indexed, A: Advance>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzles::flip::{Flip, FlipGoal, Geometry};
+    use crate::toys::{Lights, LightsGoal};
     use std::sync::atomic::AtomicBool;
     use std::time::Duration;
 
-    fn flip(rows: u32, cols: u32, wrap: bool) -> Flip {
-        Flip::new(Geometry { rows, cols, wrap }, FlipGoal::Uniform)
+    fn flip(rows: u32, cols: u32, wrap: bool) -> Lights {
+        Lights::new(rows, cols, wrap, LightsGoal::Uniform)
     }
 
     fn options(limits: &Limits, threads: usize) -> Options<'_> {

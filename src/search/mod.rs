@@ -34,9 +34,6 @@ pub mod visited;
 
 pub use ticker::{Latch, Ticker, WORK_PER_POLL};
 
-#[cfg(test)]
-mod test_spaces;
-
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};

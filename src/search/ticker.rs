@@ -241,8 +241,8 @@ mod tests {
 
     #[test]
     fn every_engine_holds_a_time_limit_however_dear_its_successors() {
-        use crate::search::test_spaces::Zero;
         use crate::search::{Outcome, astar, bfs, idastar, iddfs, layers, table};
+        use crate::toys::heuristic::Zero;
         let limit = Duration::from_millis(100);
         let limits = Limits {
             time_limit: Some(limit),

@@ -5,10 +5,9 @@ use crate::flip::brute_force;
 use proptest::prelude::*;
 use statespace::config::{Config, Mode};
 use statespace::instance::{Answer, Instance, Solution};
-use statespace::puzzles::flip::algebra::{self, AlgebraOutcome, PressSet};
-use statespace::puzzles::flip::{BitBoard, Flip, FlipGoal, Geometry};
-use statespace::registry;
 use statespace::search::{Limits, Outcome, bfs};
+use statespace_flip::algebra::{self, AlgebraOutcome, PressSet};
+use statespace_flip::{BitBoard, Flip, FlipGoal, Geometry};
 
 /// The goal boards of `flip` as big boards, in the order the plugin uses (white, then black).
 fn targets(flip: &Flip) -> Vec<BitBoard> {
@@ -231,7 +230,9 @@ fn auto_uses_bfs_on_small_boards_and_algebra_beyond() {
         };
         let start = scrambled(g, &BitBoard::new(n, n), 5, &mut rng);
         let config = config(n, n, "uniform", None, &start);
-        let instance = registry::build(&config, &Limits::default()).unwrap();
+        let instance = crate::registry()
+            .build(&config, &Limits::default())
+            .unwrap();
         assert_eq!(instance.default_mode(), Mode::Auto);
         let solution = solve_start(&instance, &config, Mode::Auto);
         assert_eq!(solution.mode, engine, "{n} x {n}");
@@ -249,20 +250,23 @@ fn big_boards_take_algebra_and_refuse_the_search_engines() {
     };
     let start = scrambled(g, &BitBoard::new(10, 10), 30, &mut XorShift(5));
     // In the config: refused with the line of `mode`.
-    let err = registry::build(
-        &config(10, 10, "all-white", Some("bfs"), &start),
-        &Limits::default(),
-    )
-    .err()
-    .expect("bfs on 100 cells is refused")
-    .to_string();
+    let err = crate::registry()
+        .build(
+            &config(10, 10, "all-white", Some("bfs"), &start),
+            &Limits::default(),
+        )
+        .err()
+        .expect("bfs on 100 cells is refused")
+        .to_string();
     assert!(
         err.starts_with("t.toml:8: search.mode: search mode `bfs` is not available for a 10 x 10"),
         "{err}"
     );
     // On the command line (check_mode), for a config that names none.
     let config = config(10, 10, "all-white", None, &start);
-    let instance = registry::build(&config, &Limits::default()).unwrap();
+    let instance = crate::registry()
+        .build(&config, &Limits::default())
+        .unwrap();
     assert!(instance.check_mode(Mode::Iddfs).is_err());
     assert!(instance.check_mode(Mode::Algebraic).is_ok());
     let solution = solve_start(&instance, &config, Mode::Algebraic);
@@ -348,7 +352,9 @@ fn huge_boards_omit_the_per_press_boards() {
     };
     let start = scrambled(g, &BitBoard::new(200, 200), 5000, &mut XorShift(3));
     let config = config(200, 200, "all-white", Some("algebraic"), &start);
-    let instance = registry::build(&config, &Limits::default()).unwrap();
+    let instance = crate::registry()
+        .build(&config, &Limits::default())
+        .unwrap();
     let solution = solve_start(&instance, &config, Mode::Algebraic);
     let Answer::Solved { moves, boards } = &solution.answer else {
         panic!("{:?}", solution.answer)

@@ -10,7 +10,6 @@
 
 use statespace::config::{Config, Mode};
 use statespace::instance::Answer;
-use statespace::registry;
 use statespace::search::Limits;
 use toml::Value;
 
@@ -36,7 +35,7 @@ pub fn load_cases() -> Vec<Case> {
     for file in files {
         let table: toml::Table = std::fs::read_to_string(&file).unwrap().parse().unwrap();
         for (kind, list) in table {
-            if registry::find(&kind).is_none() {
+            if crate::registry().find(&kind).is_none() {
                 continue; // e.g. [[histogram]] facts, checked elsewhere
             }
             for case in list.as_array().unwrap() {
@@ -60,7 +59,7 @@ fn rows_text(value: &Value) -> String {
 }
 
 fn to_case(kind: &str, case: &toml::Table) -> Case {
-    let info = registry::find(kind).unwrap().info();
+    let info = crate::registry().find(kind).unwrap().info();
     let is = |keys: &[statespace::config::Key], key: &str| keys.iter().any(|k| k.name == key);
     let mut puzzle = toml::Table::new();
     puzzle.insert("kind".into(), Value::String(kind.into()));
@@ -153,8 +152,14 @@ fn every_case_with_every_engine() {
     );
     let mut runs = 0;
     for case in &cases {
-        let config = Config::parse(&case.name, &case.config).unwrap();
-        let instance = registry::build(&config, &Limits::default()).unwrap();
+        // Named as if it stood beside the case files: relative paths in a case start there.
+        let at = std::path::Path::new(crate::ROOT)
+            .join("tests/cases")
+            .join(&case.name);
+        let config = Config::parse(&at.to_string_lossy(), &case.config).unwrap();
+        let instance = crate::registry()
+            .build(&config, &Limits::default())
+            .unwrap();
         let modes = case.modes.clone().unwrap_or_else(|| instance.modes());
         for mode in modes {
             check(case, &instance, &config, mode);

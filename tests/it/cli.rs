@@ -37,8 +37,8 @@ fn solve_json_has_the_documented_fields_and_its_path_replays() {
     assert_eq!(json["mode"], "iddfs");
     assert!(json["stats"]["expanded"].as_u64().unwrap() > 0);
     // Replay the labels on the start board with the Flip rules, independently of the engine.
-    use statespace::puzzles::flip::{Flip, FlipGoal, Geometry};
     use statespace::space::StateSpace;
+    use statespace_flip::{Flip, FlipGoal, Geometry};
     let g = Geometry {
         rows: 4,
         cols: 4,
@@ -296,8 +296,9 @@ fn a_full_stdout_is_one_line_and_exit_2_for_every_command() {
 #[test]
 fn the_readme_names_every_registered_puzzle_kind() {
     let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let kinds: Vec<_> = statespace::registry::plugins()
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
+    let kinds: Vec<_> = crate::registry()
+        .plugins()
         .iter()
         .map(|p| p.info().kind)
         .collect();

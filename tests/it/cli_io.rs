@@ -28,7 +28,7 @@ fn judge_hdu3278_counts_past_the_cases_given_are_one_error() {
 /// The meaning the README's exit-code table gives `code`.
 fn readme_exit_meaning(code: i32) -> String {
     let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
     let row = format!("| {code} | ");
     let line = readme.lines().find(|l| l.starts_with(&row)).unwrap();
     line[row.len()..].to_string()

@@ -5,8 +5,8 @@
 use crate::{config, config_file, statespace};
 use predicates::prelude::*;
 use proptest::prelude::*;
-use statespace::puzzles::flip::{Flip, FlipGoal, Geometry};
 use statespace::search::{Limits, Outcome, bfs, layers};
+use statespace_flip::{Flip, FlipGoal, Geometry};
 use std::time::{Duration, Instant};
 
 fn explore_json(args: &[&str]) -> serde_json::Value {

@@ -271,7 +271,7 @@ const FLIP_4X4_HISTOGRAM: [u64; 7] = [2, 32, 228, 880, 1562, 1136, 256];
 #[test]
 fn the_sample_histogram_in_docs_is_current() {
     use statespace::graph::{self, ExportLimits};
-    use statespace::puzzles::flip::{Flip, FlipGoal, Geometry};
+    use statespace_flip::{Flip, FlipGoal, Geometry};
     let geometry = Geometry {
         rows: 4,
         cols: 4,
@@ -300,7 +300,7 @@ fn the_sample_histogram_in_docs_is_current() {
         "boards",
         &counts,
     );
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/flip-4x4-histogram.svg");
+    let path = Path::new(crate::ROOT).join("docs/flip-4x4-histogram.svg");
     if std::env::var_os("UPDATE_DOCS").is_some() {
         std::fs::write(&path, &svg).unwrap();
     }

@@ -3,9 +3,9 @@
 //! replay to a goal.
 
 use proptest::prelude::*;
-use statespace::puzzles::flip::{Flip, FlipGoal, FlipGoalKeys, FlipKeys, Geometry};
 use statespace::search::{Limits, Outcome, bfs, iddfs};
 use statespace::space::{StateSpace, replay};
+use statespace_flip::{Flip, FlipGoal, FlipGoalKeys, FlipKeys, Geometry};
 
 /// The fewest presses that turn `board` into a goal, by trying every subset of cells in
 /// Gray-code order (each step adds or removes one press). Independent of every engine.
@@ -56,7 +56,7 @@ fn case_strategy() -> impl Strategy<Value = (Flip, u64)> {
 fn checked_length(
     flip: &Flip,
     board: u64,
-    outcome: Outcome<u64, statespace::puzzles::flip::Press>,
+    outcome: Outcome<u64, statespace_flip::Press>,
 ) -> Option<u32> {
     match outcome {
         Outcome::Solved(path) => {

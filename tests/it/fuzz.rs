@@ -8,9 +8,8 @@
 
 use proptest::prelude::*;
 use statespace::config::{BoardText, Config};
-use statespace::puzzles::flip::Geometry;
-use statespace::registry;
 use statespace::search::Limits;
+use statespace_flip::Geometry;
 use std::time::Duration;
 
 fn small_limits() -> Limits {
@@ -28,7 +27,7 @@ fn config_round(text: &str) {
         Ok(config) => config,
         Err(e) => return assert_one_line(&e.to_string()),
     };
-    let instance = match registry::build(&config, &small_limits()) {
+    let instance = match crate::registry().build(&config, &small_limits()) {
         Ok(instance) => instance,
         Err(e) => return assert_one_line(&e.to_string()),
     };
@@ -98,7 +97,7 @@ proptest! {
 
 #[test]
 fn the_corpus_replays_without_a_panic() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-corpus");
+    let dir = std::path::Path::new(crate::ROOT).join("tests/fuzz-corpus");
     let mut n = 0;
     for entry in std::fs::read_dir(dir).unwrap() {
         let bytes = std::fs::read(entry.unwrap().path()).unwrap();

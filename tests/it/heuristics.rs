@@ -4,13 +4,13 @@
 //! converter; additive databases on 15-puzzle boards near the goal; cache, memory and bad groups.
 
 use statespace::cache::{Source, TableCache};
-use statespace::puzzles::tiles::heuristic::{
-    self, LinearConflict, Manhattan, SPLIT_4_4_4_3, SPLIT_5_5_5, TileGroup, TilePdb, Transpose,
-};
-use statespace::puzzles::tiles::{Board, Tiles};
 use statespace::search::pdb::{Max, PatternDatabase, PdbError};
 use statespace::search::{Limit, Limits, Outcome, astar, idastar, table};
 use statespace::space::{Heuristic, Indexed, Invariant, StateSpace, replay};
+use statespace_tiles::heuristic::{
+    self, LinearConflict, Manhattan, SPLIT_4_4_4_3, SPLIT_5_5_5, TileGroup, TilePdb, Transpose,
+};
+use statespace_tiles::{Board, Tiles};
 
 fn pdb(tiles: &Tiles, groups: &[Vec<u8>], reflect: bool) -> TilePdb {
     heuristic::additive(tiles, groups, reflect, &Limits::default(), None).unwrap()

@@ -49,6 +49,16 @@ mod twsearch;
 mod view;
 
 use assert_cmd::Command;
+
+/// The repository's top folder (this test binary belongs to `cli/`).
+pub const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+
+/// The registry of the `statespace` binary: the built-in puzzles.
+pub fn registry() -> &'static statespace::registry::Registry {
+    static REGISTRY: std::sync::LazyLock<statespace::registry::Registry> =
+        std::sync::LazyLock::new(statespace_cli::builtins);
+    &REGISTRY
+}
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -76,16 +86,12 @@ pub fn config(name: &str) -> String {
 
 /// A file under tests/cases/.
 pub fn case_path(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/cases")
-        .join(name)
+    PathBuf::from(crate::ROOT).join("tests/cases").join(name)
 }
 
 /// A file under configs/.
 pub fn config_path(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("configs")
-        .join(name)
+    PathBuf::from(crate::ROOT).join("configs").join(name)
 }
 
 /// `(reachable, counts)` of the `[[histogram]]` named `name` in tests/cases/shared-samples.toml.
@@ -119,9 +125,7 @@ pub fn case_histogram(file: &str, name: &str) -> (u64, Vec<u64>) {
 /// in place and never copied into the project), or `None` when it is not there, as in a fresh
 /// clone: the calling test then says on stderr that it was skipped, and returns.
 pub fn shared_dir(name: &str) -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared")
-        .join(name);
+    let dir = PathBuf::from(crate::ROOT).join("../shared").join(name);
     if dir.is_dir() {
         return Some(dir);
     }

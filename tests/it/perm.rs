@@ -9,22 +9,21 @@ use crate::{config, statespace};
 use statespace::config::{BoardText, Config, Mode};
 use statespace::error::Error;
 use statespace::instance::{Answer, ExploreOptions, Instance};
-use statespace::puzzles::perm::def::Metric;
-use statespace::puzzles::perm::heuristic::{self, MAX_PATTERN_STATES, auto_pieces};
-use statespace::puzzles::perm::plugin::read_definition;
-use statespace::puzzles::perm::{Packed, Pattern, PermSpace, tws};
 use statespace::random::Lcg;
-use statespace::registry;
 use statespace::search::pdb::Abstraction;
 use statespace::search::{Limit, Limits, Outcome, idastar, layers, table};
 use statespace::setup::Setup;
 use statespace::space::{Heuristic, Indexed, Invariant, SplitMoves, StateSpace, replay};
+use statespace_perm::def::Metric;
+use statespace_perm::heuristic::{self, MAX_PATTERN_STATES, auto_pieces};
+use statespace_perm::plugin::read_definition;
+use statespace_perm::{Packed, Pattern, PermSpace, tws};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 /// The project's own definition `configs/defs/NAME`, as an absolute path.
 pub fn own(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(crate::ROOT)
         .join("configs/defs")
         .join(name)
         .to_str()
@@ -35,11 +34,12 @@ pub fn own(name: &str) -> String {
 /// An instance of `definition` (an absolute path) with `extra` `[puzzle]` lines.
 pub fn instance(definition: &str, extra: &str) -> Instance {
     let text = format!("[puzzle]\nkind = \"perm\"\ndefinition = \"{definition}\"\n{extra}\n");
-    registry::build(
-        &Config::parse("/test.toml", &text).unwrap(),
-        &Limits::default(),
-    )
-    .unwrap()
+    crate::registry()
+        .build(
+            &Config::parse("/test.toml", &text).unwrap(),
+            &Limits::default(),
+        )
+        .unwrap()
 }
 
 /// The distance histogram of the whole space around the solved state, and the index's size.
@@ -883,7 +883,7 @@ fn perm_setup_stops_at_the_time_limit_and_on_ctrl_c_where_it_is() {
         time_limit: Some(std::time::Duration::from_nanos(1)),
         ..Limits::default()
     };
-    let Err(e) = registry::build(&config, &spent) else {
+    let Err(e) = crate::registry().build(&config, &spent) else {
         panic!("built past a spent clock")
     };
     let Error::Limit { location, limit } = &e else {
@@ -898,7 +898,7 @@ fn perm_setup_stops_at_the_time_limit_and_on_ctrl_c_where_it_is() {
         interrupt: Some(&PRESSED),
         ..Limits::default()
     };
-    let Err(e) = registry::build(&config, &pressed) else {
+    let Err(e) = crate::registry().build(&config, &pressed) else {
         panic!("built after Ctrl-C")
     };
     assert!(

@@ -7,12 +7,12 @@ use predicates::prelude::*;
 use proptest::prelude::*;
 use statespace::cache::TableCache;
 use statespace::config::Mode;
-use statespace::puzzles::shift::{
-    Board, BoardGoal, Boards, ColourMasks, Geometry, Palette, RegionSolver, Shift,
-};
 use statespace::rank::Colex;
 use statespace::search::{Limits, Outcome, bfs, iddfs};
 use statespace::space::{Invertible, StateSpace, replay};
+use statespace_shift::{
+    Board, BoardGoal, Boards, ColourMasks, Geometry, Palette, RegionSolver, Shift,
+};
 use std::collections::{HashSet, VecDeque};
 use std::sync::OnceLock;
 

@@ -6,7 +6,7 @@
 use crate::shift::{apply_label, letters, region_uniform};
 use crate::statespace;
 use predicates::prelude::*;
-use statespace::puzzles::shift::Geometry;
+use statespace_shift::Geometry;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 

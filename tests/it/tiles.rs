@@ -6,10 +6,9 @@
 use crate::{config_file, statespace};
 use statespace::config::{BoardText, Config, Mode};
 use statespace::instance::{Answer, Instance};
-use statespace::puzzles::tiles::Tiles;
-use statespace::registry;
 use statespace::search::{Limits, table};
 use statespace::space::{BoardFormat, Indexed};
+use statespace_tiles::Tiles;
 use std::collections::{HashMap, VecDeque};
 
 /// Every board that can reach the ordered goal of `rows` x `cols`, with its distance, by a BFS
@@ -96,7 +95,9 @@ fn replay_labels(start: &str, moves: &[String], boards: &[String], cols: usize) 
 
 fn instance(rows: usize, cols: usize) -> Instance {
     let text = format!("[puzzle]\nkind = \"tiles\"\nrows = {rows}\ncols = {cols}\n");
-    registry::build(&Config::parse("t.toml", &text).unwrap(), &Limits::default()).unwrap()
+    crate::registry()
+        .build(&Config::parse("t.toml", &text).unwrap(), &Limits::default())
+        .unwrap()
 }
 
 /// Checks `instance`'s answer for `board` with `mode` against the brute-force distance.

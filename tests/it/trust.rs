@@ -6,9 +6,9 @@
 use crate::statespace;
 use serde_json::Value;
 use statespace::cache::{Recipe, TableCache};
-use statespace::puzzles::flip::{Flip, FlipGoal, Geometry};
 use statespace::random::Lcg;
 use statespace::space::{BoardFormat, Indexed};
+use statespace_flip::{Flip, FlipGoal, Geometry};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

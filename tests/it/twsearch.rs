@@ -6,10 +6,10 @@
 //! puzzles both define count the same positions at the same distances.
 
 use crate::perm::{HTM_2X2X2, QTM_2X2X2, SKEWB, UFR, histogram, own, space};
-use statespace::puzzles::perm::def::{Definition, Metric};
-use statespace::puzzles::perm::tws;
 use statespace::setup::Setup;
 use statespace::space::SplitMoves;
+use statespace_perm::def::{Definition, Metric};
+use statespace_perm::tws;
 use std::path::{Path, PathBuf};
 
 /// The samples, parsed.

@@ -26,9 +26,7 @@ fn config(name: &str) -> String {
 }
 
 fn docs(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("docs")
-        .join(name)
+    Path::new(crate::ROOT).join("docs").join(name)
 }
 
 /// The Chromium binary: `$CHROMIUM`, else the first of the usual names on `PATH`. `None` (with a

@@ -1,0 +1,307 @@
+//! `statespace explore CONFIG [--json] [--plot FILE.svg] [--threads N] [LIMITS]`: every state
+//! that can reach the goal, counted by distance (see [`statespace::search::layers`]).
+//!
+//! Prints the reachable count, the histogram, the largest distance with one board at it, the
+//! rate and the peak memory: text by default, one JSON object with `--json`. `--plot` writes the
+//! histogram as SVG, atomically; the file is created before the run, so an unwritable path fails
+//! before any work. A limit (time, Ctrl-C, memory) prints what was found so far and exits 4, or
+//! 130 for Ctrl-C, like `solve`.
+//!
+//! `--workers N` runs the sweep on timely-dataflow workers ([`statespace::search::cluster`]);
+//! with `--processes P --process I --hostfile FILE` on P processes of N workers each, which
+//! may be on different machines. Process 0 prints; the others only exit with the same code.
+//!
+//! Peak memory is the process's high-water mark of resident memory (`VmHWM` in
+//! `/proc/self/status`): what the operating system saw, engine and everything else. Where that
+//! file does not exist, the engine's own accounting (its bitsets) stands in, and the output says
+//! which.
+
+use super::atomic_output::AtomicOutput;
+use super::limits::LimitArgs;
+use super::progress::Progress;
+use super::{Exit, write_stdout};
+use indicatif::HumanCount;
+use statespace::config::{Config, MAX_THREADS};
+use statespace::error::{Error, Location};
+use statespace::instance::{Direction, Exploration, ExploreOptions};
+use statespace::registry::Registry;
+use statespace::search::cluster::{self, Cluster};
+use statespace::search::{Limit, human_bytes};
+use std::fmt::Write;
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct ExploreArgs {
+    /// The TOML config: puzzle and goal (and the start board, for puzzles explored forward).
+    config: String,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Also write the histogram as an SVG bar chart to FILE (atomically).
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
+    /// Worker threads, 1 to 1024 (overrides `[search] threads`; default: all available for
+    /// spaces of a million states or more, else 1).
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
+    threads: Option<u16>,
+    /// Run on N timely-dataflow worker threads, each owning a slice of the space (in every
+    /// process of a cluster; default 1 with --processes).
+    #[arg(long, value_name = "N", conflicts_with = "threads",
+          value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
+    workers: Option<u16>,
+    /// Processes taking part in the sweep, each started with its own --process.
+    #[arg(long, value_name = "P", requires_all = ["process", "hostfile"],
+          value_parser = clap::value_parser!(u16).range(1..))]
+    processes: Option<u16>,
+    /// This process's index, 0 to P-1: it listens on that line of the hostfile. Process 0
+    /// prints the result; the others print nothing on stdout.
+    #[arg(long, value_name = "I", requires = "processes")]
+    process: Option<u16>,
+    /// A file of one host:port per line, process I on line I+1.
+    #[arg(long, value_name = "FILE", requires = "processes")]
+    hostfile: Option<String>,
+    /// How long the processes wait for each other to connect (default 10s).
+    #[arg(long, value_name = "DURATION", value_parser = statespace::config::parse_duration,
+          requires = "processes")]
+    connect_timeout: Option<std::time::Duration>,
+    /// How long a peer process may send nothing before the run gives it up and fails (default
+    /// 30s, at least 1s; every process sends a heartbeat five times a second).
+    #[arg(long, value_name = "DURATION", value_parser = statespace::config::parse_duration,
+          requires = "processes")]
+    peer_timeout: Option<std::time::Duration>,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+/// The cluster the flags describe, if any: `--workers` alone is one process of N workers.
+fn cluster(args: &ExploreArgs) -> Result<Option<Cluster>, Error> {
+    let workers = args.workers.map_or(1, |n| n as usize);
+    let (Some(processes), Some(process), Some(hostfile)) =
+        (args.processes, args.process, &args.hostfile)
+    else {
+        return Ok(args.workers.is_some().then(|| Cluster::local(workers)));
+    };
+    let text = super::read_input(hostfile)?;
+    let mut cluster = Cluster::from_hostfile(
+        workers,
+        processes as usize,
+        process as usize,
+        hostfile,
+        &text,
+    )?;
+    if let Some(timeout) = args.connect_timeout {
+        cluster.connect_timeout = timeout;
+    }
+    if let Some(timeout) = args.peer_timeout {
+        if timeout < cluster::MIN_PEER_TIMEOUT {
+            return Err(Error::input(
+                Location::file("--peer-timeout"),
+                format!(
+                    "{} is too short: at least {}",
+                    humantime::format_duration(timeout),
+                    humantime::format_duration(cluster::MIN_PEER_TIMEOUT)
+                ),
+            ));
+        }
+        cluster.peer_timeout = timeout;
+    }
+    Ok(Some(cluster))
+}
+
+pub fn run(args: ExploreArgs, registry: &Registry) -> Result<Exit, Error> {
+    let config = Config::load(&args.config)?;
+    // The limits first: the clock and Ctrl-C cover the puzzle's setup too.
+    let limits = args.limits.resolve(Some(&config))?;
+    let instance = registry.build(&config, &limits)?;
+    let threads = match args.threads {
+        Some(n) => Some(n as usize),
+        None => config.threads()?,
+    };
+    let cluster = cluster(&args)?;
+    // Only process 0 speaks: the others compute the same sweep and print nothing on stdout.
+    let prints = cluster.as_ref().is_none_or(|c| c.process == 0);
+    let plot = match prints {
+        true => args.plot.as_deref().map(AtomicOutput::create).transpose()?,
+        false => None,
+    };
+
+    let options = ExploreOptions {
+        limits,
+        threads,
+        cluster,
+    };
+    let mut progress = Progress::new("explore");
+    let exploration = instance.explore(config.start_board().as_ref(), &options, &mut |d, n| {
+        progress.update(d, n)
+    })?;
+    progress.finish();
+
+    let memory = PeakMemory::measure(&exploration);
+    if prints {
+        let out = match args.json {
+            true => format!("{}\n", json(&exploration, &memory)),
+            false => text(&exploration, &memory),
+        };
+        write_stdout(&out)?;
+    }
+    if let Some(file) = plot
+        && !exploration.histogram.is_empty()
+    {
+        let x_label = match exploration.direction {
+            Direction::Backward => "fewest moves to the goal",
+            Direction::Forward => "fewest moves from the start",
+        };
+        let title = format!("{}: states by distance", exploration.description);
+        let svg =
+            statespace::plot::histogram_svg(&title, x_label, "states", &exploration.histogram);
+        file.commit(svg.as_bytes())?;
+    }
+    Ok(match exploration.stopped {
+        None => Exit::Ok,
+        Some(Limit::Interrupted) => Exit::Interrupted,
+        Some(_) => Exit::LimitReached,
+    })
+}
+
+/// The peak memory figure and where it came from.
+struct PeakMemory {
+    bytes: u64,
+    source: &'static str,
+}
+
+impl PeakMemory {
+    fn measure(exploration: &Exploration) -> PeakMemory {
+        match vm_hwm() {
+            Some(bytes) => PeakMemory {
+                bytes,
+                source: "VmHWM",
+            },
+            None => PeakMemory {
+                bytes: exploration.engine_bytes,
+                source: "engine",
+            },
+        }
+    }
+}
+
+/// The process's peak resident memory, from `/proc/self/status` (Linux).
+fn vm_hwm() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+fn states_per_second(exploration: &Exploration) -> f64 {
+    let seconds = exploration.stats.elapsed.as_secs_f64();
+    if seconds > 0.0 {
+        exploration.reachable() as f64 / seconds
+    } else {
+        0.0
+    }
+}
+
+/// `65,536`, or `2^64` for a power of two too long to read as digits.
+fn space_size(size: u128) -> String {
+    if size.is_power_of_two() && size > 1 << 40 {
+        format!("2^{}", size.trailing_zeros())
+    } else {
+        HumanCount(size.min(u64::MAX as u128) as u64).to_string()
+    }
+}
+
+fn text(e: &Exploration, memory: &PeakMemory) -> String {
+    let mut out = String::new();
+    let from = match e.direction {
+        Direction::Backward => "backward from the goal set",
+        Direction::Forward => "forward from the start",
+    };
+    let threads = match &e.cluster {
+        Some(c) => format!(
+            "{} timely workers in {} process{}",
+            c.workers,
+            c.processes,
+            if c.processes == 1 { "" } else { "es" }
+        ),
+        None if e.threads == 1 => "1 thread".into(),
+        None => format!("{} threads", e.threads),
+    };
+    writeln!(
+        out,
+        "explore: {}, {from}, {}, {threads}",
+        e.description, e.strategy
+    )
+    .unwrap();
+    if let Some(limit) = &e.stopped {
+        writeln!(out, "stopped: {limit}").unwrap();
+    }
+    let so_far = if e.stopped.is_some() { " so far" } else { "" };
+    writeln!(
+        out,
+        "reachable: {} of {} states{so_far}",
+        HumanCount(e.reachable()),
+        space_size(e.space_size)
+    )
+    .unwrap();
+    if !e.histogram.is_empty() {
+        let width = HumanCount(*e.histogram.iter().max().unwrap())
+            .to_string()
+            .len();
+        writeln!(out, "distance  {:>width$}", "states").unwrap();
+        for (d, n) in e.histogram.iter().enumerate() {
+            writeln!(out, "{d:>8}  {:>width$}", HumanCount(*n).to_string()).unwrap();
+        }
+    }
+    if let Some(board) = &e.farthest {
+        writeln!(out, "max distance: {}, e.g.", e.histogram.len() - 1).unwrap();
+        for line in board.lines() {
+            writeln!(out, "  {line}").unwrap();
+        }
+    }
+    writeln!(
+        out,
+        "elapsed {:.3} s, {} states/s, peak memory {} ({}; engine bitsets {})",
+        e.stats.elapsed.as_secs_f64(),
+        HumanCount(states_per_second(e) as u64),
+        human_bytes(memory.bytes as u128),
+        memory.source,
+        human_bytes(e.engine_bytes as u128)
+    )
+    .unwrap();
+    if let Some(c) = &e.cluster {
+        writeln!(
+            out,
+            "exchanged {} between workers ({:.2} bytes per state)",
+            human_bytes(c.exchanged_bytes as u128),
+            c.exchanged_bytes as f64 / e.reachable().max(1) as f64
+        )
+        .unwrap();
+    }
+    out
+}
+
+fn json(e: &Exploration, memory: &PeakMemory) -> String {
+    serde_json::json!({
+        "puzzle": e.description,
+        "direction": e.direction,
+        "strategy": e.strategy,
+        // A u64 when it fits (2^64 itself does not): JSON readers take larger numbers as floats.
+        "space_size": u64::try_from(e.space_size).map_or_else(|_| serde_json::Value::from(e.space_size as f64), serde_json::Value::from),
+        "complete": e.stopped.is_none(),
+        "limit": e.stopped.as_ref().map(|l| l.to_string()),
+        "reachable": e.reachable(),
+        "histogram": e.histogram,
+        "max_distance": e.histogram.len().checked_sub(1),
+        "example_farthest": e.farthest,
+        "states_per_second": states_per_second(e),
+        "peak_memory_bytes": memory.bytes,
+        "peak_memory_source": memory.source,
+        "engine_memory_bytes": e.engine_bytes,
+        "elapsed": e.stats.elapsed.as_secs_f64(),
+        "threads": e.threads,
+        "cluster": e.cluster,
+        "stats": e.stats,
+    })
+    .to_string()
+}

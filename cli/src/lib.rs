@@ -1,0 +1,312 @@
+//! The command line of statespace: clap definitions, dispatch, and exit codes, as a library.
+//!
+//! [`run`] takes the [`Registry`] of puzzles the program knows: the `statespace` binary passes
+//! [`builtins`]; a crate with a puzzle of its own gets the whole command line for it in a
+//! six-line main:
+//!
+//! ```no_run
+//! # use statespace::registry::{Plugin, PluginInfo};
+//! # struct MyPlugin;
+//! # impl Plugin for MyPlugin {
+//! #     fn info(&self) -> PluginInfo { unimplemented!() }
+//! #     fn build(&self, _: &statespace::config::Config, _: &statespace::search::Limits)
+//! #         -> statespace::error::Result<statespace::instance::Instance> { unimplemented!() }
+//! # }
+//! fn main() -> std::process::ExitCode {
+//!     match statespace_cli::builtins().with(&MyPlugin) {
+//!         Ok(registry) => statespace_cli::run(registry),
+//!         Err(e) => statespace_cli::fail(e),
+//!     }
+//! }
+//! ```
+//!
+//! Every subcommand returns an [`Exit`] or a library [`Error`]; this module prints errors as one
+//! line on stderr and turns both into the documented exit codes. Results go to stdout, everything
+//! else to stderr.
+
+#![deny(missing_docs)]
+
+mod atomic_output;
+mod boards;
+mod cache;
+mod explore;
+mod export;
+mod judge;
+mod limits;
+mod output;
+mod progress;
+mod puzzles;
+mod solve;
+
+use clap::{Parser, Subcommand};
+use statespace::config::{BoardText, Config};
+use statespace::error::{Error, Location};
+use statespace::registry::Registry;
+use statespace::search::Limit;
+use std::process::ExitCode;
+
+/// The puzzles built into the `statespace` binary: Flip (with the POJ 1753 judge), Shift (with
+/// the HDU 3278 judge), sliding tiles and permutation puzzles.
+pub fn builtins() -> Registry {
+    let plugins: [&'static dyn statespace::registry::Plugin; 4] = [
+        &statespace_flip::FlipPlugin,
+        &statespace_shift::ShiftPlugin,
+        &statespace_tiles::TilesPlugin,
+        &statespace_perm::PermPlugin,
+    ];
+    plugins
+        .into_iter()
+        .try_fold(Registry::new(), Registry::with)
+        .expect("the built-in puzzles have distinct kinds and judges")
+}
+
+/// Exit codes, as documented in the README.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// Solved (or the command did what it was asked).
+    Ok = 0,
+    /// A bug: an internal error or a panic.
+    Internal = 1,
+    /// Bad input: arguments, config, board, judge stream, unreadable file, unwritable output.
+    BadInput = 2,
+    /// Proven unsolvable.
+    Unsolvable = 3,
+    /// A limit (depth, states, time, memory) stopped the run before it could decide.
+    LimitReached = 4,
+    /// Interrupted by Ctrl-C (SIGINT) before it could decide: 128 + 2, as shells do.
+    Interrupted = 130,
+    /// Stdout (or an output pipe) was closed by its reader: the run stopped quietly, 128 + 13
+    /// (`SIGPIPE`), as shells report a tool that signal ended.
+    BrokenPipe = 141,
+}
+
+#[derive(Parser)]
+#[command(name = "statespace", version, about = "Exact state-space search for puzzles", long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Solve the start board of a config: the fewest moves, or `Impossible`.
+    Solve(solve::SolveArgs),
+    /// Read a judge problem's stdin and write exactly the judge's expected stdout.
+    Judge(judge::JudgeArgs),
+    /// List the registered puzzles, their parameters, goals and modes.
+    Puzzles(puzzles::PuzzlesArgs),
+    /// Write the state graph around the start board as DOT, GraphML or JSON.
+    Export(export::ExportArgs),
+    /// Sweep every state that can reach the goal: counts by distance, the farthest board.
+    Explore(explore::ExploreArgs),
+}
+
+/// Parses the process's command line, runs it with the puzzles of `registry` and maps the
+/// result to an exit code.
+pub fn run(registry: Registry) -> ExitCode {
+    let exit = match parse(&registry) {
+        Ok(cli) => dispatch(cli.command, &registry),
+        Err(e) => parse_error(&e),
+    };
+    ExitCode::from(exit as u8)
+}
+
+/// The command line, with the judges of `registry` as the possible values of `judge PROBLEM`
+/// (so `--help` lists them and a misspelt one gets clap's suggestion).
+fn parse(registry: &Registry) -> Result<Cli, clap::Error> {
+    use clap::builder::{PossibleValue, PossibleValuesParser};
+    use clap::{CommandFactory, FromArgMatches};
+    let judges = registry.judges();
+    let problems = judges
+        .iter()
+        .map(|j| PossibleValue::new(j.name).help(j.summary));
+    let command = Cli::command().mut_subcommand("judge", |judge| {
+        judge.mut_arg("problem", |problem| {
+            problem.value_parser(PossibleValuesParser::new(problems))
+        })
+    });
+    Cli::from_arg_matches(&command.try_get_matches()?)
+}
+
+/// The exit code of an error met before the command line could run (a registry refused): the
+/// error on stderr, one line.
+pub fn fail(error: Error) -> ExitCode {
+    ExitCode::from(report(Err(error)) as u8)
+}
+
+/// Runs a parsed command, catching a panic; see [`report`].
+fn dispatch(command: Command, registry: &Registry) -> Exit {
+    // A panic ends the command; nothing of the registry is used after it.
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match command {
+        Command::Solve(args) => solve::run(args, registry),
+        Command::Judge(args) => judge::run(args, registry),
+        Command::Puzzles(args) => puzzles::run(args, registry),
+        Command::Export(args) => export::run(args, registry),
+        Command::Explore(args) => explore::run(args, registry),
+    }));
+    match result {
+        Ok(result) => report(result),
+        // The panic hook has already printed the message and location.
+        Err(_) => {
+            stderr_line("statespace: internal error (a bug: please report it)");
+            Exit::Internal
+        }
+    }
+}
+
+/// The exit code of a command's result, its error printed as one line on stderr. A write to a
+/// closed pipe (`| head`) is no error: the reader wants no more, so the run stops quietly with
+/// [`Exit::BrokenPipe`], as a tool killed by `SIGPIPE` would (Rust ignores that signal, so a
+/// closed pipe reaches us as this error, from [`write_stdout`] or an output file).
+fn report(result: Result<Exit, Error>) -> Exit {
+    match result {
+        Ok(exit) => exit,
+        Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe => {
+            Exit::BrokenPipe
+        }
+        Err(error) => {
+            stderr_line(&format!("statespace: error: {error}"));
+            match error {
+                Error::Input { .. } | Error::Io { .. } => Exit::BadInput,
+                Error::Limit {
+                    limit: Limit::Interrupted,
+                    ..
+                } => Exit::Interrupted,
+                Error::Limit { .. } => Exit::LimitReached,
+            }
+        }
+    }
+}
+
+/// Writes `line` on stderr. A stderr that cannot take it (closed, a full pipe) is ignored: the
+/// exit code still tells (`eprintln!` would panic). Every line the CLI writes to stderr goes
+/// through here.
+pub(crate) fn stderr_line(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
+/// What clap's refusal of the command line becomes: `--help` and `--version` written to stdout
+/// (a failed write is an error like any other), anything else one line on stderr, exit 2.
+fn parse_error(e: &clap::Error) -> Exit {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            use std::io::IsTerminal;
+            let text = match std::io::stdout().is_terminal() {
+                true => e.render().ansi().to_string(),
+                false => e.render().to_string(),
+            };
+            report(write_stdout(&text).map(|()| Exit::Ok))
+        }
+        _ => {
+            stderr_line(&format!("statespace: error: {}", one_line(e)));
+            Exit::BadInput
+        }
+    }
+}
+
+/// clap's error on one line, like every other error: its message, the values it lists, its
+/// tips, and where to read more. clap writes 3 to 20 lines (a usage line, a whole help page
+/// when the command is missing).
+fn one_line(e: &clap::Error) -> String {
+    use clap::CommandFactory;
+    // The command the user meant, for its `--help`: the first word that is not a flag.
+    let mut help = "statespace".to_string();
+    let command = Cli::command();
+    let words: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|w| w.to_string_lossy().into_owned())
+        .collect();
+    if let Some(sub) = words
+        .iter()
+        .find(|w| !w.starts_with('-'))
+        .and_then(|w| command.find_subcommand(w))
+    {
+        help = format!("statespace {}", sub.get_name());
+    }
+    if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        let names: Vec<&str> = command
+            .get_subcommands()
+            .map(|s| s.get_name())
+            .filter(|&n| n != "help")
+            .collect();
+        return format!(
+            "missing a command: {} (see {help} --help)",
+            names.join(", ")
+        );
+    }
+    // The rendering's parts: `error: MESSAGE`, indented values (`  <CONFIG>`, `[possible
+    // values: ...]`), `  tip: ...` lines, and the usage and `--help` lines, left out here.
+    let rendered = e.render().to_string();
+    let mut lines = rendered.lines();
+    let first = lines.next().unwrap_or_default();
+    let mut line = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    let (mut values, mut tips) = (Vec::new(), Vec::new());
+    for part in lines.filter(|l| l.starts_with(char::is_whitespace)) {
+        match part.trim() {
+            "" => {}
+            tip if tip.starts_with("tip:") => tips.push(tip),
+            value => values.push(value),
+        }
+    }
+    if !values.is_empty() {
+        let separator = if line.ends_with(':') { ", " } else { " " };
+        line = format!("{line} {}", values.join(separator));
+    }
+    for tip in tips {
+        line = format!("{line}; {tip}");
+    }
+    format!("{line} (see {help} --help)")
+}
+
+/// Writes a result to stdout. A reader that went away (`| head`) gives a `BrokenPipe` error,
+/// which ends the run quietly (see [`report`]): the rest of the output is not wanted, so there
+/// is no point computing it.
+pub(crate) fn write_stdout(text: &str) -> Result<(), Error> {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(|source| Error::Io {
+            path: "<stdout>".into(),
+            source,
+        })
+}
+
+/// Reads a whole file, or stdin for `-`, without a leading byte-order mark.
+pub(crate) fn read_input(path: &str) -> Result<String, Error> {
+    use std::io::Read;
+    let (name, read) = if path == "-" {
+        let mut text = String::new();
+        let read = std::io::stdin().read_to_string(&mut text).map(|_| text);
+        ("<stdin>", read)
+    } else {
+        (path, std::fs::read_to_string(path))
+    };
+    let mut text = read.map_err(|source| Error::Io {
+        path: name.to_string(),
+        source,
+    })?;
+    let mark = text.len() - statespace::error::without_bom(&text).len();
+    text.drain(..mark);
+    Ok(text)
+}
+
+/// The board a command starts from: the file named by `--board` (`-`: stdin), else the config's
+/// `[start] board`.
+pub(crate) fn board_arg(config: &Config, board: Option<&str>) -> Result<BoardText, Error> {
+    match board {
+        Some(path) => {
+            let name = if path == "-" { "<stdin>" } else { path };
+            Ok(BoardText::from_file(name, read_input(path)?))
+        }
+        None => config.start_board().ok_or_else(|| {
+            Error::input(
+                Location::file(&config.name).with_key("start.board"),
+                "missing: give a [start] board or --board FILE",
+            )
+        }),
+    }
+}

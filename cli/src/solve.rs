@@ -1,0 +1,213 @@
+//! `statespace solve CONFIG [--board FILE|-] [--boards FILE|-] [--mode M] [--json] [--svg FILE]`.
+//!
+//! `--boards FILE` solves every board in FILE (`-`: stdin) with one setup: the instance, its
+//! distance table or pattern databases are built (or loaded) once. Boards are in the config's
+//! board text, separated by blank lines, read one at a time ([`Boards`]), so memory does not
+//! grow with the input. Text prints one block per board, headed `board N`, as it is answered;
+//! `--json` prints one object per line (JSON Lines) with `index` (1-based) and the fields of a
+//! single solve. A board that does not parse (or is not UTF-8, or is too long) is one line on
+//! stderr naming its index and line, and the others still run; the exit code is then 2, else
+//! the worst answer's (130 interrupted, 4 a limit, 3 `Impossible`, 0). Ctrl-C stops the batch
+//! after the board it interrupts; a time limit counts per board; a closed stdout stops it at
+//! once (exit 141, see [`super::report`]).
+//!
+//! `--svg FILE` also writes a picture of the answer ([`statespace::picture::solution_svg`]): the
+//! boards start to goal, each move's changes highlighted and its label underneath; for
+//! `Impossible`, the start board alone under that caption. It is written atomically where FILE
+//! allows it ([`AtomicOutput`]: a temporary file beside FILE, renamed into place; a device or a
+//! FIFO written through), opened before the search, so an unwritable path fails before any
+//! work. When a limit stops the search, or the strip would be too large to draw,
+//! nothing is written and stderr says so in one line: the exit code stays the answer's (4 for a
+//! limit), since the text or JSON on stdout is still the answer.
+
+use super::atomic_output::AtomicOutput;
+use super::boards::{Boards, board_cap};
+use super::cache::CacheArgs;
+use super::limits::LimitArgs;
+use super::{Exit, board_arg, output, stderr_line, write_stdout};
+use statespace::config::{Config, Mode};
+use statespace::error::{Error, Location};
+use statespace::instance::{Answer, Instance, Solution};
+use statespace::picture::{self, Frame};
+use statespace::registry::Registry;
+use statespace::search::{Limit, Limits};
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct SolveArgs {
+    /// The TOML config: puzzle, goal, search mode and start board.
+    config: String,
+    /// Solve this board instead of the config's `[start] board` (`-` reads stdin).
+    #[arg(long, value_name = "FILE|-")]
+    board: Option<String>,
+    /// The search engine (default: the config's `[search] mode`, else the puzzle's default).
+    #[arg(long, value_enum)]
+    mode: Option<Mode>,
+    #[command(flatten)]
+    limits: LimitArgs,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Also write the solution as a strip of board pictures (SVG, atomically).
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// Solve every board in FILE (`-` reads stdin), separated by blank lines, with one setup.
+    #[arg(long, value_name = "FILE|-", conflicts_with_all = ["board", "svg"])]
+    boards: Option<String>,
+    #[command(flatten)]
+    cache: CacheArgs,
+}
+
+pub fn run(args: SolveArgs, registry: &Registry) -> Result<Exit, Error> {
+    let config = Config::load(&args.config)?;
+    // The limits first: the clock and Ctrl-C cover the puzzle's setup too.
+    let limits = args.limits.resolve(Some(&config))?;
+    let instance = registry
+        .build(&config, &limits)?
+        .with_cache(args.cache.cache());
+    let mode = args.mode.unwrap_or(instance.default_mode());
+    instance
+        .check_mode(mode)
+        .map_err(|m| Error::input(Location::file("--mode"), m))?;
+    if let Some(path) = &args.boards {
+        return batch(&instance, mode, &limits, path, args.json);
+    }
+    let board = board_arg(&config, args.board.as_deref())?;
+    let svg = args.svg.as_deref().map(AtomicOutput::create).transpose()?;
+    let solution = instance.solve(&board, mode, &limits)?;
+    if args.json {
+        write_stdout(&format!("{}\n", output::json(&solution)))?;
+    } else {
+        write_stdout(&output::text(&solution))?;
+    }
+    if let (Some(file), Some(path)) = (svg, args.svg.as_deref()) {
+        match picture_of(&instance, &solution) {
+            Ok(text) => file.commit(text.as_bytes())?,
+            // Dropping `file` removes the temporary file: nothing is left behind.
+            Err(why) => stderr_line(&format!(
+                "statespace: solve: {} not written: {why}",
+                path.display()
+            )),
+        }
+    }
+    Ok(exit_of(&solution.answer))
+}
+
+fn exit_of(answer: &Answer) -> Exit {
+    match answer {
+        Answer::Solved { .. } => Exit::Ok,
+        Answer::Unsolvable => Exit::Unsolvable,
+        Answer::LimitReached(Limit::Interrupted) => Exit::Interrupted,
+        Answer::LimitReached(_) => Exit::LimitReached,
+    }
+}
+
+/// `--boards`: every board with one setup; see the module docs.
+fn batch(
+    instance: &Instance,
+    mode: Mode,
+    limits: &Limits,
+    path: &str,
+    json: bool,
+) -> Result<Exit, Error> {
+    let name = if path == "-" { "<stdin>" } else { path };
+    let reader: Box<dyn std::io::BufRead> = match path {
+        "-" => Box::new(std::io::stdin().lock()),
+        _ => Box::new(std::io::BufReader::new(std::fs::File::open(path).map_err(
+            |source| Error::Io {
+                path: name.into(),
+                source,
+            },
+        )?)),
+    };
+    let mut boards = Boards::new(reader, name, board_cap(limits.memory_budget));
+    let mut worst = Exit::Ok;
+    let rank = |exit: Exit| match exit {
+        Exit::Ok => 0,
+        Exit::Unsolvable => 1,
+        Exit::LimitReached => 2,
+        Exit::Interrupted => 3,
+        _ => 4,
+    };
+    while let Some(board) = boards.next_board()? {
+        let i = boards.count() - 1;
+        let mut limits = limits.clone();
+        limits.clock_start = Some(std::time::Instant::now());
+        let exit = match board.and_then(|board| instance.solve(&board, mode, &limits)) {
+            Err(error @ Error::Input { .. }) => {
+                stderr_line(&format!("statespace: error: {error}"));
+                Exit::BadInput
+            }
+            Err(other) => return Err(other),
+            Ok(solution) => {
+                let out = if json {
+                    let mut object = output::json_value(&solution);
+                    object
+                        .as_object_mut()
+                        .expect("an object")
+                        .insert("index".into(), (i + 1).into());
+                    format!("{object}\n")
+                } else {
+                    format!("board {}\n{}\n", i + 1, output::text(&solution))
+                };
+                write_stdout(&out)?;
+                exit_of(&solution.answer)
+            }
+        };
+        if rank(exit) > rank(worst) {
+            worst = exit;
+        }
+        if exit == Exit::Interrupted {
+            break;
+        }
+    }
+    if boards.count() == 0 {
+        return Err(Error::input(
+            Location::file(name),
+            "no boards: expected boards separated by blank lines",
+        ));
+    }
+    Ok(worst)
+}
+
+/// The SVG strip of `solution`, or why there is none (a limit, or too many cells).
+fn picture_of(instance: &Instance, solution: &Solution) -> Result<String, String> {
+    let description = instance.description();
+    let (title, frames) = match &solution.answer {
+        Answer::Solved { moves, boards } => {
+            let n = moves.len();
+            let unit = if n == 1 { "move" } else { "moves" };
+            let title = format!("{description}: {n} {unit}");
+            let last = solution.extra.get("final").and_then(|v| v.as_str());
+            let mut frames = vec![Frame {
+                label: "start",
+                board: &solution.start,
+            }];
+            if boards.len() == moves.len() {
+                frames.extend(
+                    moves
+                        .iter()
+                        .zip(boards)
+                        .map(|(label, board)| Frame { label, board }),
+                );
+            } else if let Some(last) = last {
+                // The per-move boards were left out (big algebraic Flip boards): draw the start
+                // and the goal reached, the cells that differ highlighted.
+                frames.push(Frame {
+                    label: "final",
+                    board: last,
+                });
+            }
+            (title, frames)
+        }
+        Answer::Unsolvable => (
+            format!("{description}: Impossible (no sequence of moves reaches the goal)"),
+            vec![Frame {
+                label: "start",
+                board: &solution.start,
+            }],
+        ),
+        Answer::LimitReached(limit) => return Err(format!("undecided ({limit})")),
+    };
+    picture::solution_svg(instance.style(), &title, &frames).map_err(|e| e.to_string())
+}

@@ -1,0 +1,283 @@
+//! The Flip plugin: `[puzzle] kind = "flip"` -> an [`Instance`].
+//!
+//! Sizes and modes: the search engines (`bfs`, `iddfs`, `table`, explore, export) hold a board in
+//! a `u64`, so they take at most 64 cells; `algebraic` takes up to [`algebra::MAX_SIDE`] a side
+//! and [`algebra::MAX_CELLS`] cells. `auto` (the default) runs BFS up to [`AUTO_BFS_MAX_CELLS`]
+//! cells, where it is instant and its stats show a search, and the algebraic solver beyond.
+//!
+//! Algebraic answers carry in [`Solution::extra`]: `minimal` (proven fewest presses), `nullity`,
+//! `presses` (the pressed cells drawn `x`/`.`) and `final` (the board reached). The board after
+//! each press is listed only while all of them take at most [`PER_STEP_BOARDS_MAX_BYTES`] of
+//! text; beyond that `boards` is empty and `extra["boards_omitted"]` is `true`.
+
+use super::algebra::{self, AlgebraOutcome};
+use super::bitboard::BitBoard;
+use super::board::{Geometry, MAX_CELLS as SEARCH_MAX_CELLS};
+use super::space::{CellLabel, Flip, FlipGoal};
+use serde_json::Value;
+use statespace::config::{BoardText, Config, Mode};
+use statespace::error::Result;
+use statespace::instance::{Answer, Instance, Solution};
+use statespace::kit::Kit;
+use statespace::picture::BoardStyle;
+use statespace::registry::{Plugin, PluginInfo};
+use statespace::search::Limits;
+use statespace::space::BoardFormat;
+
+/// Registered as `flip`.
+pub struct FlipPlugin;
+
+/// The largest board `auto` gives to BFS: 2^20 boards, a few milliseconds at worst. A 5 x 5
+/// board (2^25) can take BFS 0.6 s to prove `Impossible`, where the algebra takes microseconds.
+pub const AUTO_BFS_MAX_CELLS: u32 = 20;
+
+/// The most text the per-press boards of an algebraic answer may take (moves x board size).
+pub const PER_STEP_BOARDS_MAX_BYTES: u64 = 1 << 20;
+
+statespace::keys! {
+    /// `[puzzle]` of Flip.
+    pub struct FlipKeys {
+        /// board rows, 1 to 4096 (bfs/iddfs/table: rows * cols <= 64; algebraic: <= 4194304)
+        rows: i64,
+        /// board columns, 1 to 4096 (bfs/iddfs/table: rows * cols <= 64; algebraic: <= 4194304)
+        cols: i64,
+        /// true: the board is a torus (default false)
+        wrap: bool,
+    }
+}
+
+statespace::keys! {
+    /// `[goal]` of Flip.
+    pub struct FlipGoalKeys {
+        /// the target board, for the pattern goal (rows of b/w)
+        target: String,
+    }
+}
+
+impl Plugin for FlipPlugin {
+    fn judges(&self) -> &'static [statespace::registry::Judge] {
+        &[crate::judge::POJ1753]
+    }
+
+    fn info(&self) -> PluginInfo {
+        PluginInfo {
+            kind: "flip",
+            summary: "Flip Game (POJ 1753): a press flips a cell and its orthogonal neighbours",
+            puzzle_keys: <FlipKeys as statespace::config::Keys>::KEYS,
+            goals: &[
+                ("uniform", "every piece one colour, either (default)"),
+                ("all-white", "every piece white"),
+                ("all-black", "every piece black"),
+                ("pattern", "the board in [goal] target"),
+            ],
+            goal_keys: <FlipGoalKeys as statespace::config::Keys>::KEYS,
+            example: "[puzzle]\nkind = \"flip\"\nrows = 4\ncols = 4\n",
+        }
+    }
+
+    fn build(&self, config: &Config, _limits: &Limits) -> Result<Instance> {
+        // The setup is bounded by the keys' ranges (no file to read): nothing to count.
+        let (keys, goal) = config.sections::<FlipKeys, FlipGoalKeys>()?;
+        let side = 1..=algebra::MAX_SIDE as i64;
+        let rows = config.int_in(&keys.rows, "puzzle.rows", side.clone())? as u32;
+        let cols = config.int_in(&keys.cols, "puzzle.cols", side)? as u32;
+        let cells = rows as u64 * cols as u64;
+        if cells > algebra::MAX_CELLS {
+            let span = keys.cols.as_ref().expect("checked above").span();
+            return Err(config.error_at(
+                span,
+                "puzzle.cols",
+                format!(
+                    "a {rows} x {cols} board has {cells} cells; flip boards hold at most {}",
+                    algebra::MAX_CELLS
+                ),
+            ));
+        }
+        let wrap = keys.wrap.as_ref().is_some_and(|w| *w.get_ref());
+        let geometry = Geometry { rows, cols, wrap };
+        let goal = parse_goal(config, geometry, goal.as_ref())?;
+        let description = describe(geometry, &goal);
+        let small = cells <= SEARCH_MAX_CELLS as u64;
+        let instance = if small {
+            let flip = Flip::new(geometry, goal.search_goal());
+            Kit::new(flip, description).table().xor().build(Mode::Auto)
+        } else {
+            Instance::new(description)
+                .with_default_mode(Mode::Auto)
+                .with_note(format!(
+                    "for a {rows} x {cols} board ({cells} cells): the search engines, explore and \
+                     export walk boards of at most {SEARCH_MAX_CELLS} cells"
+                ))
+        };
+        let auto = if geometry.cells() <= AUTO_BFS_MAX_CELLS {
+            Mode::Bfs
+        } else {
+            Mode::Algebraic
+        };
+        let algebraic = Algebraic {
+            geometry,
+            targets: goal.boards(geometry),
+        };
+        let style = BoardStyle::Cells {
+            colours: vec![('b', "black".into()), ('w', "white".into())],
+        };
+        Ok(instance
+            .with_style(style)
+            .with_engine(
+                Mode::Algebraic,
+                Box::new(move |board, limits, _| algebraic.solve(board, limits)),
+            )
+            .with_auto(auto))
+    }
+}
+
+/// A goal of any board size: the kind, with the target board of a pattern.
+enum Goal {
+    Uniform,
+    AllWhite,
+    AllBlack,
+    Pattern(BitBoard),
+}
+
+impl Goal {
+    fn name(&self) -> &'static str {
+        match self {
+            Goal::Uniform => "uniform",
+            Goal::AllWhite => "all-white",
+            Goal::AllBlack => "all-black",
+            Goal::Pattern(_) => "pattern",
+        }
+    }
+
+    /// The goal of the search engines' space (boards of at most 64 cells).
+    fn search_goal(&self) -> FlipGoal {
+        match self {
+            Goal::Uniform => FlipGoal::Uniform,
+            Goal::AllWhite => FlipGoal::AllWhite,
+            Goal::AllBlack => FlipGoal::AllBlack,
+            Goal::Pattern(target) => FlipGoal::Pattern(target.to_u64()),
+        }
+    }
+
+    /// The goal boards: white then black for `uniform`.
+    fn boards(self, g: Geometry) -> Vec<BitBoard> {
+        match self {
+            Goal::Uniform => vec![
+                BitBoard::new(g.rows, g.cols),
+                BitBoard::full(g.rows, g.cols),
+            ],
+            Goal::AllWhite => vec![BitBoard::new(g.rows, g.cols)],
+            Goal::AllBlack => vec![BitBoard::full(g.rows, g.cols)],
+            Goal::Pattern(target) => vec![target],
+        }
+    }
+}
+
+fn parse_goal(config: &Config, geometry: Geometry, goal: Option<&FlipGoalKeys>) -> Result<Goal> {
+    let Some(goal) = goal else {
+        return Ok(Goal::Uniform);
+    };
+    // Some exactly for the pattern goal.
+    let target = config.pattern_target(&goal.kind, &goal.target)?;
+    match (goal.kind.get_ref().as_str(), target) {
+        (_, Some(text)) => Ok(Goal::Pattern(BitBoard::parse(geometry, &text)?)),
+        ("uniform", None) => Ok(Goal::Uniform),
+        ("all-white", None) => Ok(Goal::AllWhite),
+        ("all-black", None) => Ok(Goal::AllBlack),
+        (other, None) => Err(config.error_at(
+            goal.kind.span(),
+            "goal.kind",
+            format!("unknown flip goal `{other}` (known: uniform, all-white, all-black, pattern)"),
+        )),
+    }
+}
+
+/// `Flip 4 x 4 torus, goal uniform`.
+fn describe(g: Geometry, goal: &Goal) -> String {
+    let torus = if g.wrap { " torus" } else { "" };
+    format!("Flip {} x {}{torus}, goal {}", g.rows, g.cols, goal.name())
+}
+
+/// Boards as text: `b`/`w` rows (see [`board`](super::board)).
+impl BoardFormat for Flip {
+    fn parse(&self, text: &BoardText) -> Result<u64> {
+        self.geometry().parse(text)
+    }
+
+    fn format(&self, board: u64) -> String {
+        self.geometry().format(board)
+    }
+}
+
+/// The algebraic engine: any board size, the goal boards as [`BitBoard`]s.
+struct Algebraic {
+    geometry: Geometry,
+    targets: Vec<BitBoard>,
+}
+
+impl Algebraic {
+    fn solve(&self, board: &BoardText, limits: &Limits) -> Result<Solution> {
+        board.board_only()?;
+        let start = BitBoard::parse(self.geometry, board)?;
+        let report = algebra::solve(self.geometry, &start, &self.targets, limits);
+        let mut extra = serde_json::Map::new();
+        if let Some(nullity) = report.nullity {
+            extra.insert("nullity".into(), Value::from(nullity));
+        }
+        let answer = match report.outcome {
+            AlgebraOutcome::Solved(set) => {
+                let count = set.presses.count_ones();
+                // A label and its String: about 40 bytes a press, checked before listing them.
+                match limits.check_memory(count as u128 * 40) {
+                    Err(limit) => Answer::LimitReached(limit),
+                    Ok(()) => {
+                        extra.insert("minimal".into(), Value::Bool(set.minimal));
+                        extra.insert("presses".into(), set.presses.format_with('x', '.').into());
+                        extra.insert("final".into(), self.targets[set.target].format().into());
+                        self.press_list(&start, &set.presses, count, &mut extra)
+                    }
+                }
+            }
+            AlgebraOutcome::Unsolvable => Answer::Unsolvable,
+            AlgebraOutcome::LimitReached(limit) => Answer::LimitReached(limit),
+        };
+        Ok(Solution {
+            mode: Mode::Algebraic,
+            start: start.format(),
+            answer,
+            stats: report.stats,
+            proof: None,
+            extra,
+        })
+    }
+
+    /// The presses in row-major order, with the board after each while they fit in
+    /// [`PER_STEP_BOARDS_MAX_BYTES`].
+    fn press_list(
+        &self,
+        start: &BitBoard,
+        presses: &BitBoard,
+        count: u64,
+        extra: &mut serde_json::Map<String, Value>,
+    ) -> Answer {
+        let moves = presses
+            .ones()
+            .map(|(r, c)| CellLabel(r, c).to_string())
+            .collect();
+        let board_bytes = self.geometry.cells() as u64 + self.geometry.rows as u64;
+        let boards = if count.saturating_mul(board_bytes) <= PER_STEP_BOARDS_MAX_BYTES {
+            let mut board = start.clone();
+            presses
+                .ones()
+                .map(|(r, c)| {
+                    board.press(r, c, self.geometry.wrap);
+                    board.format()
+                })
+                .collect()
+        } else {
+            extra.insert("boards_omitted".into(), Value::Bool(true));
+            Vec::new()
+        };
+        Answer::Solved { moves, boards }
+    }
+}

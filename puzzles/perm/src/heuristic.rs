@@ -1,0 +1,644 @@
+//! Pattern databases for permutation puzzles: IDA* heuristics from projections onto some of the
+//! pieces (the 3x3x3's corners; groups of its edges), combined by [`Max`] (Korf 1997).
+//!
+//! # The abstraction
+//!
+//! A [`Pattern`] tracks a set of pieces, each a distinct label within one class of slots (the
+//! classes of [`index`](super::index): slots the generators move pieces between). Its abstract
+//! state, a [`Placement`], is where each tracked piece is (its slot within the class) and how it
+//! is twisted; every other piece is forgotten, place and twist. A move carries each tracked piece
+//! from its slot to the slot the move sends it to, adding that slot's twist, whatever the other
+//! pieces do: so the projection of a move is a move of the abstract space (or a move that leaves
+//! the tracked pieces where they are), the projection of the solved state is the abstract goal,
+//! and the abstract distance is a lower bound (the contract of [`pdb`]).
+//!
+//! The abstract space is [`Indexed`] (per class: the [`Arrangements`] rank of the tracked pieces'
+//! slots, then their twists), [`Invertible`] (the puzzle's inverse moves) and has one goal, so the
+//! table engine builds its whole distance table backward from the goal, and the kit's cache keeps
+//! it on disk ([`PatternDatabase::build`]).
+//!
+//! When a pattern tracks every piece of a class whose twist sum the moves keep (the corners:
+//! modulo 3), the last piece's twist is known from the others' and is not a digit: the 3x3x3's
+//! corner pattern has `8! * 3^7 = 88,179,840` states, not `3^8` times `8!`. A class's parity
+//! (LoopOver's, or the joint one of the cube's corners and edges) is not used: a pattern over a
+//! whole class of one parity has twice the states it needs, half of them never reached.
+//!
+//! # Combining: max, not sum
+//!
+//! A face turn moves corners and edges at once, so the distances of a corner pattern and of an
+//! edge pattern both count it; their sum is not a lower bound. [`Max`] of the databases is
+//! (each is), so [`Abstraction::pieces`] says every move counts (`u64::MAX`) and the additive
+//! combination refuses these patterns.
+//!
+//! # Choosing the patterns
+//!
+//! [`auto_pieces`] picks them from the classes, in class order: a class whose whole pattern has
+//! at most `max_states` states is tracked whole; a larger one is cut into groups of as many of
+//! its pieces as fit (the 3x3x3's twelve edges: two groups of six, `12! / 6! * 2^6 = 42,577,920`
+//! states each); small classes share a pattern while the product fits (the 2x2x2's corners and a
+//! Pyraminx's centres: then the pattern is the whole puzzle and the heuristic exact). At the
+//! default [`MAX_PATTERN_STATES`] (2^27, 64 MiB at 4 bits) the 3x3x3 gets Korf's three tables:
+//! corners and two groups of six edges, 87 MiB together.
+//!
+//! Trade-offs: larger groups (seven edges: `510,935,040` states) estimate higher, for twelve
+//! times the memory and build time of a group of six (`--max-states` in the bench tries them);
+//! twsearch instead prunes with one 2 GB table. A pattern whose last part is a whole twisted
+//! class keeps that part's twists by slot (entry `first + j` of the [`Placement`]: the twist in
+//! slot `j`), not by piece: a move then carries each twist along whatever piece is there, the
+//! index is places times twists ([`SplitMoves`]), and the table is built block by block from
+//! two move tables ([`table::build_split`]: 1.5 s for the 3x3x3's corners). Other patterns are
+//! built by the table engine's single-threaded level scans (about 18 s for a group of six
+//! edges), then cached. Classes of look-alike pieces track
+//! only their labels that occur once (look-alike pieces are forgotten): weaker, never wrong.
+//! The projection is a pass over the tracked classes' slots and a rank per class, then a random
+//! access into a table far larger than the caches. IDA* asks [`Max`] only whether the estimate
+//! reaches its limit ([`estimate_below`](statespace::space::Heuristic::estimate_below)), so the
+//! patterns after the first that does are neither projected nor looked up: [`auto_pieces`]'s
+//! class order puts the strongest, the 3x3x3's corners, first, and most nodes cost one
+//! projection and one lookup (prefetched while the node's other successors are generated).
+
+use super::space::{PermMove, PermSpace};
+use statespace::cache::TableCache;
+use statespace::cache::fingerprint::Content;
+use statespace::rank::Arrangements;
+use statespace::search::pdb::{self, Abstraction, Max, PatternDatabase, PdbError};
+use statespace::search::table::{self, DistanceTable, Width};
+use statespace::search::{Limit, Limits, layers};
+use statespace::space::{Describe, GoalSet, Indexed, Invertible, SplitMoves, StateSpace};
+
+/// The most pieces one pattern tracks (a [`Placement`] holds their slots and twists inline).
+pub const MAX_TRACKED: usize = 16;
+
+/// The default largest pattern [`auto_pieces`] makes: 2^27 states, 64 MiB at 4 bits per entry.
+pub const MAX_PATTERN_STATES: u64 = 1 << 27;
+
+/// No tracked piece: the entry of an untracked label in a part's id table (the spare entry of
+/// [`Pattern::placement`]).
+const UNTRACKED: u8 = MAX_TRACKED as u8;
+
+/// An abstract state: per tracked piece (in the pattern's order), its slot within its class and
+/// its twist. Entries past the tracked pieces are 0.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Placement {
+    /// The slot of each tracked piece, numbered within its class.
+    pub slot: [u8; MAX_TRACKED],
+    /// The twist of each tracked piece (0 in orbits of one orientation); for a part that
+    /// tracks a whole twisted class, the twist of each of its slots instead, in slot order.
+    pub twist: [u8; MAX_TRACKED],
+}
+
+/// Which pieces a pattern tracks: per class (numbered as in
+/// [`Layout::class`](super::index::Layout::class)), the labels of the pieces, as the packed
+/// state holds them (0-based).
+pub type Pieces = Vec<(usize, Vec<u8>)>;
+
+/// The pieces one pattern tracks in one class.
+#[derive(Clone, Debug)]
+struct Part {
+    /// The label byte of each of the class's slots, in slot order.
+    labels: Vec<u8>,
+    /// The orientation byte of each slot (empty for orbits of one orientation).
+    oris: Vec<u8>,
+    /// `id[label]`: the tracked piece's number in the [`Placement`], or [`UNTRACKED`].
+    id: Box<[u8; 256]>,
+    /// The part's pieces are `first..first + ranks.pieces()` in the placement.
+    first: usize,
+    ranks: Arrangements,
+    orientations: u8,
+    /// The last piece's twist is known modulo `step` from the others' (the whole class is
+    /// tracked and the moves keep its twist sum); 1 otherwise.
+    step: u8,
+    /// The twist sum modulo `step`.
+    residue: u8,
+    /// The whole class is tracked and twisted: the part's twists in the [`Placement`] are
+    /// by slot (entry `first + j`: the twist in slot `j`), not by piece (see [`Pattern`]).
+    by_slot: bool,
+}
+
+impl Part {
+    fn pieces(&self) -> usize {
+        self.ranks.pieces() as usize
+    }
+
+    /// The number of twist values the part's pieces take together.
+    fn twists(&self) -> Option<u64> {
+        pattern_twists(self.pieces() as u32, self.orientations, self.step)
+    }
+}
+
+/// The abstraction onto some of a permutation puzzle's pieces, and its own abstract space (see
+/// the module docs).
+#[derive(Clone, Debug)]
+pub struct Pattern {
+    parts: Vec<Part>,
+    tracked: usize,
+    moves: Vec<PermMove>,
+    /// Per move, the move that undoes it.
+    inverse: Vec<u16>,
+    /// Slot codes: `code[part] + slot` numbers every slot of every part.
+    codes: usize,
+    /// Per tracked piece, the code of its part's slot 0.
+    base: [u8; MAX_TRACKED],
+    /// Per tracked piece, its orbit's orientation count.
+    modulus: [u8; MAX_TRACKED],
+    /// `dest[m][code]`: where move `m` takes the piece in slot `code` (within the class); `add`
+    /// likewise the twist it adds. 256 entries, so that a `u8` code needs no bounds check.
+    dest: Vec<[u8; 256]>,
+    add: Vec<[u8; 256]>,
+    goal: Placement,
+    size: u64,
+    name: String,
+}
+
+impl Pattern {
+    /// The bytes a pattern keeps per move of its space: the move, its inverse and the two rows
+    /// of `tabulate` (what a plugin charges before making patterns).
+    pub const MOVE_BYTES: u128 = (std::mem::size_of::<PermMove>() + 2 + 2 * 256) as u128;
+
+    /// The pattern of `pieces` in `space`. [`PdbError::Invalid`] names the problem: a class that
+    /// does not exist or is named twice, a label that is not exactly once in its class's solved
+    /// state or is named twice, more than [`MAX_TRACKED`] pieces, or more states than a `u64`
+    /// counts.
+    pub fn new<const N: usize>(
+        space: &PermSpace<N>,
+        pieces: &[(usize, Vec<u8>)],
+    ) -> Result<Self, PdbError> {
+        let invalid = |m: String| Err(PdbError::Invalid(m));
+        let layout = space.layout();
+        let def = space.definition();
+        let solved = space.solved().0;
+        let total: usize = pieces.iter().map(|(_, l)| l.len()).sum();
+        if total == 0 || total > MAX_TRACKED {
+            return invalid(format!(
+                "a pattern tracks 1 to {MAX_TRACKED} pieces, not {total}"
+            ));
+        }
+        let mut parts: Vec<Part> = Vec::new();
+        let mut classes = Vec::new();
+        let mut names = Vec::new();
+        let mut first = 0;
+        for (class, labels) in pieces {
+            if *class >= layout.classes() || classes.contains(class) {
+                return invalid(format!("class {class} does not exist or is named twice"));
+            }
+            classes.push(*class);
+            let view = layout.class(*class);
+            let orbit = &def.orbits[view.orbit];
+            let in_class: Vec<u8> = view.labels.iter().map(|&b| solved[b as usize]).collect();
+            let mut id = Box::new([UNTRACKED; 256]);
+            for (k, &label) in labels.iter().enumerate() {
+                if in_class.iter().filter(|&&l| l == label).count() != 1 {
+                    return invalid(format!(
+                        "piece {} of {} is not one distinct piece of class {class}",
+                        label as u32 + 1,
+                        orbit.name
+                    ));
+                }
+                if id[label as usize] != UNTRACKED {
+                    return invalid(format!(
+                        "piece {} of {} is named twice",
+                        label as u32 + 1,
+                        orbit.name
+                    ));
+                }
+                id[label as usize] = (first + k) as u8;
+            }
+            let n = view.labels.len() as u32;
+            let Some(ranks) = Arrangements::new(n, labels.len() as u32) else {
+                return invalid(format!("class {class} has too many slots to rank"));
+            };
+            let whole = labels.len() == view.labels.len();
+            let step = if whole && orbit.orientations > 1 {
+                view.step
+            } else {
+                1
+            };
+            parts.push(Part {
+                labels: view.labels.to_vec(),
+                oris: view.oris.to_vec(),
+                id,
+                first,
+                ranks,
+                orientations: orbit.orientations,
+                step,
+                residue: if step > 1 { view.residue } else { 0 },
+                by_slot: whole && orbit.orientations > 1,
+            });
+            first += labels.len();
+            let shown: Vec<String> = labels.iter().map(|&l| (l as u32 + 1).to_string()).collect();
+            names.push(format!("{} {}", orbit.name, shown.join(",")));
+        }
+        let mut size = 1u64;
+        for part in &parts {
+            let states = part
+                .twists()
+                .and_then(|t| t.checked_mul(part.ranks.count()));
+            match states.and_then(|s| size.checked_mul(s)) {
+                Some(s) => size = s,
+                None => return invalid("the pattern has more states than a u64 counts".into()),
+            }
+        }
+        let mut pattern = Pattern {
+            codes: parts.iter().map(|p| p.labels.len()).sum(),
+            parts,
+            tracked: total,
+            moves: space.moves().to_vec(),
+            inverse: space
+                .moves()
+                .iter()
+                .map(|&m| space.inverse(m).index() as u16)
+                .collect(),
+            base: [0; MAX_TRACKED],
+            modulus: [1; MAX_TRACKED],
+            dest: Vec::new(),
+            add: Vec::new(),
+            goal: Placement::default(),
+            size,
+            name: names.join(" + "),
+        };
+        if pattern.codes > 256 {
+            return invalid("the pattern's classes have more than 256 slots".into());
+        }
+        let mut code = 0;
+        for part in &pattern.parts {
+            for i in part.first..part.first + part.pieces() {
+                pattern.base[i] = code as u8;
+                pattern.modulus[i] = part.orientations;
+            }
+            code += part.labels.len();
+        }
+        pattern.tabulate(space);
+        pattern.goal = pattern.placement(&solved);
+        Ok(pattern)
+    }
+
+    /// Per move and slot code, where the move takes the piece and the twist it adds: slot `j`
+    /// receives the byte of the slot `p` its label byte reads, so the piece in `p` goes to `j`,
+    /// with the twist that `j`'s orientation byte adds.
+    fn tabulate<const N: usize>(&mut self, space: &PermSpace<N>) {
+        let mut dest = vec![[0u8; 256]; self.moves.len()];
+        let mut add = vec![[0u8; 256]; self.moves.len()];
+        for m in 0..self.moves.len() {
+            let (src, twist) = space.move_bytes(m);
+            let (dest, add) = (&mut dest[m], &mut add[m]);
+            let mut code = 0;
+            for part in &self.parts {
+                let mut local = [0u8; 256];
+                for (j, &b) in part.labels.iter().enumerate() {
+                    local[b as usize] = j as u8;
+                }
+                for (j, &b) in part.labels.iter().enumerate() {
+                    // Classes are closed under the moves: the byte read is the class's.
+                    let p = local[src[b as usize] as usize] as usize;
+                    dest[code + p] = j as u8;
+                    add[code + p] = part.oris.get(j).map_or(0, |&o| twist[o as usize]);
+                }
+                code += part.labels.len();
+            }
+        }
+        self.dest = dest;
+        self.add = add;
+    }
+
+    /// The tracked pieces for people: `CORNERS 1,2,3 + EDGES 4,5` (labels 1-based, as in `.tws`
+    /// files).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The number of pieces tracked.
+    pub fn tracked(&self) -> usize {
+        self.tracked
+    }
+
+    /// Where the tracked pieces are in the packed state `bytes`.
+    ///
+    /// Branch-free: an untracked piece writes into a spare entry past the tracked ones (its id
+    /// is `UNTRACKED`), because whether a slot holds a tracked piece is a coin toss that a
+    /// branch would mispredict on every other slot.
+    #[inline]
+    pub fn placement(&self, bytes: &[u8]) -> Placement {
+        self.placement_by(|b| bytes[usize::from(b)])
+    }
+
+    /// [`placement`](Self::placement) of a packed state: the byte reads are masked (`N` is a
+    /// power of two), so the search's projection has no bounds check.
+    #[inline]
+    fn placement_of<const N: usize>(&self, bytes: &[u8; N]) -> Placement {
+        self.placement_by(|b| bytes[usize::from(b) % N])
+    }
+
+    /// The placement, reading byte `b` of the state as `read(b)`: one pass over each part's
+    /// slots, the piece's id looked up once for its slot and its twist. The scratch arrays have
+    /// 32 entries so that an id (at most [`UNTRACKED`]) indexes them masked.
+    #[inline(always)]
+    fn placement_by(&self, read: impl Fn(u8) -> u8) -> Placement {
+        let mut slot = [0u8; 32];
+        let mut twist = [0u8; 32];
+        for part in &self.parts {
+            let id = &*part.id;
+            if part.oris.is_empty() {
+                for (j, &b) in part.labels.iter().enumerate() {
+                    slot[usize::from(id[usize::from(read(b))]) % 32] = j as u8;
+                }
+            } else {
+                for (j, (&b, &o)) in part.labels.iter().zip(&part.oris).enumerate() {
+                    let k = usize::from(id[usize::from(read(b))]) % 32;
+                    slot[k] = j as u8;
+                    let by = if part.by_slot { part.first + j } else { k };
+                    twist[by % 32] = read(o);
+                }
+            }
+        }
+        let mut p = Placement::default();
+        p.slot.copy_from_slice(&slot[..MAX_TRACKED]);
+        p.twist.copy_from_slice(&twist[..MAX_TRACKED]);
+        p
+    }
+}
+
+impl StateSpace for Pattern {
+    type State = Placement;
+    type Move = PermMove;
+
+    #[inline]
+    fn successors(&self, p: Placement, visit: &mut dyn FnMut(PermMove, Placement)) {
+        let pieces = self.base.iter().zip(&self.modulus).take(self.tracked);
+        for ((&mv, dest), add) in self.moves.iter().zip(&self.dest).zip(&self.add) {
+            let mut next = p;
+            let entries = next.slot.iter_mut().zip(next.twist.iter_mut());
+            for ((slot, twist), (&base, &modulus)) in entries.zip(pieces.clone()) {
+                // Codes are below 256 (checked in `new`): a `u8` indexes the tables.
+                let code = usize::from(base.wrapping_add(*slot));
+                *slot = dest[code];
+                let t = *twist + add[code];
+                *twist = if t >= modulus { t - modulus } else { t };
+            }
+            // Twists by slot (the entries above were scratch): slot `q`'s twist goes where its
+            // piece goes, plus what the move adds there.
+            for part in self.parts.iter().filter(|part| part.by_slot) {
+                let (first, o) = (part.first, part.orientations);
+                let code = usize::from(self.base[first]);
+                for q in 0..part.labels.len() {
+                    let t = p.twist[first + q] + add[code + q];
+                    let to = first + usize::from(dest[code + q]);
+                    next.twist[to % MAX_TRACKED] = if t >= o { t - o } else { t };
+                }
+            }
+            visit(mv, next);
+        }
+    }
+
+    fn is_goal(&self, p: Placement) -> bool {
+        p == self.goal
+    }
+}
+
+impl Indexed for Pattern {
+    fn size(&self) -> u128 {
+        u128::from(self.size)
+    }
+
+    /// Per part, most significant first: the slots' rank, then the twists (the last one's high
+    /// part only, when it is known modulo a step).
+    #[inline]
+    fn index(&self, p: Placement) -> u64 {
+        let mut index = 0u64;
+        for part in &self.parts {
+            let (first, k) = (part.first, part.pieces());
+            index = index * part.ranks.count() + part.ranks.rank(&p.slot[first..first + k]);
+            if part.orientations > 1 {
+                let o = u64::from(part.orientations);
+                let free = k - usize::from(part.step > 1);
+                for &t in &p.twist[first..first + free] {
+                    index = index * o + u64::from(t);
+                }
+                if part.step > 1 {
+                    let step = u64::from(part.step);
+                    index = index * (o / step) + u64::from(p.twist[first + free]) / step;
+                }
+            }
+        }
+        index
+    }
+
+    fn state(&self, mut index: u64) -> Placement {
+        let mut p = Placement::default();
+        for part in self.parts.iter().rev() {
+            let (first, k) = (part.first, part.pieces());
+            if part.orientations > 1 {
+                let o = u64::from(part.orientations);
+                let free = k - usize::from(part.step > 1);
+                let mut high = 0;
+                if part.step > 1 {
+                    let radix = o / u64::from(part.step);
+                    high = index % radix;
+                    index /= radix;
+                }
+                for t in p.twist[first..first + free].iter_mut().rev() {
+                    *t = (index % o) as u8;
+                    index /= o;
+                }
+                if part.step > 1 {
+                    // The residue that makes the sum right, plus `step` times the high part.
+                    let step = u64::from(part.step);
+                    let sum: u64 = p.twist[first..first + free]
+                        .iter()
+                        .map(|&t| u64::from(t))
+                        .sum();
+                    let low = (u64::from(part.residue) + step - sum % step) % step;
+                    p.twist[first + free] = (low + step * high) as u8;
+                }
+            }
+            let count = part.ranks.count();
+            part.ranks
+                .unrank(index % count, &mut p.slot[first..first + k]);
+            index /= count;
+        }
+        p
+    }
+}
+
+impl Invertible for Pattern {
+    fn inverse(&self, m: PermMove) -> PermMove {
+        self.moves[self.inverse[m.index()] as usize]
+    }
+}
+
+/// Everything the table depends on: the shape of every part (slots, pieces, orientations, the
+/// twist rule), the move tables over the slot codes, the goal placement. Not the definition's
+/// name nor the moves' names.
+impl Describe for Pattern {
+    fn describe(&self, content: &mut Content) {
+        content.str("perm pattern").u64(self.parts.len() as u64);
+        for part in &self.parts {
+            content
+                .u64(part.labels.len() as u64)
+                .u64(part.pieces() as u64)
+                .u64(part.orientations.into())
+                .u64(part.step.into())
+                .u64(part.residue.into())
+                .u64(part.by_slot.into());
+        }
+        content.str("moves").u64(self.dest.len() as u64);
+        for (dest, add) in self.dest.iter().zip(&self.add) {
+            content.bytes(&dest[..self.codes]).bytes(&add[..self.codes]);
+        }
+        content
+            .str("goal")
+            .bytes(&self.goal.slot)
+            .bytes(&self.goal.twist);
+    }
+}
+
+impl GoalSet for Pattern {
+    fn goals(&self, visit: &mut dyn FnMut(Placement)) {
+        visit(self.goal)
+    }
+}
+
+/// A pattern whose last part tracks a whole twisted class (the 3x3x3's corners) has that part's
+/// twists by slot as its lowest digits: a move carries a slot's twist along whatever piece is
+/// there, so they move on their own ([`SplitMoves`]), and the table is built block by block
+/// ([`table::build_split`]).
+impl SplitMoves for Pattern {
+    fn low_count(&self) -> Option<u64> {
+        let last = self.parts.last()?;
+        if last.by_slot { last.twists() } else { None }
+    }
+}
+
+impl<const N: usize> Abstraction<PermSpace<N>> for Pattern {
+    type Space = Pattern;
+
+    /// Block by block where the index splits (seconds for the 3x3x3's 88,179,840 corner states,
+    /// against a minute state by state), else the table engine's level scans.
+    fn build_table(&self, limits: &Limits) -> Result<DistanceTable, Limit> {
+        if self.low_count().is_some() {
+            table::build_split_with(self, limits, Width::Exact)
+        } else {
+            table::build_with(self, limits, Width::Exact)
+        }
+    }
+
+    /// The exact table, and for a split build the sweep's bitsets and move tables beside it.
+    fn build_bytes(&self) -> u128 {
+        let table = self.size().div_ceil(16) * 8;
+        if self.low_count().is_some() {
+            table + layers::memory_needed(self) + layers::split_tables_needed(self)
+        } else {
+            table
+        }
+    }
+
+    fn space(&self) -> &Pattern {
+        self
+    }
+
+    #[inline]
+    fn project(&self, _: &PermSpace<N>, state: super::Packed<N>) -> u64 {
+        self.index(self.placement_of(&state.0))
+    }
+
+    /// A move turns many pieces at once: every move may count in every pattern (module docs).
+    fn pieces(&self) -> u64 {
+        u64::MAX
+    }
+}
+
+/// The heuristic of a permutation puzzle: the largest of its patterns' distances.
+pub type PermPdb = Max<PatternDatabase<Pattern>>;
+
+/// The twists of `k` pieces with `o` orientations, the last one known modulo `step` (1: free);
+/// `None` past a `u64`.
+fn pattern_twists(k: u32, o: u8, step: u8) -> Option<u64> {
+    let o = u64::from(o);
+    if step > 1 {
+        o.checked_pow(k - 1)?.checked_mul(o / u64::from(step))
+    } else {
+        o.checked_pow(k)
+    }
+}
+
+/// The states of a pattern of `k` of a class's `n` slots with `o` orientations, the last twist
+/// known modulo `step` when the class is whole; `None` past a `u64`.
+fn pattern_states(n: u32, k: u32, o: u8, step: u8) -> Option<u64> {
+    let step = if k == n { step } else { 1 };
+    Arrangements::new(n, k)?
+        .count()
+        .checked_mul(pattern_twists(k, o, step)?)
+}
+
+/// The patterns [`auto_pieces`] would pick for `space`, each at most `max_states` states (see
+/// the module docs): whole classes while they fit, else groups of a class's pieces, small
+/// classes sharing a pattern. Classes that never move and pieces that look alike are left out.
+pub fn auto_pieces<const N: usize>(space: &PermSpace<N>, max_states: u64) -> Vec<Pieces> {
+    let layout = space.layout();
+    let solved = space.solved().0;
+    let orbits = &space.definition().orbits;
+    // Units: (class, labels, states), in class order.
+    let mut units = Vec::new();
+    for class in 0..layout.classes() {
+        let (_, _, radix) = layout.class_shape(class);
+        if radix <= 1 {
+            continue; // never moves (the 2x2x2's fixed corner): nothing to estimate
+        }
+        let view = layout.class(class);
+        let o = orbits[view.orbit].orientations;
+        let n = view.labels.len() as u32;
+        let in_class: Vec<u8> = view.labels.iter().map(|&b| solved[b as usize]).collect();
+        let distinct: Vec<u8> = in_class
+            .iter()
+            .copied()
+            .filter(|l| in_class.iter().filter(|&m| m == l).count() == 1)
+            .collect();
+        let step = if distinct.len() == in_class.len() {
+            view.step
+        } else {
+            1
+        };
+        let fits = |k: usize| {
+            k <= MAX_TRACKED
+                && pattern_states(n, k as u32, o, step).is_some_and(|s| s <= max_states)
+        };
+        let group = (1..=distinct.len()).rev().find(|&k| fits(k));
+        let Some(group) = group else { continue };
+        for chunk in distinct.chunks(group) {
+            let states = pattern_states(n, chunk.len() as u32, o, step).unwrap_or(u64::MAX);
+            units.push((class, chunk.to_vec(), states));
+        }
+    }
+    // Greedy packing: a unit joins the current pattern while the product fits and its class is
+    // not in it yet.
+    let mut patterns: Vec<(Pieces, u64, usize)> = Vec::new();
+    for (class, labels, states) in units {
+        let joins = patterns.last().is_some_and(|(pieces, size, tracked)| {
+            !pieces.iter().any(|(c, _)| *c == class)
+                && size.checked_mul(states).is_some_and(|s| s <= max_states)
+                && tracked + labels.len() <= MAX_TRACKED
+        });
+        if joins {
+            let (pieces, size, tracked) = patterns.last_mut().expect("joins");
+            *size *= states;
+            *tracked += labels.len();
+            pieces.push((class, labels));
+        } else {
+            let tracked = labels.len();
+            patterns.push((vec![(class, labels)], states, tracked));
+        }
+    }
+    patterns.into_iter().map(|(pieces, _, _)| pieces).collect()
+}
+
+/// The heuristic of a space: the [`Max`] of the pattern databases of `patterns`, built (or
+/// loaded from `cache`) within `limits`; refused with [`Limit::Memory`] before anything is
+/// allocated when their tables cannot fit the budget together.
+pub fn heuristic<const N: usize>(
+    patterns: Vec<Pattern>,
+    limits: &Limits,
+    cache: Option<&TableCache>,
+) -> Result<PermPdb, Limit> {
+    Ok(Max::new(pdb::build_all::<PermSpace<N>, _>(
+        patterns, limits, cache,
+    )?))
+}

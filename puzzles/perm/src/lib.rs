@@ -1,0 +1,43 @@
+//! Permutation puzzles as data: twisty puzzles (cubes, Pyraminx, Skewb, Square-1) and sliding
+//! loops (LoopOver) described by orbits of pieces, a solved state and moves, read from the two
+//! formats people publish them in.
+//!
+//! - [`def`]: the model ([`Definition`]), its one convention (0-based, orientation by slot),
+//!   composition, inverse, powers and orders, move sequences, generators and metrics.
+//! - [`tws`]: the ksolve-style text of twsearch (`.tws`), converting its by-piece orientations.
+//! - [`kpuzzle`]: cubing.js's KPuzzle JSON (Cubing Standard #3), already by slot.
+//! - [`state`]: the search state, a `Copy` byte array, with moves as precomputed byte shuffles.
+//! - [`index`]: the dense index over classes of slots, and the invariants (orientation sums,
+//!   parities) found from the generators.
+//! - [`space`]: [`PermSpace`], the [`StateSpace`](statespace::space::StateSpace) with every
+//!   capability the kit uses; canonical move order; the pattern-database projection hook.
+//! - [`heuristic`]: pattern databases over some of the pieces ([`Pattern`]: corners, groups of
+//!   edges), their max for IDA*, and the patterns picked from the classes.
+//! - [`plugin`]: `[puzzle] kind = "perm"`, through the generic glue.
+//!
+//! Why a model apart from the search state: files describe puzzles with names, look-alike
+//! pieces, sequences and rules that a search never needs, and a search wants a small fixed-size
+//! state and table-driven moves. The model is checked once when read; the [`state::Packer`]
+//! then compiles it.
+
+#![deny(missing_docs)]
+
+pub mod def;
+pub mod heuristic;
+pub mod index;
+pub mod kpuzzle;
+pub mod plugin;
+pub mod space;
+pub mod state;
+pub mod tws;
+
+#[cfg(test)]
+mod tests;
+
+pub use def::{
+    Definition, Metric, MoveDef, Orbit, OrbitState, OrbitTransform, Power, State, Transform, Turn,
+};
+pub use heuristic::{Pattern, Placement};
+pub use plugin::PermPlugin;
+pub use space::{PermMove, PermSpace};
+pub use state::{Packed, Packer};

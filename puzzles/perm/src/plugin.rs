@@ -1,0 +1,261 @@
+//! The permutation-puzzle plugin: `[puzzle] kind = "perm"` -> an [`Instance`] through the
+//! generic glue.
+//!
+//! ```toml
+//! [puzzle]
+//! kind = "perm"
+//! definition = "defs/2x2x2.tws"   # relative to this file; .json is KPuzzle, else ksolve text
+//!                                 # ("builtin:2x2x2": the project's own, in the binary)
+//! moves = ["U", "F", "R"]         # the generators (default: every non-derived move)
+//! metric = "htm"                  # htm (U, U2, U' each one move) | qtm (U, U' only)
+//! [start]
+//! scramble = "R U R' F2"          # or board = """CORNERS 0 1 ... / 0 0 ..."""
+//! ```
+//!
+//! The space's byte length picks the state type (`Packed<16>` to `Packed<128>`: each is its own
+//! monomorphised set of engines; a smaller state hashes and copies faster). The kit gives bfs,
+//! iddfs and export always; the dense index (bitset bfs), the distance table and `explore` when
+//! the index fits a `u64` (the kit then refuses what passes the memory budget); the invariants
+//! (pieces, orientation, parity) before every engine.
+//!
+//! Building is under the run's limits ([`Setup`]): reading the definition, its generators'
+//! powers and the move tables each count their steps and charge their memory, so a definition
+//! of many thousands of moves is read in time linear in its size, and stops at the time limit,
+//! on Ctrl-C or before passing the memory budget. At most [`MAX_MOVES`](super::def::MAX_MOVES)
+//! moves (powers) and [`MAX_STATE_BYTES`] bytes of state are searched.
+
+use super::def::{Definition, Metric};
+use super::heuristic::{MAX_PATTERN_STATES, Pattern, auto_pieces, heuristic};
+use super::space::PermSpace;
+use super::{kpuzzle, tws};
+use statespace::config::{Config, Keys, Mode};
+use statespace::error::{Error, Location, Result};
+use statespace::instance::Instance;
+use statespace::kit::{HeuristicFactory, Kit, SharedHeuristic};
+use statespace::registry::{Plugin, PluginInfo};
+use statespace::search::Limits;
+use statespace::setup::Setup;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Registered as `perm`.
+pub struct PermPlugin;
+
+statespace::keys! {
+    /// `[puzzle]` of a permutation puzzle.
+    pub struct PermKeys {
+        /// the definition file, relative to the config's directory: .json is KPuzzle, anything else ksolve/twsearch text; builtin:NAME for the project's own (2x2x2, 3x3x3, skewb, pyraminx, loopover-3x3, ...)
+        definition: String,
+        /// the generators to search with (twsearch's --moves); default every move that is not derived
+        moves: Vec<String>,
+        /// htm (every power of a generator is one move, the default) or qtm (only the quarter turns)
+        metric: String,
+    }
+}
+
+statespace::keys! {
+    /// `[goal]` of a permutation puzzle.
+    pub struct PermGoalKeys {}
+}
+
+/// The most bytes a state may take (the largest state type).
+pub const MAX_STATE_BYTES: usize = 128;
+
+/// The project's own definitions (`configs/defs/`), built into the binary: `definition =
+/// "builtin:NAME"` needs no file (the example config uses one, so `statespace puzzles` works
+/// from any directory).
+pub const BUILTIN: &[(&str, &str)] = &[
+    ("2x2x2", include_str!("../../../configs/defs/2x2x2.tws")),
+    (
+        "2x2x2.json",
+        include_str!("../../../configs/defs/2x2x2.json"),
+    ),
+    ("3x3x3", include_str!("../../../configs/defs/3x3x3.tws")),
+    ("skewb", include_str!("../../../configs/defs/skewb.tws")),
+    (
+        "pyraminx",
+        include_str!("../../../configs/defs/pyraminx.tws"),
+    ),
+    (
+        "pyraminx-tips",
+        include_str!("../../../configs/defs/pyraminx-tips.tws"),
+    ),
+    ("square1", include_str!("../../../configs/defs/square1.tws")),
+    ("rings", include_str!("../../../configs/defs/rings.tws")),
+    (
+        "loopover-3x3",
+        include_str!("../../../configs/defs/loopover-3x3.tws"),
+    ),
+    (
+        "loopover-4x4",
+        include_str!("../../../configs/defs/loopover-4x4.tws"),
+    ),
+    (
+        "loopover-3x3-rows",
+        include_str!("../../../configs/defs/loopover-3x3-rows.tws"),
+    ),
+];
+
+/// Reads the definition at `path` within `setup`: KPuzzle JSON for `.json`, ksolve/twsearch
+/// text otherwise.
+pub fn read_definition(path: &Path, setup: &mut Setup) -> Result<Definition> {
+    if path.extension().is_some_and(|e| e == "json") {
+        kpuzzle::read(path, setup)
+    } else {
+        tws::read(path, setup)
+    }
+}
+
+/// The built-in definition `name` (see [`BUILTIN`]), if there is one, read within `setup`.
+pub fn builtin(name: &str, setup: &mut Setup) -> Option<Result<Definition>> {
+    let (key, text) = BUILTIN.iter().find(|(k, _)| *k == name)?;
+    let file = format!("builtin:{key}");
+    Some(if key.ends_with(".json") {
+        kpuzzle::parse(text, &file, setup)
+    } else {
+        tws::parse(text, &file, setup)
+    })
+}
+
+impl Plugin for PermPlugin {
+    fn info(&self) -> PluginInfo {
+        PluginInfo {
+            kind: "perm",
+            summary: "permutation puzzles from a definition file (ksolve/twsearch .tws or KPuzzle .json): cubes, Skewb, Pyraminx, LoopOver",
+            puzzle_keys: PermKeys::KEYS,
+            goals: &[("solved", "the definition's solved state (default)")],
+            goal_keys: PermGoalKeys::KEYS,
+            example: "[puzzle]\nkind = \"perm\"\ndefinition = \"builtin:loopover-3x3\"\n",
+        }
+    }
+
+    fn build(&self, config: &Config, limits: &Limits) -> Result<Instance> {
+        let mut setup = Setup::new(limits);
+        let (keys, goal) = config.sections::<PermKeys, PermGoalKeys>()?;
+        if let Some(goal) = &goal
+            && goal.kind.get_ref() != "solved"
+        {
+            let message = format!(
+                "unknown perm goal `{}` (known: solved)",
+                goal.kind.get_ref()
+            );
+            return Err(config.error_at(goal.kind.span(), "goal.kind", message));
+        }
+        let file = keys
+            .definition
+            .as_ref()
+            .ok_or_else(|| config.missing("puzzle.definition"))?;
+        let def = match file.get_ref().strip_prefix("builtin:") {
+            Some(name) => builtin(name, &mut setup).ok_or_else(|| {
+                let known: Vec<&str> = BUILTIN.iter().map(|(k, _)| *k).collect();
+                config.error_at(
+                    file.span(),
+                    "puzzle.definition",
+                    format!(
+                        "no built-in definition \"{name}\" (known: {})",
+                        known.join(", ")
+                    ),
+                )
+            })??,
+            None => {
+                let dir = Path::new(&config.name).parent().unwrap_or(Path::new(""));
+                read_definition(&dir.join(file.get_ref()), &mut setup)?
+            }
+        };
+        let metric = match &keys.metric {
+            None => Metric::Htm,
+            Some(m) => m
+                .get_ref()
+                .parse()
+                .map_err(|e: String| config.error_at(m.span(), "puzzle.metric", e))?,
+        };
+        let (names, at) = match &keys.moves {
+            Some(list) => {
+                let line = statespace::config::line_of(&config.text, list.span().start);
+                let at = Location::file(&config.name)
+                    .at_line(line)
+                    .with_key("puzzle.moves");
+                (Some(list.get_ref().as_slice()), at)
+            }
+            None => (None, Location::file(&config.name).with_key("puzzle")),
+        };
+        let bytes = def.state_bytes();
+        if bytes > MAX_STATE_BYTES {
+            return Err(Error::input(
+                Location::file(&config.name).with_key("puzzle.definition"),
+                format!(
+                    "{}: a state takes {bytes} bytes, more than the {MAX_STATE_BYTES} supported",
+                    file.get_ref()
+                ),
+            ));
+        }
+        let powers = def.generators(names, metric, &at, &mut setup)?;
+        // The generators' names: a generator's powers come together.
+        let mut names: Vec<&str> = powers
+            .iter()
+            .map(|p| def.moves[p.base].name.as_str())
+            .collect();
+        names.dedup();
+        let description = format!(
+            "{} ({}), moves {}, {metric}",
+            def.name,
+            file.get_ref(),
+            names.join(" ")
+        );
+        let qtm = metric == Metric::Qtm;
+        search_keys(config)?;
+        let setup = &mut setup;
+        match bytes {
+            0..=16 => instance::<16>(def, &powers, qtm, description, setup),
+            17..=32 => instance::<32>(def, &powers, qtm, description, setup),
+            33..=64 => instance::<64>(def, &powers, qtm, description, setup),
+            _ => instance::<128>(def, &powers, qtm, description, setup),
+        }
+    }
+}
+
+/// `[search] heuristic`: `pdb` (the default and only one: the patterns are picked from the
+/// classes, see [`heuristic`](super::heuristic)); `pdb` groups and `reflect` are the tiles'.
+fn search_keys(config: &Config) -> Result<()> {
+    let search = &config.search;
+    if let Some(name) = &search.heuristic
+        && name.get_ref() != "pdb"
+    {
+        let message = format!("unknown perm heuristic `{}` (known: pdb)", name.get_ref());
+        return Err(config.error_at(name.span(), "search.heuristic", message));
+    }
+    let why = "perm pattern databases are picked from the orbits (corners; groups of edges)";
+    config.refuse(&search.pdb, "search.pdb", why)?;
+    config.refuse(&search.reflect, "search.reflect", why)
+}
+
+/// The instance over `Packed<N>` states: every engine, IDA* and A* with the max of pattern
+/// databases picked from the classes (`auto` when the space is past a table's size).
+fn instance<const N: usize>(
+    def: Definition,
+    powers: &[super::def::Power],
+    qtm: bool,
+    description: String,
+    setup: &mut Setup,
+) -> Result<Instance> {
+    let space = PermSpace::<N>::new(def, powers, qtm, setup)?;
+    let pieces = auto_pieces(&space, MAX_PATTERN_STATES);
+    let bytes = pieces.len() as u128 * space.moves().len() as u128 * Pattern::MOVE_BYTES;
+    setup.charge(bytes, || Location::file(&space.definition().name))?;
+    let patterns = pieces
+        .iter()
+        .map(|pieces| Pattern::new(&space, pieces))
+        .collect::<std::result::Result<Vec<_>, _>>()
+        .map_err(|e| Error::input(Location::file(&space.definition().name), e.to_string()))?;
+    let factory: HeuristicFactory<PermSpace<N>> = Arc::new(move |limits, cache| {
+        let pdb = heuristic::<N>(patterns.clone(), limits, Some(cache))?;
+        Ok(Arc::new(pdb) as SharedHeuristic<PermSpace<N>>)
+    });
+    let indexable = space.indexable();
+    let kit = Kit::new(space, description)
+        .invertible()
+        .invariant()
+        .heuristic_from(factory);
+    let kit = if indexable { kit.table().split() } else { kit };
+    Ok(kit.build(Mode::Auto))
+}

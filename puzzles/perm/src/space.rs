@@ -1,0 +1,508 @@
+//! [`PermSpace`]: a permutation puzzle's definition and chosen generators as a [`StateSpace`]
+//! with a dense index, invertible moves, its solved state, board text and invariants.
+//!
+//! # States and moves
+//!
+//! A state is the packed byte array of [`state`](super::state) ([`Packed<N>`]), `N` the
+//! smallest of 16, 32, 64 or 128 that holds the layout (the plugin picks it). A move is one
+//! power of a generator ([`Power`]), compiled into two byte tables of length `N` (the byte each
+//! output byte reads and the twist it adds). Applying it copies the state and recomputes only
+//! the bytes the move changes (a 3x3x3 face turn: 16 of 64, its four corners' and four edges'
+//! labels and twists), in one loop with no branch on a byte's kind, no bounds check (`N` is a
+//! power of two, so the indices are masked) and no allocation. Bytes past the layout are never
+//! changed and stay 0.
+//!
+//! [`PermMove`] is the label: the move's number and its name inline (at most
+//! [`MAX_NAME_BYTES`] bytes), so it is `Copy` and displays as the power name twsearch uses
+//! (`R`, `R2`, `R'`) without a pointer back to the space.
+//!
+//! A definition's `Illegal` rules (Square-1) block every move into a state that breaks one:
+//! such successors are left out, and a start that breaks one is refused at its line. A
+//! scramble's intermediate states are not checked, only where it ends.
+//!
+//! # Canonical sequences
+//!
+//! [`may_follow`](StateSpace::may_follow) refuses two turns of one generator in a row (they
+//! make one turn or none) and, for two generators that change no slot in common (so they
+//! commute), the one listed later before the earlier (`U D` is searched, `D U` is not). Every
+//! sequence can be rewritten into one that passes by swapping such neighbours and merging turns
+//! of one generator, never longer, so pruning loses no shortest path. In the quarter-turn
+//! metric `X X` is the only way to make `X2`, so a generator of order 4 or more may repeat the
+//! same quarter turn.
+//!
+//! Disjoint slots are the test rather than whether the two transforms commute: it is a bit mask
+//! per generator, so building the space stays linear in its moves (a definition may have tens of
+//! thousands; comparing every pair of them took minutes). Face turns commute exactly when they
+//! share no slot; a pair that shares slots and still commutes (a face turn and a rotation about
+//! its axis) is searched in both orders, which costs time, never a path.
+//!
+//! # Index and invariants
+//!
+//! See [`index`](super::index): per class of slots, an arrangement rank and orientation digits,
+//! with the orientation-sum and parity invariants the generators keep. The [`Invariant`]
+//! (consulted before any engine) refuses states that break them, so the index is only asked
+//! about states it covers.
+//!
+//! # Pattern databases
+//!
+//! The classes are closed under every move, so following some of their pieces and forgetting the
+//! rest is a homomorphism onto a smaller space whose distances are lower bounds:
+//! [`heuristic`](super::heuristic) builds those spaces from [`PermSpace::layout`] (the classes)
+//! and [`PermSpace::move_bytes`] (the moves), and the heuristic of IDA* from their tables.
+
+use super::def::{Definition, MAX_MOVES, Power};
+use super::index::Layout;
+use super::state::{MoveTable, Packed, Packer};
+use hashbrown::HashMap;
+use statespace::cache::fingerprint::Content;
+use statespace::config::BoardText;
+use statespace::error::{Error, Location, Result};
+use statespace::setup::{Setup, heap, listed};
+use statespace::space::{
+    BoardFormat, Describe, GoalSet, Indexed, Invariant, Invertible, SplitMoves, StateSpace,
+};
+use std::fmt;
+use std::mem::size_of;
+
+/// The longest move name [`PermMove`] holds.
+pub const MAX_NAME_BYTES: usize = 21;
+
+/// A move: the power of a generator, by its number in the space and its name.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PermMove {
+    index: u16,
+    len: u8,
+    name: [u8; MAX_NAME_BYTES],
+}
+
+impl PermMove {
+    /// The move's number: its position in [`PermSpace::moves`].
+    pub fn index(self) -> usize {
+        self.index as usize
+    }
+
+    /// The name, as the definition and twsearch write it (`R2'`).
+    pub fn name(&self) -> &str {
+        // Built from a `&str` cut at a char boundary.
+        std::str::from_utf8(&self.name[..self.len as usize]).unwrap_or("?")
+    }
+}
+
+impl fmt::Display for PermMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl fmt::Debug for PermMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One move as byte tables of the state's length.
+#[derive(Clone, Debug)]
+struct Table<const N: usize> {
+    src: [u8; N],
+    add: [u8; N],
+    /// The bytes the move changes (it reads another byte or adds a twist), the only ones
+    /// [`PermSpace::apply_table`] computes: a 3x3x3 face turn changes 16 of the 64 bytes.
+    changed: Vec<Change>,
+}
+
+/// One changed byte of a move: output byte `at` is byte `src` plus `add`, modulo `modulus`.
+#[derive(Clone, Copy, Debug)]
+struct Change {
+    at: u8,
+    src: u8,
+    add: u8,
+    modulus: u8,
+}
+
+/// A permutation puzzle with a chosen set of generators (see the module docs).
+#[derive(Clone, Debug)]
+pub struct PermSpace<const N: usize> {
+    def: Definition,
+    packer: Packer<N>,
+    tables: Vec<Table<N>>,
+    moves: Vec<PermMove>,
+    /// Per move: its generator's ordinal among the chosen generators.
+    generator: Vec<u16>,
+    /// Per move: the move that undoes it.
+    inverse: Vec<u16>,
+    /// Per generator ordinal: the slots it changes, by label byte (see `may_follow`).
+    support: Vec<u128>,
+    /// Per generator ordinal: the same turn may follow itself (quarter turns of order >= 4).
+    repeats: Vec<bool>,
+    solved: Packed<N>,
+    layout: Layout,
+    /// The definition's `Illegal` rules as (label byte, mask of the labels it must not hold).
+    illegal: Vec<(u8, [u64; 4])>,
+}
+
+impl<const N: usize> PermSpace<N> {
+    /// The bytes one move takes while the space is built, for a state of `len` bytes: its byte
+    /// tables and changed bytes, the [`Packer`]'s table, its label, and its entries in the
+    /// lists and the map of inverses.
+    fn move_bytes_needed(len: usize) -> u128 {
+        let table = size_of::<Table<N>>() as u128 + heap(N * size_of::<Change>());
+        let packed = listed::<MoveTable>() + 2 * heap(len);
+        let lists = listed::<PermMove>() + 2 * size_of::<u16>() as u128 + listed::<u64>();
+        let inverses = 2 * size_of::<((usize, u32), usize)>() as u128;
+        table + packed + lists + inverses
+    }
+
+    /// The space of `def` searched with `powers` (from [`Definition::generators`]); `qtm` when
+    /// only quarter turns are moves. Errors (at the definition's name) when the state does not
+    /// fit `N` bytes, a name is longer than [`MAX_NAME_BYTES`] or there is no move. The move
+    /// tables are charged to `setup` before they are made, and each move is a step of it.
+    pub fn new(def: Definition, powers: &[Power], qtm: bool, setup: &mut Setup) -> Result<Self> {
+        const { assert!(N.is_power_of_two() && N <= 256) };
+        let at = Location::file(&def.name);
+        if powers.is_empty() {
+            return Err(Error::input(
+                at,
+                "no moves: every chosen generator does nothing",
+            ));
+        }
+        if powers.len() > MAX_MOVES {
+            return Err(Error::input(
+                at,
+                format!(
+                    "{} moves, more than the {MAX_MOVES} a search takes",
+                    powers.len()
+                ),
+            ));
+        }
+        let transforms: Vec<_> = powers.iter().map(|p| &p.transform).collect();
+        let needed = powers.len() as u128 * Self::move_bytes_needed(def.state_bytes());
+        setup.charge(needed, || at.clone())?;
+        let packer = Packer::<N>::new(&def, &transforms)?;
+        let mut modulus = [u8::MAX; N];
+        modulus[..packer.len()].copy_from_slice(packer.modulus());
+        let mut tables = Vec::with_capacity(transforms.len());
+        for t in &transforms {
+            setup.step(|| at.clone())?;
+            let table = packer.table(t);
+            let mut src: [u8; N] = std::array::from_fn(|j| j as u8);
+            let mut add = [0u8; N];
+            src[..table.src.len()].copy_from_slice(&table.src);
+            add[..table.add.len()].copy_from_slice(&table.add);
+            let changed = (0..N)
+                .filter(|&j| usize::from(src[j]) != j || add[j] != 0)
+                .map(|j| Change {
+                    at: j as u8,
+                    src: src[j],
+                    add: add[j],
+                    modulus: modulus[j],
+                })
+                .collect();
+            tables.push(Table { src, add, changed });
+        }
+        // The generators in order of first appearance, and each power's generator ordinal
+        // (at most MAX_MOVES of them: below u16::MAX, which marks "none yet").
+        let mut bases: Vec<usize> = Vec::new();
+        let mut ordinal = vec![u16::MAX; def.moves.len()];
+        for p in powers {
+            if ordinal[p.base] == u16::MAX {
+                ordinal[p.base] = bases.len() as u16;
+                bases.push(p.base);
+            }
+        }
+        let orders: Vec<u128> = bases
+            .iter()
+            .map(|&b| def.moves[b].transform.order(&def.orbits))
+            .collect();
+        let mut moves = Vec::new();
+        for (i, p) in powers.iter().enumerate() {
+            if p.name.len() > MAX_NAME_BYTES {
+                return Err(Error::input(
+                    at,
+                    format!("move name {} is longer than {MAX_NAME_BYTES} bytes", p.name),
+                ));
+            }
+            let mut name = [0u8; MAX_NAME_BYTES];
+            name[..p.name.len()].copy_from_slice(p.name.as_bytes());
+            moves.push(PermMove {
+                index: i as u16,
+                len: p.name.len() as u8,
+                name,
+            });
+        }
+        let generator: Vec<u16> = powers.iter().map(|p| ordinal[p.base]).collect();
+        let by_power: HashMap<(usize, u32), usize> = powers
+            .iter()
+            .enumerate()
+            .map(|(i, p)| ((p.base, p.amount), i))
+            .collect();
+        let inverse = powers
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let order = orders[usize::from(ordinal[p.base])];
+                let wanted = ((order - u128::from(p.amount)) % order) as u32;
+                by_power.get(&(p.base, wanted)).copied().unwrap_or(i) as u16
+            })
+            .collect();
+        // Label bytes are the slots, numbered across the orbits: fewer than N <= 128.
+        let support = bases
+            .iter()
+            .map(|&b| {
+                let t = &def.moves[b].transform;
+                let mut mask = 0u128;
+                for (o, &(first, _, _)) in t.orbits.iter().zip(packer.orbit_bytes()) {
+                    for (slot, (&p, &d)) in o.perm.iter().zip(&o.delta).enumerate() {
+                        if usize::from(p) != slot || d != 0 {
+                            mask |= 1 << (first + slot);
+                        }
+                    }
+                }
+                mask
+            })
+            .collect();
+        let repeats = orders.iter().map(|&k| qtm && k >= 4).collect();
+        let solved = packer.pack(&def.solved);
+        let layout = Layout::new(&def, &transforms, packer.orbit_bytes());
+        let illegal = def
+            .illegal
+            .iter()
+            .map(|rule| {
+                let mut mask = [0u64; 4];
+                for &p in &rule.pieces {
+                    mask[usize::from(p / 64)] |= 1 << (p % 64);
+                }
+                ((packer.orbit_bytes()[rule.orbit].0 + rule.slot) as u8, mask)
+            })
+            .collect();
+        Ok(PermSpace {
+            def,
+            packer,
+            tables,
+            moves,
+            generator,
+            inverse,
+            support,
+            repeats,
+            solved,
+            layout,
+            illegal,
+        })
+    }
+
+    /// The definition.
+    pub fn definition(&self) -> &Definition {
+        &self.def
+    }
+
+    /// The moves, in the order [`successors`](StateSpace::successors) lists them.
+    pub fn moves(&self) -> &[PermMove] {
+        &self.moves
+    }
+
+    /// The move named `name`, if it is one of the moves.
+    pub fn move_named(&self, name: &str) -> Option<PermMove> {
+        self.moves.iter().copied().find(|m| m.name() == name)
+    }
+
+    /// The solved state.
+    pub fn solved(&self) -> Packed<N> {
+        self.solved
+    }
+
+    /// The classes of slots, the index and its invariants.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// True when the dense index covers every state (its size fits a `u64`).
+    pub fn indexable(&self) -> bool {
+        self.layout.indexable()
+    }
+
+    /// Move `m` (its number in [`moves`](Self::moves)) as byte tables: output byte `j` reads
+    /// byte `src[j]` and adds the twist `add[j]` (modulo its orbit's orientation count).
+    pub fn move_bytes(&self, m: usize) -> (&[u8; N], &[u8; N]) {
+        let t = &self.tables[m];
+        (&t.src, &t.add)
+    }
+
+    /// `move` applied to `state`.
+    #[inline]
+    pub fn apply(&self, state: Packed<N>, m: PermMove) -> Packed<N> {
+        self.apply_table(&state, &self.tables[m.index()])
+    }
+
+    /// A copy of the state with the move's changed bytes recomputed: every other byte reads
+    /// itself and adds nothing, so it keeps its value.
+    #[inline]
+    fn apply_table(&self, s: &Packed<N>, t: &Table<N>) -> Packed<N> {
+        let mut out = s.0;
+        for c in &t.changed {
+            // `% N` is a mask (N is a power of two): no bounds check. A byte below its modulus
+            // plus a twist below it stays below 2 * modulus <= 254 (labels add 0).
+            let v = s.0[usize::from(c.src) % N].wrapping_add(c.add);
+            out[usize::from(c.at) % N] = if v >= c.modulus { v - c.modulus } else { v };
+        }
+        Packed(out)
+    }
+
+    /// Whether `state` keeps every `Illegal` rule of the definition.
+    #[inline]
+    pub fn is_legal(&self, state: &Packed<N>) -> bool {
+        self.illegal.iter().all(|&(byte, mask)| {
+            let label = state.0[usize::from(byte) % N];
+            mask[usize::from(label / 64)] >> (label % 64) & 1 == 0
+        })
+    }
+
+    /// `state`, or an error at `text` when it breaks an `Illegal` rule.
+    fn legal(&self, state: Packed<N>, text: &BoardText) -> Result<Packed<N>> {
+        if self.is_legal(&state) {
+            return Ok(state);
+        }
+        let why = "the start breaks an Illegal rule of the definition (a piece in a slot it may not hold)";
+        Err(Error::input(Self::location(text), why))
+    }
+
+    fn location(text: &BoardText) -> Location {
+        let mut at = Location::file(&text.file).at_line(text.first_line);
+        at.key = text.key.clone();
+        at
+    }
+}
+
+impl<const N: usize> StateSpace for PermSpace<N> {
+    type State = Packed<N>;
+    type Move = PermMove;
+
+    #[inline]
+    fn successors(&self, state: Packed<N>, visit: &mut dyn FnMut(PermMove, Packed<N>)) {
+        for (m, t) in self.moves.iter().zip(&self.tables) {
+            let next = self.apply_table(&state, t);
+            // A move into an illegal state is blocked (twsearch's `legalstate`; Square-1's
+            // slice turn across a split piece). Both ends of a move that passes are legal, so
+            // its inverse passes too and the moves stay invertible.
+            if self.illegal.is_empty() || self.is_legal(&next) {
+                visit(*m, next);
+            }
+        }
+    }
+
+    fn is_goal(&self, state: Packed<N>) -> bool {
+        state == self.solved
+    }
+
+    fn may_follow(&self, previous: PermMove, next: PermMove) -> bool {
+        let a = self.generator[previous.index()] as usize;
+        let b = self.generator[next.index()] as usize;
+        if a == b {
+            return self.repeats[a] && previous == next;
+        }
+        // Generators that change no slot in common commute.
+        !(b < a && self.support[a] & self.support[b] == 0)
+    }
+}
+
+impl<const N: usize> Invertible for PermSpace<N> {
+    fn inverse(&self, m: PermMove) -> PermMove {
+        self.moves[self.inverse[m.index()] as usize]
+    }
+}
+
+/// The state's byte layout (orbits: slots, orientations, where their bytes are), every move as
+/// byte tables (the byte each output byte reads, the twist it adds), the solved state and the
+/// `Illegal` rules: what the moves, the goal and the index depend on. Not the definition's
+/// name, path or move names: a renamed copy is the same puzzle, an edited move another one.
+impl<const N: usize> Describe for PermSpace<N> {
+    fn describe(&self, content: &mut Content) {
+        content.str("perm").u64(N as u64);
+        content.str("orbits").u64(self.def.orbits.len() as u64);
+        for (orbit, &(labels, oris, slots)) in self.def.orbits.iter().zip(self.packer.orbit_bytes())
+        {
+            content
+                .u64(orbit.pieces as u64)
+                .u64(orbit.orientations.into())
+                .u64(labels as u64)
+                .u64(oris.map_or(u64::MAX, |o| o as u64))
+                .u64(slots as u64);
+        }
+        content.str("modulus").bytes(self.packer.modulus());
+        content.str("moves").u64(self.tables.len() as u64);
+        for table in &self.tables {
+            content.bytes(&table.src).bytes(&table.add);
+        }
+        content.str("solved").bytes(&self.solved.0);
+        content.str("illegal").u64(self.illegal.len() as u64);
+        for (byte, mask) in &self.illegal {
+            content.u64((*byte).into());
+            for &word in mask {
+                content.u64(word);
+            }
+        }
+    }
+}
+
+impl<const N: usize> GoalSet for PermSpace<N> {
+    fn goals(&self, visit: &mut dyn FnMut(Packed<N>)) {
+        visit(self.solved)
+    }
+}
+
+impl<const N: usize> Invariant for PermSpace<N> {
+    fn unsolvable_by(&self, state: Packed<N>) -> Option<&'static str> {
+        self.layout.unsolvable_by(&state.0)
+    }
+}
+
+/// The index of [`index`](super::index); declared by the plugin only when
+/// [`indexable`](PermSpace::indexable).
+impl<const N: usize> Indexed for PermSpace<N> {
+    fn size(&self) -> u128 {
+        self.layout.size()
+    }
+
+    #[inline]
+    fn index(&self, state: Packed<N>) -> u64 {
+        self.layout.index(&state.0)
+    }
+
+    #[inline]
+    fn state(&self, index: u64) -> Packed<N> {
+        let mut bytes = [0u8; N];
+        self.layout.state(index, &mut bytes);
+        Packed(bytes)
+    }
+}
+
+/// Places times twists (see [`Layout::twist_count`]), except where an `Illegal` rule blocks
+/// moves (Square-1): then states do not all have the same moves.
+impl<const N: usize> SplitMoves for PermSpace<N> {
+    fn low_count(&self) -> Option<u64> {
+        (self.indexable() && self.illegal.is_empty()).then(|| self.layout.twist_count())
+    }
+}
+
+/// The state text of [`Definition::format_state`] (`CORNERS 0 1 2 ... / 0 0 ...`, one orbit a
+/// line, 0-based); scrambles in the definition's move names, applied to the solved state.
+impl<const N: usize> BoardFormat for PermSpace<N> {
+    fn parse(&self, text: &BoardText) -> Result<Packed<N>> {
+        let state = self.def.parse_state(&text.text, &Self::location(text))?;
+        self.legal(self.packer.pack(&state), text)
+    }
+
+    fn format(&self, state: Packed<N>) -> String {
+        self.def.format_state(&self.packer.unpack(&state))
+    }
+
+    /// Any move of the definition may appear (derived moves and generators left out of
+    /// `moves` too): a scramble outside the searched group is proven unsolvable by the
+    /// invariants, or searched to exhaustion.
+    fn parse_scramble(&self, text: &BoardText) -> Result<Packed<N>> {
+        let turns = self.def.parse_sequence(&text.text, &Self::location(text))?;
+        let t = self.def.sequence_transform(&turns);
+        let state = self
+            .packer
+            .pack(&self.def.solved.apply(&t, &self.def.orbits));
+        self.legal(state, text)
+    }
+}

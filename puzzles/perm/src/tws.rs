@@ -1,0 +1,476 @@
+//! The ksolve-style text format that twsearch reads (`.tws`), into a [`Definition`].
+//!
+//! # The format, as twsearch's `readksolve.cpp` reads it
+//!
+//! ```text
+//! # a comment
+//! Name PuzzleGeometryPuzzle
+//! Set CORNER 8 3                 # name, pieces, orientations
+//! Solved                         # or StartState (0-based)
+//! CORNER
+//! 1 2 3 4 5 6 7 8                # piece labels, 1-based, may repeat
+//! 0 0 0 0 0 0 0 0                # orientations (optional: all 0)
+//! End
+//! Move F                         # or MoveTransformation (0-based, by slot)
+//! CORNER
+//! 7 1 3 2 5 6 4 8                # slot i receives the piece from slot perm[i], 1-based
+//! 2 1 0 2 0 0 1 0                # twist by the piece's starting slot (ksolve)
+//! End
+//! MoveSequence Sexy R U R' U'    # a generator defined by a sequence
+//! MoveAlias Rw2 R2               # a name for a sequence, not a search generator
+//! Illegal SLICE 3 17             # slot 3 of SLICE may not hold piece 17 (1-based)
+//! ```
+//!
+//! Order: `Name` first (optional), then `Set` lines, then one `Solved`/`StartState` block, then
+//! moves; `Illegal` anywhere after the solved block. A set left out of a block is unchanged
+//! (moves) or the identity labelling (solved).
+//!
+//! # Orientation: by piece in the file, by slot in the model
+//!
+//! In a `Move` block the orientation line is indexed by the piece's *starting* slot: entry `k` is
+//! the twist of the piece that was in slot `k` before the move. twsearch converts ("fix moves"
+//! in `readposition`: `p[j] = f[p[j - n]]`, i.e. `ori[j] = file_ori[perm[j]]`) to its internal
+//! by-slot form, where `mul` computes `c.ori[j] = a.ori[b.perm[j]] + b.ori[j]`. We do the same
+//! conversion: `delta[i] = file_orientation[perm[i]]`. `MoveTransformation` blocks are already
+//! by slot and 0-based (twsearch's `new_style`), as `StartState` is 0-based.
+//!
+//! # What is not supported
+//!
+//! `?` (unknown piece or orientation, twsearch's wildcards) is refused with an error rather than
+//! half-supported. twsearch's command-line set omissions do not apply. `Illegal` rules are kept in
+//! [`Definition::illegal`], enforced by the search space (a move into an illegal state
+//! is blocked). Rotations (`x`, `Rv`) are ordinary moves.
+//!
+//! Every error is one line: `file:line: what` (`lo33.tws:12: move 1H: 3 is repeated in the
+//! permutation`). `#` starts a comment anywhere on a line (twsearch: only at its start). A
+//! byte-order mark before the first line is skipped.
+//!
+//! # Cost
+//!
+//! One pass over the lines, each a [`Setup`] step (so the time limit and Ctrl-C stop a long
+//! read at its line), with each block's transform charged to the setup before it is made: a
+//! `Move` block of a few bytes makes a transform of every set, so the memory budget is checked
+//! per move rather than against the file's size. Names are looked up in hash sets and maps, and
+//! sequences composed once each ([`Definition::add_sequences`]): linear in the file.
+
+use super::def::{
+    Definition, Illegal, MAX_ORIENTATIONS, MAX_PIECES, MoveDef, Orbit, OrbitState, Pending, State,
+    Transform, permutation_problem,
+};
+use hashbrown::{HashMap, HashSet};
+use statespace::error::{Error, Location, Result};
+use statespace::setup::{Setup, heap, listed};
+use std::path::Path;
+
+/// Reads and parses the `.tws` file at `path` within `setup`; errors name the path as given.
+pub fn read(path: &Path, setup: &mut Setup) -> Result<Definition> {
+    let text = setup.read(path)?;
+    parse(&text, &path.display().to_string(), setup)
+}
+
+/// Parses `.tws` text within `setup` (see the module docs); `file` names it in errors.
+pub fn parse(text: &str, file: &str, setup: &mut Setup) -> Result<Definition> {
+    Parser {
+        file,
+        lines: Box::new(lines(statespace::error::without_bom(text))),
+        last: 0,
+        sets: HashMap::new(),
+        setup,
+    }
+    .definition()
+}
+
+/// The non-empty lines as (1-based line number, tokens), comments removed, one at a time.
+fn lines(text: &str) -> impl Iterator<Item = (usize, Vec<&str>)> {
+    text.lines().enumerate().filter_map(|(i, line)| {
+        let line = line.split('#').next().unwrap_or("");
+        let toks: Vec<&str> = line.split_whitespace().collect();
+        (!toks.is_empty()).then_some((i + 1, toks))
+    })
+}
+
+struct Parser<'a, 's> {
+    file: &'a str,
+    lines: Box<dyn Iterator<Item = (usize, Vec<&'a str>)> + 'a>,
+    /// The number of the last line read (where a file that ends too soon is reported).
+    last: usize,
+    /// The sets by name: their orbits' indices.
+    sets: HashMap<&'a str, usize>,
+    setup: &'s mut Setup,
+}
+
+/// Which kind of block is being read: it fixes the numbering and the orientation convention.
+#[derive(Clone, Copy, PartialEq)]
+enum Block {
+    Solved { zero_based: bool },
+    Move { by_slot: bool },
+}
+
+impl<'a> Parser<'a, '_> {
+    fn err(&self, line: usize, msg: impl Into<String>) -> Error {
+        Error::input(self.place(line), msg)
+    }
+
+    fn place(&self, line: usize) -> Location {
+        Location::file(self.file).at_line(line)
+    }
+
+    /// The next non-empty line, one step of the setup.
+    fn next_line(&mut self) -> Result<Option<(usize, Vec<&'a str>)>> {
+        let line = self.lines.next();
+        if let Some((n, _)) = line {
+            self.last = n;
+        }
+        let (file, n) = (self.file, self.last.max(1));
+        self.setup.step(|| Location::file(file).at_line(n))?;
+        Ok(line)
+    }
+
+    /// Charges `bytes` that the line `n` is about to allocate.
+    fn charge(&mut self, bytes: u128, n: usize) -> Result<()> {
+        let file = self.file;
+        self.setup.charge(bytes, || Location::file(file).at_line(n))
+    }
+
+    fn definition(mut self) -> Result<Definition> {
+        let mut def = Definition {
+            name: String::new(),
+            orbits: Vec::new(),
+            solved: State { orbits: Vec::new() },
+            moves: Vec::new(),
+            illegal: Vec::new(),
+        };
+        let mut seen_solved = false;
+        let mut sequences = Vec::new();
+        let mut move_names: HashSet<&str> = HashSet::new();
+        while let Some((n, toks)) = self.next_line()? {
+            match toks[0] {
+                "Name" => {
+                    if !def.name.is_empty() || !def.orbits.is_empty() || seen_solved {
+                        return Err(self.err(n, "Name must come first, once"));
+                    }
+                    if toks.len() < 2 {
+                        return Err(self.err(n, "Name: missing the name"));
+                    }
+                    def.name = toks[1..].join(" ");
+                }
+                "Set" => {
+                    if seen_solved {
+                        return Err(self.err(n, "Set must come before Solved"));
+                    }
+                    if toks.len() != 4 {
+                        return Err(self.err(
+                            n,
+                            "Set takes a name, a piece count and an orientation count",
+                        ));
+                    }
+                    let pieces = self.number(n, toks[2], "piece count")?;
+                    let orientations = self.number(n, toks[3], "orientation count")?;
+                    if !(1..=MAX_PIECES).contains(&pieces) {
+                        return Err(self.err(
+                            n,
+                            format!("set {}: {pieces} pieces, expected 1..{MAX_PIECES}", toks[1]),
+                        ));
+                    }
+                    if !(1..=MAX_ORIENTATIONS as usize).contains(&orientations) {
+                        return Err(self.err(
+                            n,
+                            format!("set {}: {orientations} orientations, expected 1..{MAX_ORIENTATIONS}", toks[1]),
+                        ));
+                    }
+                    if self.sets.insert(toks[1], def.orbits.len()).is_some() {
+                        return Err(self.err(n, format!("set {} is defined twice", toks[1])));
+                    }
+                    self.charge(heap(toks[1].len()) + listed::<Orbit>(), n)?;
+                    def.orbits.push(Orbit {
+                        name: toks[1].to_string(),
+                        pieces,
+                        orientations: orientations as u8,
+                    });
+                }
+                "Solved" | "StartState" => {
+                    if seen_solved {
+                        return Err(
+                            self.err(n, format!("{}: the solved state is given twice", toks[0]))
+                        );
+                    }
+                    if def.orbits.is_empty() {
+                        return Err(self.err(n, format!("{} before any Set", toks[0])));
+                    }
+                    self.expect(n, &toks, 1)?;
+                    self.charge(Transform::bytes(&def.orbits), n)?;
+                    let t = self.block(
+                        &def.orbits,
+                        n,
+                        "solved",
+                        Block::Solved {
+                            zero_based: toks[0] == "StartState",
+                        },
+                    )?;
+                    def.solved = State {
+                        orbits: t
+                            .orbits
+                            .into_iter()
+                            .map(|o| OrbitState {
+                                pieces: o.perm,
+                                orientation: o.delta,
+                            })
+                            .collect(),
+                    };
+                    seen_solved = true;
+                }
+                "Move" | "MoveTransformation" => {
+                    if !seen_solved {
+                        return Err(self.err(n, format!("{} before Solved", toks[0])));
+                    }
+                    self.expect(n, &toks, 2)?;
+                    let name = toks[1];
+                    if !move_names.insert(name) {
+                        return Err(self.err(n, format!("move {name} is defined twice")));
+                    }
+                    let what = format!("move {name}");
+                    self.charge(MoveDef::bytes(&def.orbits, name), n)?;
+                    let transform = self.block(
+                        &def.orbits,
+                        n,
+                        &what,
+                        Block::Move {
+                            by_slot: toks[0] == "MoveTransformation",
+                        },
+                    )?;
+                    def.moves.push(MoveDef {
+                        name: name.to_string(),
+                        transform,
+                        derived: false,
+                    });
+                }
+                "MoveSequence" | "MoveAlias" => {
+                    if !seen_solved {
+                        return Err(self.err(n, format!("{} before Solved", toks[0])));
+                    }
+                    if toks.len() < 3 {
+                        return Err(
+                            self.err(n, format!("{} takes a name and a move sequence", toks[0]))
+                        );
+                    }
+                    let at = self.place(n).with_key(format!("move sequence {}", toks[1]));
+                    let text = toks[2..].join(" ");
+                    let key = at.key.as_ref().map_or(0, String::len);
+                    let strings = heap(text.len()) + heap(toks[1].len()) + heap(key);
+                    let bytes = strings + heap(self.file.len()) + listed::<Pending>();
+                    self.charge(bytes, n)?;
+                    sequences.push((toks[1].to_string(), text, toks[0] == "MoveAlias", at));
+                }
+                "Illegal" => {
+                    if !seen_solved {
+                        return Err(self.err(n, "Illegal before Solved"));
+                    }
+                    if toks.len() < 4 {
+                        return Err(self.err(n, "Illegal takes a set, a slot and piece labels"));
+                    }
+                    let orbit = self.sets.get(toks[1]).copied().ok_or_else(|| {
+                        self.err(n, format!("Illegal: unknown set \"{}\"", toks[1]))
+                    })?;
+                    let size = def.orbits[orbit].pieces;
+                    let slot = self.number(n, toks[2], "slot")?;
+                    if !(1..=size).contains(&slot) {
+                        return Err(
+                            self.err(n, format!("Illegal: slot {slot} is out of range 1..{size}"))
+                        );
+                    }
+                    self.charge(heap(toks.len() - 3) + listed::<Illegal>(), n)?;
+                    let mut pieces = Vec::new();
+                    for t in &toks[3..] {
+                        let v = self.number(n, t, "piece label")?;
+                        if !(1..=usize::from(u8::MAX)).contains(&v) {
+                            return Err(self.err(
+                                n,
+                                format!("Illegal: piece label {v} is out of range 1..255"),
+                            ));
+                        }
+                        pieces.push((v - 1) as u8);
+                    }
+                    def.illegal.push(Illegal {
+                        orbit,
+                        slot: slot - 1,
+                        pieces,
+                    });
+                }
+                "End" => return Err(self.err(n, "End outside a block")),
+                other => return Err(self.err(n, format!("unknown keyword \"{other}\""))),
+            }
+        }
+        let end = self.last.max(1);
+        if def.orbits.is_empty() {
+            return Err(self.err(end, "no Set lines"));
+        }
+        if !seen_solved {
+            return Err(self.err(end, "no Solved block"));
+        }
+        if def.moves.is_empty() {
+            return Err(self.err(end, "no Move blocks"));
+        }
+        if def.name.is_empty() {
+            // twsearch's default when the Name line is missing.
+            def.name = "Unnamed".into();
+        }
+        def.add_sequences(sequences, self.setup)?;
+        Ok(def)
+    }
+
+    fn expect(&self, n: usize, toks: &[&str], count: usize) -> Result<()> {
+        if toks.len() == count {
+            Ok(())
+        } else {
+            Err(self.err(
+                n,
+                format!(
+                    "{}: expected {} tokens, found {}",
+                    toks[0],
+                    count,
+                    toks.len()
+                ),
+            ))
+        }
+    }
+
+    fn number(&self, n: usize, tok: &str, what: &str) -> Result<usize> {
+        if tok == "?" {
+            return Err(self.err(n, "? (an unknown value) is not supported"));
+        }
+        match tok.parse::<usize>() {
+            Ok(v) if tok.bytes().all(|b| b.is_ascii_digit()) => Ok(v),
+            _ => Err(self.err(n, format!("\"{tok}\" is not a {what}"))),
+        }
+    }
+
+    /// Reads a block up to `End`. Returns its numbers as a transform (for the solved state,
+    /// `perm` holds the labels and `delta` the orientations), 0-based and by slot.
+    fn block(
+        &mut self,
+        orbits: &[Orbit],
+        start: usize,
+        what: &str,
+        kind: Block,
+    ) -> Result<Transform> {
+        let mut t = Transform::identity(orbits);
+        let mut given = vec![false; orbits.len()];
+        // (orbit, numeric lines read so far, line of the set name)
+        let mut current: Option<(usize, usize, usize)> = None;
+        loop {
+            let Some((n, toks)) = self.next_line()? else {
+                return Err(self.err(start, format!("{what}: no End")));
+            };
+            let numeric =
+                toks[0].bytes().next().is_some_and(|b| b.is_ascii_digit()) || toks[0] == "?";
+            if toks[0] == "End" || !numeric {
+                if let Some((o, 0, line)) = current {
+                    return Err(self.err(
+                        line,
+                        format!("{what}: set {} has no numbers", orbits[o].name),
+                    ));
+                }
+                if toks[0] == "End" {
+                    self.expect(n, &toks, 1)?;
+                    break;
+                }
+                self.expect(n, &toks, 1).map_err(|_| {
+                    self.err(
+                        n,
+                        format!("{what}: \"{}\" is neither a set name nor numbers", toks[0]),
+                    )
+                })?;
+                let o =
+                    self.sets.get(toks[0]).copied().ok_or_else(|| {
+                        self.err(n, format!("{what}: unknown set \"{}\"", toks[0]))
+                    })?;
+                if given[o] {
+                    return Err(self.err(n, format!("{what}: set {} is given twice", toks[0])));
+                }
+                given[o] = true;
+                current = Some((o, 0, n));
+                continue;
+            }
+            let Some((o, lines_read, line)) = current else {
+                return Err(self.err(n, format!("{what}: numbers before a set name")));
+            };
+            let orbit = &orbits[o];
+            if lines_read == 2 {
+                return Err(self.err(
+                    n,
+                    format!("{what}: a third line of numbers for set {}", orbit.name),
+                ));
+            }
+            if toks.len() != orbit.pieces {
+                return Err(self.err(
+                    n,
+                    format!(
+                        "{what}: expected {} numbers for set {}, found {}",
+                        orbit.pieces,
+                        orbit.name,
+                        toks.len()
+                    ),
+                ));
+            }
+            let values = toks
+                .iter()
+                .map(|t| self.number(n, t, "number"))
+                .collect::<Result<Vec<usize>>>()?;
+            if lines_read == 0 {
+                t.orbits[o].perm = self.first_line(n, what, &values, kind)?;
+            } else {
+                if let Some(&v) = values.iter().find(|&&v| v >= orbit.orientations as usize) {
+                    return Err(self.err(
+                        n,
+                        format!(
+                            "{what}: orientation {v} is out of range 0..{}",
+                            orbit.orientations - 1
+                        ),
+                    ));
+                }
+                t.orbits[o].delta = values.iter().map(|&v| v as u8).collect();
+            }
+            current = Some((o, lines_read + 1, line));
+        }
+        if let Block::Move { by_slot: false } = kind {
+            // ksolve attaches the twist to the piece's starting slot; the model to the slot
+            // it lands in (module docs).
+            for o in &mut t.orbits {
+                o.delta = o.perm.iter().map(|&p| o.delta[p as usize]).collect();
+            }
+        }
+        Ok(t)
+    }
+
+    /// The first numeric line of a set: labels (solved) or a permutation (moves), 0-based.
+    fn first_line(&self, n: usize, what: &str, values: &[usize], kind: Block) -> Result<Vec<u8>> {
+        let base = match kind {
+            Block::Solved { zero_based }
+            | Block::Move {
+                by_slot: zero_based,
+            } => usize::from(!zero_based),
+        };
+        if let Some(&v) = values.iter().find(|&&v| v < base) {
+            return Err(self.err(
+                n,
+                format!("{what}: {v} is out of range (numbers start at {base})"),
+            ));
+        }
+        let values: Vec<usize> = values.iter().map(|&v| v - base).collect();
+        match kind {
+            Block::Solved { .. } => {
+                if let Some(&v) = values.iter().find(|&&v| v >= usize::from(u8::MAX)) {
+                    return Err(
+                        self.err(n, format!("{what}: piece label {} is too large", v + base))
+                    );
+                }
+            }
+            Block::Move { .. } => {
+                if let Some(p) = permutation_problem(&values, base) {
+                    return Err(self.err(n, format!("{what}: {p}")));
+                }
+            }
+        }
+        Ok(values.iter().map(|&v| v as u8).collect())
+    }
+}

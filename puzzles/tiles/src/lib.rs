@@ -1,0 +1,22 @@
+//! The sliding-tile puzzle (the 8-, 15- and 24-puzzle and every R x C in between): tiles
+//! `1..n-1` and one blank on an R x C board; a move slides a tile next to the blank into it.
+//!
+//! - [`space`]: [`Tiles`], the [`StateSpace`](statespace::space::StateSpace): a board is the tile of
+//!   every cell plus where the blank is; the dense index is a permutation rank over the half of
+//!   the boards that can reach the goal; the permutation parity proves the other half unsolvable.
+//! - [`board`]: the board text (rows of numbers, the blank `_` or `0`).
+//! - [`blank_aware`]: the 0-1 search that builds blank-aware pattern databases.
+//! - [`heuristic`]: admissible estimates for A* and IDA*: Manhattan distance, linear conflict,
+//!   additive pattern databases over tile groups (with the diagonal reflection).
+//! - [`plugin`]: `[puzzle] kind = "tiles"`, through the generic glue.
+
+#![deny(missing_docs)]
+
+pub mod blank_aware;
+pub mod board;
+pub mod heuristic;
+pub mod plugin;
+pub mod space;
+
+pub use plugin::TilesPlugin;
+pub use space::{Board, Dir, Slide, Tiles};
