@@ -1,0 +1,232 @@
+//! Packed entries: the table's storage, `bits` per entry in `u64` words, in huge pages.
+//!
+//! Entries of 2, 4, 8, 16 or 32 bits (a power of two, so that no entry straddles two words);
+//! the all-ones code of the width means "unreached", and the padding lanes past the last entry
+//! hold it too. Besides reading and writing one entry, [`Packed`] finds every entry of a word
+//! that equals a code in a few word operations ([`Packed::lanes_equal`]), which is how a level
+//! scan skips empty stretches, and copies itself to another width ([`Packed::recoded`]), which
+//! is how a table widens or turns mod 3.
+//!
+//! The words are allocated in transparent huge pages where the kernel agrees
+//! ([`huge_page_words`]): a lookup in a table far larger than the caches then rarely misses the
+//! TLB too.
+
+use crate::search::{Latch, Limit};
+
+/// Entries of `bits` bits packed into `u64` words; entry `i` is bits `(i % per) * bits ..` of
+/// word `i / per`, where `per = 64 / bits`. Padding lanes past `len` hold the unreached code and
+/// are masked out of every scan.
+#[derive(Clone, Debug)]
+pub(super) struct Packed {
+    pub(super) bits: u32,
+    /// log2 of the entries per word, and the all-ones code: kept rather than derived from
+    /// `bits` on every access, which would divide by a run-time value in the hottest loop.
+    per_word_log2: u32,
+    unreached: u64,
+    /// A 1 at the bottom of every lane.
+    pub(super) ones: u64,
+    pub(super) len: u64,
+    pub(super) words: Vec<u64>,
+}
+
+impl Packed {
+    /// The bytes of `len` entries of `bits` bits.
+    pub(super) fn bytes_for(len: u128, bits: u32) -> u128 {
+        len.div_ceil(64 / bits as u128) * 8
+    }
+
+    /// A table of `len` entries, all unreached.
+    pub(super) fn new(len: u64, bits: u32) -> Self {
+        let per = 64 / bits as u64;
+        let words = usize::try_from(len.div_ceil(per)).expect("checked against the budget");
+        Packed {
+            bits,
+            per_word_log2: (64 / bits).trailing_zeros(),
+            unreached: (1u64 << bits) - 1,
+            ones: u64::MAX / ((1u64 << bits) - 1),
+            len,
+            words: {
+                let mut all = huge_page_words(words);
+                all.resize(words, u64::MAX);
+                all
+            },
+        }
+    }
+
+    #[inline]
+    pub(super) fn unreached(&self) -> u64 {
+        self.unreached
+    }
+
+    #[inline]
+    pub(super) fn per_word_log2(&self) -> u32 {
+        self.per_word_log2
+    }
+
+    #[inline]
+    pub(super) fn get(&self, i: u64) -> u64 {
+        let word = self.words[(i >> self.per_word_log2()) as usize];
+        let shift = (i & ((1 << self.per_word_log2()) - 1)) as u32 * self.bits;
+        (word >> shift) & self.unreached()
+    }
+
+    #[inline]
+    fn set(&mut self, i: u64, value: u64) {
+        let log2 = self.per_word_log2();
+        let shift = (i & ((1 << log2) - 1)) as u32 * self.bits;
+        let mask = self.unreached() << shift;
+        let word = &mut self.words[(i >> log2) as usize];
+        *word = (*word & !mask) | (value << shift);
+    }
+
+    /// [`get`](Self::get) for a table known to have `BITS`-bit entries: constant shifts and
+    /// masks.
+    #[inline(always)]
+    pub(super) fn get_in<const BITS: u32>(&self, i: u64) -> u64 {
+        debug_assert_eq!(self.bits, BITS);
+        let log2 = (64 / BITS).trailing_zeros();
+        let word = self.words[(i >> log2) as usize];
+        (word >> ((i & ((1 << log2) - 1)) as u32 * BITS)) & (u64::MAX >> (64 - BITS))
+    }
+
+    /// [`set`](Self::set) for a table known to have `BITS`-bit entries.
+    #[inline(always)]
+    pub(super) fn set_in<const BITS: u32>(&mut self, i: u64, value: u64) {
+        debug_assert_eq!(self.bits, BITS);
+        let log2 = (64 / BITS).trailing_zeros();
+        let shift = (i & ((1 << log2) - 1)) as u32 * BITS;
+        let mask = (u64::MAX >> (64 - BITS)) << shift;
+        let word = &mut self.words[(i >> log2) as usize];
+        *word = (*word & !mask) | (value << shift);
+    }
+
+    /// The top bit of every lane of `word` whose entry equals `value`, others clear; padding lanes
+    /// past `len` never match.
+    #[inline]
+    pub(super) fn lanes_equal(&self, word: usize, value: u64) -> u64 {
+        let ones = self.ones;
+        let high = ones << (self.bits - 1);
+        let low = !high;
+        // A lane of `x` is zero exactly where the entry equals `value`. Adding `low` to a lane's low
+        // bits carries into its top bit when they are non-zero, and never across lanes.
+        let x = self.words[word] ^ (value * ones);
+        let nonzero = (((x & low) + low) | x) & high;
+        let mut hits = !nonzero & high;
+        let per = 1u64 << self.per_word_log2;
+        let first = word as u64 * per;
+        if first + per > self.len {
+            let valid = self.len - first; // lanes in use in the last word
+            hits &= (1u64 << (valid * self.bits as u64)) - 1;
+        }
+        hits
+    }
+
+    /// The entry index of the lowest lane marked in `hits` (from [`Self::lanes_equal`]).
+    #[inline]
+    pub(super) fn lane_index(&self, word: usize, hits: u64) -> u64 {
+        let lane = hits.trailing_zeros() / self.bits;
+        ((word as u64) << self.per_word_log2()) + lane as u64
+    }
+
+    /// The same entries at `bits` bits each, each code passed through `recode`; unreached still
+    /// unreached. Ticks `latch` with the entries copied (a table of billions of entries takes
+    /// seconds): `Err` when it says to stop.
+    pub(super) fn recoded(
+        &self,
+        bits: u32,
+        recode: impl Fn(u64) -> u64,
+        latch: &Latch,
+    ) -> Result<Packed, Limit> {
+        let mut other = Packed::new(self.len, bits);
+        let unreached = self.unreached();
+        let mut ticker = latch.ticker();
+        for i in 0..self.len {
+            ticker.tick(i)?;
+            let code = self.get(i);
+            if code != unreached {
+                other.set(i, recode(code));
+            }
+        }
+        Ok(other)
+    }
+}
+
+/// An empty vector with room for `words` table words, whose memory the kernel is asked to back
+/// with transparent huge pages (Linux `madvise(MADV_HUGEPAGE)`, for tables of 4 MiB and more).
+///
+/// Why: every estimate of a pattern database is a random read of a table far larger than the
+/// caches; with 4 KiB pages nearly every such read also misses the TLB, and the page walk (in a
+/// virtual machine, a walk of two page tables) costs as much as the read. With 2 MiB pages the
+/// 3x3x3's 83 MiB need 42 TLB entries. Advice only: where the kernel refuses (THP disabled,
+/// no huge page free) or on other systems the pages are plain, the contents the same.
+pub(super) fn huge_page_words(words: usize) -> Vec<u64> {
+    let mut all: Vec<u64> = Vec::with_capacity(words);
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        const MADV_HUGEPAGE: i32 = 14;
+        unsafe extern "C" {
+            fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
+        }
+        let start = all.as_mut_ptr() as usize;
+        let (first, end) = (
+            start.next_multiple_of(HUGE),
+            (start + words * 8) / HUGE * HUGE,
+        );
+        if words * 8 >= 2 * HUGE && end > first {
+            // SAFETY: `first..end` lies inside the vector's allocation (page-aligned, as madvise
+            // needs), which stays allocated and unmoved during the call; MADV_HUGEPAGE changes
+            // only how the kernel backs the range, never its contents. The result is ignored:
+            // refused advice leaves plain pages.
+            unsafe { madvise(first as *mut std::ffi::c_void, end - first, MADV_HUGEPAGE) };
+        }
+    }
+    all
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Limits;
+
+    #[test]
+    fn lanes_equal_finds_exactly_the_matching_entries() {
+        for bits in [2, 4, 8, 16, 32] {
+            let mut p = Packed::new(37, bits);
+            for i in (0..37).step_by(3) {
+                p.set(i, i % 5 % p.unreached());
+            }
+            let values = [0, 1, 4, p.unreached()]
+                .into_iter()
+                .filter(|&v| v <= p.unreached());
+            for value in values {
+                let mut seen = Vec::new();
+                for word in 0..p.words.len() {
+                    let mut hits = p.lanes_equal(word, value);
+                    while hits != 0 {
+                        seen.push(p.lane_index(word, hits));
+                        hits &= hits - 1;
+                    }
+                }
+                let expected: Vec<u64> = (0..37).filter(|&i| p.get(i) == value).collect();
+                assert_eq!(seen, expected, "bits {bits}, value {value}");
+            }
+        }
+    }
+
+    #[test]
+    fn widening_keeps_every_entry() {
+        let mut p = Packed::new(21, 4);
+        for i in 0..21 {
+            if i % 4 != 0 {
+                p.set(i, i % 15);
+            }
+        }
+        let latch = Latch::new(&Limits::default());
+        let w = p.recoded(8, |code| code, &latch).unwrap();
+        for i in 0..21 {
+            let expected = if i % 4 == 0 { 255 } else { i % 15 };
+            assert_eq!(w.get(i), expected);
+        }
+    }
+}
