@@ -30,7 +30,8 @@
 //!   that is larger than what is left to find.
 //!
 //! Both write `next` with the atomic ORs of the per-state strategy (blocks of `L` bits do not
-//! end on word boundaries), and then share its merge pass.
+//! end on word boundaries), and then share its merge pass: [`SplitTables`] is an [`Advance`]
+//! of the shared level loop, and takes those pieces from it (`sweep.rs`).
 //!
 //! # Trade-offs
 //!
@@ -42,7 +43,7 @@
 //! direction rule needs the unvisited count: an index that over-counts the reachable states
 //! (the Skewb's) keeps it large and the sweep pushes throughout, which is still exact.
 
-use super::{Advance, Bitsets, Merged, as_atomic, merge, or_into, over_chunks};
+use super::sweep::{Advance, Bitsets, Merged, as_atomic, merge, or_into, over_chunks};
 use crate::search::{Latch, Limit, Ticker};
 use crate::space::SplitMoves;
 use rayon::prelude::*;
@@ -54,7 +55,7 @@ use std::sync::atomic::AtomicU64;
 const CHUNK_STATES: u64 = 1 << 16;
 
 /// The move tables of a split index (see the module docs).
-pub(crate) struct SplitTables {
+pub(super) struct SplitTables {
     /// `L`: states per block.
     low_count: u64,
     /// `H`: blocks.
@@ -69,7 +70,7 @@ pub(crate) struct SplitTables {
 impl SplitTables {
     /// The bytes the tables of `space` take, and `(L, H, moves)`; `None` when the index does not
     /// split, a part does not fit a `u32` or there are more than [`MAX_MOVES`] moves.
-    pub(crate) fn shape<P: SplitMoves>(space: &P) -> Option<(u128, (u64, u64, usize))> {
+    pub(super) fn shape<P: SplitMoves>(space: &P) -> Option<(u128, (u64, u64, usize))> {
         let low_count = space.low_count()?;
         let size = space.size();
         // Blocks of one state save nothing: tabulating `high_k` for every state is a per-state
@@ -93,7 +94,7 @@ impl SplitTables {
     /// The tables of `space` (see the module docs), on `pool`'s threads when there is one;
     /// `Ok(None)` when the index does not split after all, `Err` when `latch` stopped the run
     /// (ticked with the successors tabulated).
-    pub(crate) fn tabulate<P: SplitMoves + Sync>(
+    pub(super) fn tabulate<P: SplitMoves + Sync>(
         space: &P,
         pool: Option<&rayon::ThreadPool>,
         latch: &Latch,
@@ -163,7 +164,7 @@ impl SplitTables {
     }
 
     /// Bytes of the two tables.
-    pub(crate) fn bytes(&self) -> u64 {
+    pub(super) fn bytes(&self) -> u64 {
         ((self.high.len() + self.low.len()) * 4) as u64
     }
 
@@ -313,7 +314,7 @@ struct Scratch {
 
 /// The most moves a split space may have (tabulation keeps one state's successors on the
 /// stack).
-pub(crate) const MAX_MOVES: usize = 256;
+const MAX_MOVES: usize = 256;
 
 /// Fills `table`, `moves` entries per item, with `row(item, entries)` on `pool` when there is
 /// one; true when every row returned true (a false one may stop the filling: the tables are
@@ -420,8 +421,9 @@ impl Advance for SplitTables {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Options, backward, split_backward};
+    use super::SplitTables;
     use crate::search::Limits;
+    use crate::search::layers::{Options, backward, memory_needed, split_backward};
     use crate::space::{GoalSet, Indexed, Invertible, SplitMoves, StateSpace};
 
     /// Pairs `(a, b)`, `a < A` and `b < B`, indexed `a * B + b`. The moves add `da` to `a`
@@ -540,7 +542,7 @@ mod tests {
         };
         let latch = crate::search::Latch::new(&limits);
         assert!(matches!(
-            super::SplitTables::tabulate(&space, None, &latch),
+            SplitTables::tabulate(&space, None, &latch),
             Ok(None)
         ));
         let per_state = backward(&space, options, &mut |_, _| {});
@@ -552,8 +554,8 @@ mod tests {
     #[test]
     fn tables_over_the_budget_fall_back_and_bitsets_over_it_are_refused() {
         let space = pairs(300, 37, false);
-        let (tables, _) = super::SplitTables::shape(&space).unwrap();
-        let bitsets = super::super::memory_needed(&space);
+        let (tables, _) = SplitTables::shape(&space).unwrap();
+        let bitsets = memory_needed(&space);
         let mut limits = Limits {
             memory_budget: (bitsets + tables - 1) as u64,
             ..Limits::default()

@@ -65,20 +65,37 @@
 //! `size` fits the budget. Every layer scans every word of the space; that is cheap next to
 //! expansion when layers are thick, but makes long thin searches (many layers, few states each)
 //! slower than a queue-based BFS.
+//!
+//! # Files
+//!
+//! | file | holds |
+//! |---|---|
+//! | `mod.rs` | the entry points, [`Options`] and [`Layers`] |
+//! | `sweep.rs` | the level loop every strategy shares, and what a strategy plugs into it |
+//! | `per_state.rs` | the push of any indexed space, one state at a time |
+//! | `xor.rs` | the pull of an [`XorMoves`] space, a word of 64 states per move |
+//! | `split.rs` | the blocks of a [`SplitMoves`] space, from two move tables |
+
+mod per_state;
+mod split;
+mod sweep;
+mod xor;
+
+// The cluster sweep runs these layers on timely workers: it counts a layer as this loop does and
+// pulls the words of an XOR space with the same code.
+pub(super) use sweep::Merged;
+pub(super) use xor::XorWords;
 
 use super::{Latch, Limit, Limits, Stats};
 use crate::space::{GoalSet, Indexed, Invertible, SplitMoves, XorMoves};
-use rayon::prelude::*;
+use per_state::PerState;
 use split::SplitTables;
-use std::ops::Range;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use sweep::{pool_for, run, run_each};
 
 /// Words per unit of work. Small enough that chunks balance across threads (and that a chunk of
 /// the word strategy, which polls once per chunk, takes well under a millisecond); large enough
 /// that scheduling them costs nothing next to the work.
 pub const CHUNK_WORDS: usize = 1024;
-
-mod split;
 
 /// Spaces of at least this many states use every available thread unless told otherwise; below,
 /// a layer is too little work to share (starting the pool costs more than it saves).
@@ -112,23 +129,6 @@ pub struct Layers<S> {
     pub threads: usize,
     /// Bytes of the three bitsets (what the memory check compared against the budget).
     pub memory_bytes: u64,
-}
-
-impl<S> Layers<S> {
-    /// A sweep that stopped before its first layer.
-    fn not_started(limit: Limit, threads: usize, elapsed: std::time::Duration) -> Self {
-        Layers {
-            histogram: Vec::new(),
-            farthest: None,
-            stopped: Some(limit),
-            stats: Stats {
-                elapsed,
-                ..Stats::default()
-            },
-            threads,
-            memory_bytes: 0,
-        }
-    }
 }
 
 /// Forward from `start` over any indexed space, one state at a time.
@@ -314,501 +314,6 @@ pub(super) fn goal_indices<P: Indexed + GoalSet>(space: &P) -> Vec<u64> {
     space.goals(&mut |goal| sources.push(space.index(goal)));
     sources
 }
-
-/// The three bitsets, one bit per index, `u64` words.
-struct Bitsets {
-    frontier: Vec<u64>,
-    next: Vec<u64>,
-    visited: Vec<u64>,
-}
-
-/// One layer's step, the part the two strategies differ in.
-trait Advance: Sync {
-    /// Fills `next` with the successors of `frontier` that are not in `visited` and adds them to
-    /// `visited`; returns their count and lowest index, and the successors generated. `None`
-    /// when `latch` stopped it part-way (the sets are then not a layer).
-    fn advance(
-        &self,
-        sets: &mut Bitsets,
-        pool: Option<&rayon::ThreadPool>,
-        latch: &Latch,
-    ) -> Option<Merged>;
-}
-
-/// Any indexed space, pushed: decode each frontier state, generate its successors, set their
-/// bits in `next`. Then a merge pass adds `next` to `visited` and clears `frontier`.
-struct PerState<'a, P> {
-    space: &'a P,
-}
-
-impl<P: Indexed + Sync> PerState<'_, P> {
-    /// Expands the frontier states in `frontier[words]`; returns the successors generated.
-    /// `SHARED`: other threads write `next` too, so the ORs must be atomic. Ticks `latch` with
-    /// the successors, and stops part-way when it says so.
-    fn expand<const SHARED: bool>(
-        &self,
-        frontier: &[u64],
-        visited: &[u64],
-        next: &[AtomicU64],
-        words: Range<usize>,
-        latch: &Latch,
-    ) -> u64 {
-        let mut ticker = latch.ticker();
-        let mut generated = 0u64;
-        for (w, &word) in frontier
-            .iter()
-            .enumerate()
-            .take(words.end)
-            .skip(words.start)
-        {
-            let mut bits = word;
-            while bits != 0 {
-                if ticker.tick(generated).is_err() {
-                    return generated;
-                }
-                let index = (w as u64) << 6 | bits.trailing_zeros() as u64;
-                bits &= bits - 1;
-                self.space
-                    .successors(self.space.state(index), &mut |_, successor| {
-                        generated += 1;
-                        let index = self.space.index(successor);
-                        let (word, bit) = ((index >> 6) as usize, 1u64 << (index & 63));
-                        if visited[word] & bit == 0 {
-                            or_into::<SHARED>(&next[word], bit);
-                        }
-                    });
-            }
-        }
-        generated
-    }
-}
-
-/// ORs `bits` into `word`, touching it only when some bit is new: late in a search most
-/// successors are old, and a load is much cheaper than an atomic OR.
-#[inline(always)]
-fn or_into<const SHARED: bool>(word: &AtomicU64, bits: u64) {
-    let old = word.load(Relaxed);
-    if bits & !old != 0 {
-        if SHARED {
-            word.fetch_or(bits, Relaxed);
-        } else {
-            word.store(old | bits, Relaxed);
-        }
-    }
-}
-
-/// Views `words` as atomics, so that threads can OR into a shared bitset.
-fn as_atomic(words: &mut [u64]) -> &[AtomicU64] {
-    const { assert!(std::mem::align_of::<AtomicU64>() == std::mem::align_of::<u64>()) };
-    // SAFETY: AtomicU64 has the size and bit validity of u64 and (asserted above) its alignment;
-    // the exclusive borrow guarantees no non-atomic access while the view lives.
-    unsafe { &*(words as *mut [u64] as *const [AtomicU64]) }
-}
-
-impl<P: Indexed + Sync> Advance for PerState<'_, P> {
-    fn advance(
-        &self,
-        sets: &mut Bitsets,
-        pool: Option<&rayon::ThreadPool>,
-        latch: &Latch,
-    ) -> Option<Merged> {
-        let Bitsets {
-            frontier,
-            next,
-            visited,
-        } = sets;
-        let words = frontier.len();
-        let shared_next = as_atomic(next);
-        let generated = over_chunks(pool, words, CHUNK_WORDS, |range| match pool {
-            None => self.expand::<false>(frontier, visited, shared_next, range, latch),
-            Some(_) => self.expand::<true>(frontier, visited, shared_next, range, latch),
-        });
-        if latch.reason().is_some() {
-            return None;
-        }
-        Some(merge(pool, sets, generated))
-    }
-}
-
-/// The end of a pushed layer: adds `next` (states not visited before) to `visited`, counts it,
-/// and clears `frontier`.
-fn merge(pool: Option<&rayon::ThreadPool>, sets: &mut Bitsets, generated: u64) -> Merged {
-    let Bitsets {
-        frontier,
-        next,
-        visited,
-    } = sets;
-    let mut merged = zip_chunks(pool, next, visited, |first, next, visited| {
-        let mut merged = Merged::default();
-        for (i, (fresh, seen)) in next.iter().zip(visited.iter_mut()).enumerate() {
-            merged.add(first + i, *fresh);
-            *seen |= *fresh;
-        }
-        merged
-    });
-    frontier.fill(0);
-    merged.generated = generated;
-    merged
-}
-
-/// [`XorMoves`] spaces, pulled: each move's mask split into the word offset `m >> 6` and the
-/// in-word part `m & 63`.
-///
-/// An XOR undoes itself, so the predecessors of word `t` are the words `t ^ (m >> 6)`, permuted.
-/// The step therefore goes target by target: `next[t]` is the OR over the moves of the permuted
-/// frontier words, minus `visited[t]`. Each thread writes only its own chunk of `next` and
-/// `visited`, so there are no atomics and no merge pass, and the inner loop has no store and no
-/// data-dependent branch. The price is that every word is computed every layer, sparse or not:
-/// `layers * size / 64 * moves` word operations (about 170 million for Flip 5 x 5, tens of
-/// milliseconds), against the push direction's `sum of non-empty frontier words * moves` (66
-/// million there) with a random read-modify-write and a branch for each.
-pub(super) struct XorWords {
-    /// The moves grouped by in-word part: `(flip, word offsets)`. The permutation distributes
-    /// over OR, so a group ORs its source words first and permutes once; for Flip 5 x 5 the 25
-    /// moves make 8 groups, 18 moves sharing `flip = 0` (no permutation at all).
-    groups: Vec<(u64, Vec<usize>)>,
-    pub(super) moves: u64,
-}
-
-impl XorWords {
-    pub(super) fn new<P: XorMoves>(space: &P) -> Self {
-        let size = space.size();
-        assert!(size.is_power_of_two(), "XorMoves: size is a power of two");
-        let mut groups: Vec<(u64, Vec<usize>)> = Vec::new();
-        for &m in space.xor_masks() {
-            assert!((m as u128) < size, "XorMoves: mask {m:#x} is an index");
-            let (word_offset, flip) = ((m >> 6) as usize, m & 63);
-            match groups.iter_mut().find(|(f, _)| *f == flip) {
-                Some((_, offsets)) => offsets.push(word_offset),
-                None => groups.push((flip, vec![word_offset])),
-            }
-        }
-        XorWords {
-            groups,
-            moves: space.xor_masks().len() as u64,
-        }
-    }
-
-    /// Every move's word offset `m >> 6`: state word `w` reaches word `w ^ offset`.
-    pub(super) fn word_offsets(&self) -> impl Iterator<Item = usize> + '_ {
-        self.groups
-            .iter()
-            .flat_map(|(_, offsets)| offsets.iter().copied())
-    }
-}
-
-/// `BLOCKS[k]`: the lower `2^k` bits of every `2^(k+1)`-bit block.
-const BLOCKS: [u64; 6] = [
-    0x5555_5555_5555_5555,
-    0x3333_3333_3333_3333,
-    0x0f0f_0f0f_0f0f_0f0f,
-    0x00ff_00ff_00ff_00ff,
-    0x0000_ffff_0000_ffff,
-    0x0000_0000_ffff_ffff,
-];
-
-/// Moves bit `i` of every word of `words` to bit `i ^ flip` (`flip < 64`): for each set bit `k`
-/// of `flip`, swap neighbouring `2^k`-bit blocks. One stage at a time over the whole slice: a
-/// branch-free loop the compiler vectorises, where permuting word by word would branch on
-/// every bit of `flip` for every word.
-fn permute(words: &mut [u64], flip: u64) {
-    for (k, &low) in BLOCKS.iter().enumerate() {
-        if flip >> k & 1 == 1 {
-            let shift = 1 << k;
-            for word in words.iter_mut() {
-                *word = (*word & low) << shift | (*word >> shift) & low;
-            }
-        }
-    }
-}
-
-impl XorWords {
-    /// ORs into `next[i]` every state of word `first + i` that has a predecessor in a source
-    /// block: `source(base)` is the block of frontier words starting at word `base`, or `None`
-    /// when it has no state to give (empty, or held by another worker of a
-    /// [`cluster`](super::cluster) sweep, which pushes its part instead).
-    ///
-    /// Move by move over the whole chunk rather than word by word over the moves: the chunk is
-    /// `n` aligned words (a power of two), so the sources of one move, the words
-    /// `(first + i) ^ offset`, are one aligned block of `n` words read in a shuffled order
-    /// (`i ^ (offset % n)`). A block at a time is what caches and prefetchers like; one word
-    /// from each of 25 far-apart blocks at a time (the plain loop) left the loads waiting on
-    /// memory most of the time.
-    ///
-    /// Empty blocks are skipped (`source` gives `None`), which makes the sparse first and last
-    /// layers almost free.
-    pub(super) fn pull<'a>(
-        &self,
-        first: usize,
-        next: &mut [u64],
-        source: impl Fn(usize) -> Option<&'a [u64]>,
-    ) {
-        let n = next.len();
-        debug_assert!(n.is_power_of_two() && first.is_multiple_of(n));
-        let mut group = [0u64; CHUNK_WORDS];
-        let group = &mut group[..n];
-        for (flip, offsets) in &self.groups {
-            // The unpermuted group goes straight into `next`; the others through `group`.
-            let into: &mut [u64] = if *flip == 0 { next } else { group };
-            let mut empty = true;
-            for &offset in offsets {
-                let Some(block) = source(first ^ (offset & !(n - 1))) else {
-                    continue;
-                };
-                if empty && *flip != 0 {
-                    into.fill(0);
-                }
-                empty = false;
-                let shuffle = offset & (n - 1);
-                for (i, word) in into.iter_mut().enumerate() {
-                    *word |= block[i ^ shuffle];
-                }
-            }
-            if *flip != 0 && !empty {
-                permute(group, *flip);
-                for (word, &sources) in next.iter_mut().zip(group.iter()) {
-                    *word |= sources;
-                }
-            }
-        }
-    }
-}
-
-impl Advance for XorWords {
-    fn advance(
-        &self,
-        sets: &mut Bitsets,
-        pool: Option<&rayon::ThreadPool>,
-        latch: &Latch,
-    ) -> Option<Merged> {
-        let Bitsets {
-            frontier,
-            next,
-            visited,
-        } = sets;
-        let frontier = &*frontier;
-        let n = frontier.len().min(CHUNK_WORDS);
-        let live: Vec<bool> = frontier
-            .chunks(n)
-            .map(|block| block.iter().any(|&w| w != 0))
-            .collect();
-        let mut merged = zip_chunks(pool, next, visited, |first, next, visited| {
-            // A chunk is 1,024 words, each ORed from every move: microseconds. One poll each.
-            if latch.check().is_err() {
-                return Merged::default();
-            }
-            next.fill(0);
-            self.pull(first, next, |base| {
-                live[base / n].then(|| &frontier[base..base + n])
-            });
-            let mut merged = Merged::default();
-            for (i, (fresh, seen)) in next.iter_mut().zip(visited.iter_mut()).enumerate() {
-                *fresh &= !*seen;
-                *seen |= *fresh;
-                merged.add(first + i, *fresh);
-            }
-            merged
-        });
-        if latch.reason().is_some() {
-            return None;
-        }
-        let expanded: u64 = frontier.iter().map(|w| w.count_ones() as u64).sum();
-        merged.generated = expanded * self.moves;
-        Some(merged)
-    }
-}
-
-/// Runs `job` on every chunk of `size` items of `0..items`, on the pool when there is one; sums
-/// the results.
-fn over_chunks<R: Send + std::iter::Sum<R>>(
-    pool: Option<&rayon::ThreadPool>,
-    items: usize,
-    size: usize,
-    job: impl Fn(Range<usize>) -> R + Sync,
-) -> R {
-    let chunk = |c: usize| c * size..((c + 1) * size).min(items);
-    let chunks = items.div_ceil(size);
-    match pool {
-        None => (0..chunks).map(|c| job(chunk(c))).sum(),
-        Some(pool) => pool.install(|| (0..chunks).into_par_iter().map(|c| job(chunk(c))).sum()),
-    }
-}
-
-/// Runs `job(first word, a chunk, b chunk)` on matching chunks of `a` and `b`, on the pool when
-/// there is one; sums the results.
-fn zip_chunks<R: Send + std::iter::Sum<R>>(
-    pool: Option<&rayon::ThreadPool>,
-    a: &mut [u64],
-    b: &mut [u64],
-    job: impl Fn(usize, &mut [u64], &mut [u64]) -> R + Sync,
-) -> R {
-    let a = a.chunks_mut(CHUNK_WORDS);
-    let b = b.chunks_mut(CHUNK_WORDS);
-    let job = |(c, (a, b)): (usize, (&mut [u64], &mut [u64]))| job(c * CHUNK_WORDS, a, b);
-    match pool {
-        None => a.zip(b).enumerate().map(job).sum(),
-        Some(pool) => pool.install(|| {
-            let a = a.collect::<Vec<_>>().into_par_iter();
-            let b = b.collect::<Vec<_>>().into_par_iter();
-            a.zip(b).enumerate().map(job).sum()
-        }),
-    }
-}
-
-/// What one layer found: its size and lowest index, and the successors generated to find it.
-#[derive(Clone, Copy, Default)]
-pub(super) struct Merged {
-    pub(super) count: u64,
-    pub(super) lowest: Option<u64>,
-    pub(super) generated: u64,
-}
-
-impl Merged {
-    /// Counts the new states `fresh` of word `word`.
-    #[inline(always)]
-    pub(super) fn add(&mut self, word: usize, fresh: u64) {
-        if fresh != 0 {
-            self.count += fresh.count_ones() as u64;
-            self.lowest
-                .get_or_insert((word as u64) << 6 | fresh.trailing_zeros() as u64);
-        }
-    }
-}
-
-impl std::iter::Sum for Merged {
-    fn sum<I: Iterator<Item = Merged>>(parts: I) -> Merged {
-        parts.fold(Merged::default(), |a, b| Merged {
-            count: a.count + b.count,
-            lowest: match (a.lowest, b.lowest) {
-                (Some(x), Some(y)) => Some(x.min(y)),
-                (x, y) => x.or(y),
-            },
-            generated: a.generated + b.generated,
-        })
-    }
-}
-
-/// A pool of `threads` workers, none for one. A pool that cannot start (no threads left) is not
-/// worth failing over: the run goes on this thread.
-fn pool_for(threads: usize) -> Option<rayon::ThreadPool> {
-    (threads > 1)
-        .then(|| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .ok()
-        })
-        .flatten()
-}
-
-/// The sweep every strategy shares. `sources` are indices (depth 0; repeats count once).
-fn run<P: Indexed, A: Advance>(
-    space: &P,
-    sources: &[u64],
-    strategy: &A,
-    options: Options,
-    on_layer: &mut dyn FnMut(u32, u64),
-) -> Layers<P::State> {
-    let latch = Latch::new(options.limits);
-    let each = &mut |_, _: &[u64]| Ok(());
-    run_each(space, sources, strategy, options, &latch, on_layer, each)
-}
-
-/// [`run`], also lending each completed layer's bitset to `each` (see [`xor_backward_each`]),
-/// under the run's `latch` (its clock started with the run: `stats.elapsed` counts from it).
-fn run_each<P: Indexed, A: Advance>(
-    space: &P,
-    sources: &[u64],
-    strategy: &A,
-    options: Options,
-    latch: &Latch,
-    on_layer: &mut dyn FnMut(u32, u64),
-    each: EachLayer,
-) -> Layers<P::State> {
-    let limits = options.limits;
-    let threads = threads_for(space.size(), options.threads).max(1);
-    let needed = memory_needed(space);
-    let mut result = Layers {
-        histogram: Vec::new(),
-        farthest: None,
-        stopped: None,
-        stats: Stats::default(),
-        threads,
-        memory_bytes: 0,
-    };
-    // A size past the address space is over any budget too.
-    let words = limits.check_memory(needed).and_then(|()| {
-        usize::try_from(space.size().div_ceil(64)).map_err(|_| Limit::Memory {
-            needed,
-            budget: limits.memory_budget,
-        })
-    });
-    let words = match words {
-        Ok(words) => words,
-        Err(limit) => return Layers::not_started(limit, threads, latch.elapsed()),
-    };
-    result.memory_bytes = needed as u64;
-    let pool = pool_for(threads);
-    result.threads = if pool.is_some() { threads } else { 1 };
-
-    // vec![0; n] asks the allocator for zeroed pages: untouched words cost nothing until used.
-    let mut sets = Bitsets {
-        frontier: vec![0; words],
-        next: vec![0; words],
-        visited: vec![0; words],
-    };
-    let mut layer = Merged::default();
-    for &index in sources {
-        let (word, bit) = ((index >> 6) as usize, 1u64 << (index & 63));
-        if sets.visited[word] & bit == 0 {
-            sets.visited[word] |= bit;
-            sets.frontier[word] |= bit;
-            layer.count += 1;
-            layer.lowest = Some(layer.lowest.map_or(index, |i| i.min(index)));
-        }
-    }
-    let mut stats = Stats::default();
-    loop {
-        result.histogram.push(layer.count);
-        result.farthest = layer.lowest.map(|i| space.state(i));
-        stats.visited += layer.count;
-        stats.peak_frontier = stats.peak_frontier.max(layer.count);
-        on_layer(stats.depth, stats.visited);
-        if let Err(limit) = each(stats.depth, &sets.frontier) {
-            result.stopped = Some(limit);
-            break;
-        }
-
-        if let Some(max) = limits.max_states
-            && stats.visited > max
-        {
-            result.stopped = Some(Limit::States(max));
-            break;
-        }
-        let Some(found) = strategy.advance(&mut sets, pool.as_ref(), latch) else {
-            result.stopped = latch.reason();
-            break;
-        };
-        stats.expanded += layer.count;
-        stats.generated += found.generated;
-        if found.count == 0 {
-            break;
-        }
-        // Checked after the next layer is known: a sweep that ends exactly at the depth limit is
-        // complete, not cut.
-        if limits.max_depth.is_some_and(|max| stats.depth >= max) {
-            result.stopped = Some(Limit::Depth(stats.depth));
-            break;
-        }
-        layer = found;
-        std::mem::swap(&mut sets.frontier, &mut sets.next);
-        stats.depth += 1;
-    }
-    stats.elapsed = latch.elapsed();
-    result.stats = stats;
-    result
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -824,17 +329,6 @@ mod tests {
         Options {
             limits,
             threads: Some(threads),
-        }
-    }
-
-    #[test]
-    fn permute_moves_every_bit_to_its_xor() {
-        for flip in 0..64u64 {
-            let mut words: Vec<u64> = (0..64).map(|i| 1 << i).collect();
-            permute(&mut words, flip);
-            for (i, &word) in words.iter().enumerate() {
-                assert_eq!(word, 1 << (i as u64 ^ flip), "bit {i}, flip {flip}");
-            }
         }
     }
 
