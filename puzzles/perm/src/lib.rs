@@ -2,8 +2,9 @@
 //! loops (LoopOver) described by orbits of pieces, a solved state and moves, read from the two
 //! formats people publish them in.
 //!
-//! - [`def`]: the model ([`Definition`]), its one convention (0-based, orientation by slot),
-//!   composition, inverse, powers and orders, move sequences, generators and metrics.
+//! - [`def`]: the model ([`Definition`]) and its one convention (0-based, orientation by slot);
+//!   a folder: the data, composition, inverse, powers and orders, generators and metrics, move
+//!   sequences, checks, a state as text.
 //! - [`tws`]: the ksolve-style text of twsearch (`.tws`), converting its by-piece orientations.
 //! - [`kpuzzle`]: cubing.js's KPuzzle JSON (Cubing Standard #3), already by slot.
 //! - [`state`]: the search state, a `Copy` byte array, with moves as precomputed byte shuffles.
