@@ -16,6 +16,11 @@
 //!   edges), their max for IDA*, and the patterns picked from the classes.
 //! - [`plugin`]: `[puzzle] kind = "perm"`, through the generic glue.
 //!
+//! Floors, each module using only those below it: [`def`] at the bottom; the readers [`tws`]
+//! and [`kpuzzle`], the search state [`state`] and the index [`index`] on it; [`space`] on
+//! those; [`heuristic`] on [`space`]; [`plugin`] on top. (Lower modules' docs name the ones that
+//! use them, as links only.)
+//!
 //! Why a model apart from the search state: files describe puzzles with names, look-alike
 //! pieces, sequences and rules that a search never needs, and a search wants a small fixed-size
 //! state and table-driven moves. The model is checked once when read; the [`state::Packer`]
