@@ -202,13 +202,10 @@ impl Indexed for TileGroup {
 
 impl Invertible for TileGroup {
     fn inverse(&self, m: Slide) -> Slide {
-        let dir = match m.dir {
-            Dir::Up => Dir::Down,
-            Dir::Down => Dir::Up,
-            Dir::Left => Dir::Right,
-            Dir::Right => Dir::Left,
-        };
-        Slide { tile: m.tile, dir }
+        Slide {
+            tile: m.tile,
+            dir: m.dir.opposite(),
+        }
     }
 }
 
