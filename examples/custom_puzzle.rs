@@ -170,6 +170,7 @@ impl Plugin for HanoiPlugin {
             goals: &[("peg-3", "every disc on peg 3 (default)")],
             goal_keys: HanoiGoal::KEYS,
             example: "[puzzle]\nkind = \"hanoi\"\ndiscs = 3\n",
+            engines: &[],
         }
     }
 
@@ -180,7 +181,7 @@ impl Plugin for HanoiPlugin {
         let description = format!("Tower of Hanoi, {discs} discs");
         Ok(Kit::new(Hanoi { discs }, description)
             .table()
-            .build(Mode::Auto))
+            .build(Mode::AUTO))
     }
 }
 

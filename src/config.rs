@@ -43,7 +43,6 @@ use serde::Deserialize;
 use serde::de::{DeserializeOwned, IgnoredAny};
 use std::fmt;
 use std::ops::{Range, RangeInclusive};
-use std::str::FromStr;
 pub use toml::Spanned;
 
 /// The most worker threads `[search] threads` and `--threads` accept.
@@ -299,19 +298,11 @@ impl Config {
         }
     }
 
-    /// `[search] mode`, parsed (whether the puzzle supports it is the registry's check), with its
-    /// span.
-    pub fn mode(&self) -> Result<Option<(Mode, Range<usize>)>> {
-        match &self.search.mode {
-            None => Ok(None),
-            Some(raw) => {
-                let mode: Mode = raw
-                    .get_ref()
-                    .parse()
-                    .map_err(|e: String| self.error_at(raw.span(), "search.mode", e))?;
-                Ok(Some((mode, raw.span())))
-            }
-        }
+    /// `[search] mode` as written, with its span (whether the puzzle has that engine is the
+    /// registry's check: engine names are open).
+    pub fn mode(&self) -> Option<(&str, Range<usize>)> {
+        let raw = self.search.mode.as_ref()?;
+        Some((raw.get_ref().as_str(), raw.span()))
     }
 
     /// `[search]` limits, over `base` (which carries the memory budget and any CLI limits).
@@ -465,77 +456,96 @@ impl BoardText {
     }
 }
 
-/// A search mode. Each plugin says which it supports and which is its default.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Mode {
-    /// Breadth-first search from the start.
-    Bfs,
-    /// Iterative deepening: memory linear in depth.
-    Iddfs,
-    /// A distance table built backward from the goal set, then a lookup.
-    Table,
-    /// A* with the puzzle's heuristic: optimal, memory for every state it reaches.
-    Astar,
-    /// IDA* with the puzzle's heuristic: optimal, memory linear in depth.
-    Idastar,
-    /// Linear algebra over GF(2) (Flip on any size).
-    Algebraic,
-    /// The plugin picks by board size.
-    Auto,
-}
+/// A search engine's id: the name configs and the command line use for it (`bfs`, `table`, a
+/// plugin's own `algebraic`).
+///
+/// Open, not an enum: the library's engines are the constants here, and a plugin names its own
+/// with [`Mode::new`] (and says what it does in [`PluginInfo`](crate::registry::PluginInfo)'s
+/// `engines`), so the library never lists a puzzle's engine. Two modes are equal when their
+/// names are.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Mode(&'static str);
 
 impl Mode {
-    /// Every mode, in the order the docs list them.
-    pub const ALL: [Mode; 7] = [
-        Mode::Bfs,
-        Mode::Iddfs,
-        Mode::Table,
-        Mode::Astar,
-        Mode::Idastar,
-        Mode::Algebraic,
-        Mode::Auto,
+    /// Breadth-first search from the start.
+    pub const BFS: Mode = Mode("bfs");
+    /// Iterative deepening: memory linear in depth.
+    pub const IDDFS: Mode = Mode("iddfs");
+    /// A distance table built backward from the goal set, then a lookup.
+    pub const TABLE: Mode = Mode("table");
+    /// A* with the puzzle's heuristic: optimal, memory for every state it reaches.
+    pub const ASTAR: Mode = Mode("astar");
+    /// IDA* with the puzzle's heuristic: optimal, memory linear in depth.
+    pub const IDASTAR: Mode = Mode("idastar");
+    /// The engine the puzzle picks (by size, by what it has).
+    pub const AUTO: Mode = Mode("auto");
+
+    /// The library's engines, in the order lists show them, with what each does; `auto` last.
+    pub const LIBRARY: [(Mode, &'static str); 6] = [
+        (Mode::BFS, "Breadth-first search from the start"),
+        (Mode::IDDFS, "Iterative deepening: memory linear in depth"),
+        (
+            Mode::TABLE,
+            "A distance table built backward from the goal set, then a lookup",
+        ),
+        (
+            Mode::ASTAR,
+            "A* with the puzzle's heuristic: optimal, memory for every state it reaches",
+        ),
+        (
+            Mode::IDASTAR,
+            "IDA* with the puzzle's heuristic: optimal, memory linear in depth",
+        ),
+        (Mode::AUTO, "The plugin picks by board size"),
     ];
+
+    /// A plugin's own engine, named `name` (lowercase, as configs write it).
+    pub const fn new(name: &'static str) -> Mode {
+        Mode(name)
+    }
 
     /// The name used in configs and on the command line.
     pub fn name(self) -> &'static str {
-        match self {
-            Mode::Bfs => "bfs",
-            Mode::Iddfs => "iddfs",
-            Mode::Table => "table",
-            Mode::Astar => "astar",
-            Mode::Idastar => "idastar",
-            Mode::Algebraic => "algebraic",
-            Mode::Auto => "auto",
+        self.0
+    }
+
+    /// Where `self` stands in lists: the library's engines in [`LIBRARY`](Self::LIBRARY) order,
+    /// then plugins' engines, then `auto`.
+    pub fn rank(self) -> usize {
+        match Mode::LIBRARY.iter().position(|(m, _)| *m == self) {
+            Some(i) if self == Mode::AUTO => usize::MAX - Mode::LIBRARY.len() + i,
+            Some(i) => i,
+            None => Mode::LIBRARY.len(),
         }
     }
 }
 
 impl fmt::Display for Mode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        f.write_str(self.0)
     }
 }
 
-impl FromStr for Mode {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Mode, String> {
-        Mode::ALL
-            .into_iter()
-            .find(|m| m.name() == s)
-            .ok_or_else(|| format!("unknown search mode `{s}` (known: {})", names(&Mode::ALL)))
+impl fmt::Debug for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl serde::Serialize for Mode {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(self.0)
     }
 }
 
 /// `Ok` when `mode` is among `supported`, else a message that lists them.
-pub fn check_mode(mode: Mode, supported: &[Mode]) -> std::result::Result<(), String> {
-    if supported.contains(&mode) {
-        Ok(())
-    } else {
-        Err(format!(
+pub fn check_mode(mode: &str, supported: &[Mode]) -> std::result::Result<Mode, String> {
+    match supported.iter().find(|m| m.name() == mode) {
+        Some(&found) => Ok(found),
+        None => Err(format!(
             "search mode `{mode}` is not supported by this puzzle (supported: {})",
             names(supported)
-        ))
+        )),
     }
 }
 

@@ -24,6 +24,7 @@ use crate::search::layers::Layers;
 use crate::search::{Limit, Limits, Outcome, Report, Stats};
 use serde_json::Value;
 use std::fmt::Display;
+use std::sync::Arc;
 
 /// An engine as the instance holds it: board text, limits and the table cache in, a [`Solution`]
 /// out.
@@ -86,7 +87,7 @@ impl Instance {
     /// the place of the generic one).
     pub fn with_engine(mut self, mode: Mode, engine: SolveFn) -> Self {
         assert!(
-            mode != Mode::Auto,
+            mode != Mode::AUTO,
             "auto is a choice among engines: with_auto"
         );
         self.engines.retain(|(m, _)| *m != mode);
@@ -148,27 +149,28 @@ impl Instance {
         &self.description
     }
 
-    /// The modes this instance runs, in [`Mode::ALL`] order (`auto` when it has engines).
+    /// The modes this instance runs: the library's engines in [`Mode::LIBRARY`] order, then the
+    /// plugin's own in the order it added them, then `auto` (when it has engines).
     pub fn modes(&self) -> Vec<Mode> {
-        Mode::ALL
-            .into_iter()
-            .filter(|&m| self.has(m))
-            .collect::<Vec<_>>()
+        let mut modes: Vec<Mode> = self.engines.iter().map(|(m, _)| *m).collect();
+        // A stable sort: the plugin's own engines keep the order they were added in.
+        modes.sort_by_key(|m| m.rank());
+        if self.auto_engine().is_some() {
+            modes.push(Mode::AUTO);
+        }
+        modes
     }
 
     fn has(&self, mode: Mode) -> bool {
-        match mode {
-            Mode::Auto => self.auto_engine().is_some(),
-            _ => self.engines.iter().any(|(m, _)| *m == mode),
-        }
+        self.modes().contains(&mode)
     }
 
     /// What `auto` runs: the plugin's choice, else the first engine of bfs, table, iddfs.
     fn auto_engine(&self) -> Option<Mode> {
         self.auto
             .into_iter()
-            .chain([Mode::Bfs, Mode::Table, Mode::Iddfs])
-            .find(|&m| m != Mode::Auto && self.engines.iter().any(|(e, _)| *e == m))
+            .chain([Mode::BFS, Mode::TABLE, Mode::IDDFS])
+            .find(|&m| m != Mode::AUTO && self.engines.iter().any(|(e, _)| *e == m))
             .or_else(|| self.engines.first().map(|(m, _)| *m))
     }
 
@@ -177,18 +179,19 @@ impl Instance {
     pub fn default_mode(&self) -> Mode {
         self.default_mode
             .filter(|&m| self.has(m))
-            .unwrap_or(Mode::Auto)
+            .unwrap_or(Mode::AUTO)
     }
 
-    /// Checks `mode` before any work; the message lists the supported modes (and says why others
-    /// are missing, when the plugin said).
-    pub fn check_mode(&self, mode: Mode) -> std::result::Result<(), String> {
+    /// The mode named `name`, if this instance runs it; else the message that lists the
+    /// supported modes (and says why others are missing, when the plugin said). Checked before
+    /// any work.
+    pub fn mode_named(&self, name: &str) -> std::result::Result<Mode, String> {
         let modes = self.modes();
-        check_mode(mode, &modes).map_err(|message| match &self.note {
+        check_mode(name, &modes).map_err(|message| match &self.note {
             Some(note) => {
                 let names: Vec<_> = modes.iter().map(|m| m.name()).collect();
                 format!(
-                    "search mode `{mode}` is not available {note} (supported: {})",
+                    "search mode `{name}` is not available {note} (supported: {})",
                     names.join(", ")
                 )
             }
@@ -196,10 +199,15 @@ impl Instance {
         })
     }
 
-    /// Makes `mode` the default (the config's `[search] mode`), if the instance has it.
-    pub fn set_default_mode(&mut self, mode: Mode) -> std::result::Result<(), String> {
-        self.check_mode(mode)?;
-        self.default_mode = Some(mode);
+    /// Checks `mode` before any work, as [`mode_named`](Self::mode_named).
+    pub fn check_mode(&self, mode: Mode) -> std::result::Result<(), String> {
+        self.mode_named(mode.name()).map(|_| ())
+    }
+
+    /// Makes the mode named `name` the default (the config's `[search] mode`), if the instance
+    /// has it.
+    pub fn set_default_mode(&mut self, name: &str) -> std::result::Result<(), String> {
+        self.default_mode = Some(self.mode_named(name)?);
         Ok(())
     }
 
@@ -209,7 +217,7 @@ impl Instance {
         self.check_mode(mode)
             .map_err(|m| Error::input(Location::file(&board.file).with_key("mode"), m))?;
         let engine = match mode {
-            Mode::Auto => self.auto_engine().expect("checked: auto has an engine"),
+            Mode::AUTO => self.auto_engine().expect("checked: auto has an engine"),
             other => other,
         };
         let (_, solve) = self
@@ -219,8 +227,8 @@ impl Instance {
             .expect("checked: the instance has this engine");
         let mut solution = solve(board, limits, &self.cache)?;
         solution.mode = engine;
-        if mode == Mode::Auto {
-            solution.extra.insert("auto".into(), Value::Bool(true));
+        if mode == Mode::AUTO {
+            solution.details.push(Arc::new(ChosenByAuto));
         }
         Ok(solution)
     }
@@ -358,8 +366,70 @@ pub struct Solution {
     pub stats: Stats,
     /// The invariant that proved the start unsolvable without a search (`parity`), if one did.
     pub proof: Option<&'static str>,
-    /// Plugin-specific fields for `--json` (e.g. `minimal`, `nullity`).
-    pub extra: serde_json::Map<String, Value>,
+    /// What the engine adds besides the path (the table it used, what the algebra proved):
+    /// printed through [`Details`], whatever the engine.
+    pub details: Vec<Arc<dyn Details>>,
+}
+
+/// What an engine adds to its answer besides the path, as a typed value that prints itself: the
+/// command line prints every engine's details through this one trait and knows none of their
+/// fields. Only [`json`](Self::json) is required.
+pub trait Details: std::fmt::Debug + Send + Sync {
+    /// Fields added to the `--json` object.
+    fn json(&self) -> serde_json::Map<String, Value>;
+    /// Words after the headline's move count: `not proven minimal`.
+    fn qualifier(&self) -> Option<String> {
+        None
+    }
+    /// Labelled boards drawn instead of the start and the board after each move (the algebra
+    /// draws the start, the cells pressed and the final board of a large board).
+    fn summary(&self) -> Option<Vec<(String, String)>> {
+        None
+    }
+    /// Lines printed after the boards.
+    fn lines(&self, answer: &Answer) -> Vec<String> {
+        let _ = answer;
+        Vec::new()
+    }
+}
+
+/// `"auto": true`: `auto` chose the engine that `mode` names.
+#[derive(Debug)]
+struct ChosenByAuto;
+
+impl Details for ChosenByAuto {
+    fn json(&self) -> serde_json::Map<String, Value> {
+        serde_json::Map::from_iter([("auto".to_string(), Value::Bool(true))])
+    }
+}
+
+/// What the table engine used: the table's size and entry width, whether an earlier board of
+/// the run built it, whether it was read from the cache (`table_*` in the JSON).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TableDetails {
+    /// The table's bytes.
+    pub bytes: u64,
+    /// Bits per entry.
+    pub bits_per_entry: u32,
+    /// An earlier board of this run built (or loaded) it.
+    pub reused: Option<bool>,
+    /// It was read from the cache on disk.
+    pub loaded: Option<bool>,
+}
+
+impl Details for TableDetails {
+    fn json(&self) -> serde_json::Map<String, Value> {
+        let mut json = serde_json::Map::new();
+        json.insert("table_bytes".into(), self.bytes.into());
+        json.insert("table_bits_per_entry".into(), self.bits_per_entry.into());
+        if let Some(reused) = self.reused {
+            json.insert("table_reused".into(), reused.into());
+        }
+        if let Some(loaded) = self.loaded {
+            json.insert("table_loaded".into(), loaded.into());
+        }
+        json
+    }
 }
 
 /// How a solve ended.
@@ -379,6 +449,19 @@ pub enum Answer {
 }
 
 impl Solution {
+    /// An answer of `mode` from `start` (board text), with the work done: for an engine of a
+    /// plugin's own that has no [`Report`] (the Flip algebra on boards no space holds).
+    pub fn new(mode: Mode, start: String, answer: Answer, stats: Stats) -> Solution {
+        Solution {
+            mode,
+            start,
+            answer,
+            stats,
+            proof: None,
+            details: Vec::new(),
+        }
+    }
+
     /// Erases an engine's [`Report`]: moves become labels, states become board text.
     pub fn from_report<S: Copy, M: Display>(
         mode: Mode,
@@ -394,14 +477,37 @@ impl Solution {
             Outcome::Unsolvable => Answer::Unsolvable,
             Outcome::LimitReached(limit) => Answer::LimitReached(limit),
         };
-        Solution {
-            mode,
-            start: board(start),
-            answer,
-            stats: report.stats,
-            proof: None,
-            extra: serde_json::Map::new(),
-        }
+        Solution::new(mode, board(start), answer, report.stats)
+    }
+
+    /// This solution with `details` added.
+    pub fn with_details(mut self, details: impl Details + 'static) -> Solution {
+        self.details.push(Arc::new(details));
+        self
+    }
+
+    /// Every detail's JSON fields, in order.
+    pub fn json_fields(&self) -> serde_json::Map<String, Value> {
+        self.details.iter().flat_map(|d| d.json()).collect()
+    }
+
+    /// The details' qualifiers of the headline, joined.
+    pub fn qualifier(&self) -> Option<String> {
+        let words: Vec<String> = self.details.iter().filter_map(|d| d.qualifier()).collect();
+        (!words.is_empty()).then(|| words.join(", "))
+    }
+
+    /// The first detail's summary boards, if one draws them.
+    pub fn summary(&self) -> Option<Vec<(String, String)>> {
+        self.details.iter().find_map(|d| d.summary())
+    }
+
+    /// Every detail's lines after the boards.
+    pub fn lines(&self) -> Vec<String> {
+        self.details
+            .iter()
+            .flat_map(|d| d.lines(&self.answer))
+            .collect()
     }
 
     /// `start` proven unsolvable by the invariant `proof`, before any search.
@@ -412,7 +518,7 @@ impl Solution {
             answer: Answer::Unsolvable,
             stats: Stats::default(),
             proof: Some(proof),
-            extra: serde_json::Map::new(),
+            details: Vec::new(),
         }
     }
 }

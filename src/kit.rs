@@ -8,7 +8,7 @@
 //!     .indexed()      // Indexed: bitset BFS, forward explore
 //!     .table()        // Indexed + Invertible + GoalSet + Describe: distance table (cached), backward explore
 //!     .invariant()    // Invariant: unsolvable boards proven before any engine runs
-//!     .build(Mode::Auto)
+//!     .build(Mode::AUTO)
 //! ```
 //!
 //! Each call requires its capability through its bounds (so a plugin cannot claim one it does
@@ -41,16 +41,15 @@ use crate::cache::{Recipe, Source, TableCache};
 use crate::config::{BoardText, Mode};
 use crate::error::Result;
 use crate::graph::{self, ExportLimits};
-use crate::instance::{Direction, Exploration, Instance, Solution};
+use crate::instance::{Direction, Exploration, Instance, Solution, TableDetails};
 use crate::search::cluster::{self, Cluster, Swept};
 use crate::search::layers::{self, Layers};
 use crate::search::table::{self, DistanceTable, Inconsistent};
 use crate::search::{Limit, Limits, Outcome, Report, Stats, astar, bfs, idastar, iddfs};
 use crate::space::{
     BoardFormat, Describe, GoalSet, Heuristic, Indexed, Invariant, Invertible, SplitMoves,
-    StateSpace, XorMoves,
+    StateSpace, Symmetric, XorMoves,
 };
-use serde_json::Value;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -117,18 +116,43 @@ struct TableEngine<P: StateSpace> {
     discard: TableDiscard<P>,
 }
 
+/// The backward sweep state by state, in this process and on a cluster.
+type PerStateSweep<P> = (BackwardSweep<P>, ClusterBackward<P>);
+
+/// What a dense index gives: bitset BFS and A*, the size, the forward sweep.
+struct IndexedEngines<P: StateSpace> {
+    bfs: Engine<P>,
+    astar: Guided<P>,
+    size: u128,
+    forward: (ForwardSweep<P>, ClusterForward<P>),
+}
+
+/// A faster way to build the same table and sweep backward, which one capability gives (XOR
+/// moves: a word of states per move; split moves: a block per move table look-up).
+struct Faster<P: StateSpace> {
+    build: TableBuild<P>,
+    sweep: BackwardSweep<P>,
+    cluster: ClusterBackward<P>,
+    strategy: &'static str,
+}
+
 /// The capabilities a plugin declared for its space, as the engines they allow. See the module
 /// docs.
+///
+/// Each method records what its capability makes possible; [`build`](Self::build) chooses among
+/// them, so the order of the calls never changes the engine chosen (`.xor().table()` and
+/// `.table().xor()` both build the table 64 states a word).
 pub struct Kit<P: Puzzle> {
     space: Arc<P>,
     description: String,
-    bfs: Engine<P>,
-    astar: Guided<P>,
+    indexed: Option<IndexedEngines<P>>,
+    /// The table engine (a plain level-scan build) and the per-state backward sweep.
+    table: Option<(TableEngine<P>, PerStateSweep<P>)>,
+    xor: Option<Faster<P>>,
+    split: Option<Faster<P>>,
+    /// A table build that expands one state per symmetry orbit.
+    symmetric: Option<TableBuild<P>>,
     heuristic: Option<HeuristicFactory<P>>,
-    /// The space's size, when it is indexed.
-    size: Option<u128>,
-    table: Option<TableEngine<P>>,
-    sweep: Option<Sweep<P>>,
     undirected: bool,
     proof: Option<Proof<P>>,
 }
@@ -140,12 +164,12 @@ impl<P: Puzzle> Kit<P> {
         Kit {
             space: Arc::new(space),
             description: description.into(),
-            bfs: bfs::solve::<P>,
-            astar: astar::solve::<P, dyn Heuristic<P>>,
-            heuristic: None,
-            size: None,
+            indexed: None,
             table: None,
-            sweep: None,
+            xor: None,
+            split: None,
+            symmetric: None,
+            heuristic: None,
             undirected: false,
             proof: None,
         }
@@ -156,17 +180,18 @@ impl<P: Puzzle> Kit<P> {
         &self.space
     }
 
-    /// A dense index: BFS keeps a bitset, and `explore` sweeps forward from the start board.
+    /// A dense index: BFS keeps a bitset, and `explore` sweeps forward from the start board
+    /// (when nothing sweeps backward).
     pub fn indexed(mut self) -> Self
     where
         P: Indexed,
     {
-        self.bfs = bfs::solve_indexed::<P>;
-        self.astar = astar::solve_indexed::<P, dyn Heuristic<P>>;
-        self.size = Some(self.space.size());
-        if self.sweep.is_none() {
-            self.sweep = Some(Sweep::Forward(layers::forward::<P>, cluster::forward::<P>));
-        }
+        self.indexed = Some(IndexedEngines {
+            bfs: bfs::solve_indexed::<P>,
+            astar: astar::solve_indexed::<P, dyn Heuristic<P>>,
+            size: self.space.size(),
+            forward: (layers::forward::<P>, cluster::forward::<P>),
+        });
         self
     }
 
@@ -187,7 +212,7 @@ impl<P: Puzzle> Kit<P> {
         P: Indexed + Invertible + GoalSet + Describe,
     {
         let mut kit = self.indexed().invertible();
-        kit.table = Some(TableEngine {
+        let engine = TableEngine {
             build: table::build::<P>,
             lookup: DistanceTable::outcome::<P>,
             fetch: |cache, space, limits, build| {
@@ -196,48 +221,52 @@ impl<P: Puzzle> Kit<P> {
                 })
             },
             discard: |cache, space, why| cache.discard(space, &Recipe::distance_table(), why),
-        });
-        kit.sweep = Some(Sweep::Backward(
-            layers::backward::<P>,
-            cluster::backward::<P>,
-            "per-state",
-        ));
+        };
+        kit.table = Some((engine, (layers::backward::<P>, cluster::backward::<P>)));
         kit
     }
 
     /// Moves that XOR the index: `explore` moves a 64-bit word of states per move, and so does
-    /// the `table` build ([`table::build_xor`]) when [`table`](Self::table) was called before.
+    /// the `table` build ([`table::build_xor`]) when the space has a [`table`](Self::table).
     pub fn xor(mut self) -> Self
     where
         P: XorMoves + GoalSet,
     {
-        self.sweep = Some(Sweep::Backward(
-            layers::xor_backward::<P>,
-            cluster::xor_backward::<P>,
-            "word-at-a-time",
-        ));
-        if let Some(table) = &mut self.table {
-            table.build = table::build_xor::<P>;
-        }
+        self.xor = Some(Faster {
+            build: table::build_xor::<P>,
+            sweep: layers::xor_backward::<P>,
+            cluster: cluster::xor_backward::<P>,
+            strategy: "word-at-a-time",
+        });
         self
     }
 
     /// An index that splits into parts the moves change separately: `explore` moves a block of
     /// states at a time from two move tables ([`layers::split_backward`]; state by state when
     /// the space's index does not split after all), and so does the `table` build
-    /// ([`table::build_split`]). Call after [`table`](Self::table).
+    /// ([`table::build_split`]) when the space has a [`table`](Self::table).
     pub fn split(mut self) -> Self
     where
         P: SplitMoves + Invertible + GoalSet,
     {
-        self.sweep = Some(Sweep::Backward(
-            layers::split_backward::<P>,
-            cluster::backward::<P>,
-            "block-at-a-time",
-        ));
-        if let Some(table) = &mut self.table {
-            table.build = table::build_split::<P>;
-        }
+        self.split = Some(Faster {
+            build: table::build_split::<P>,
+            sweep: layers::split_backward::<P>,
+            cluster: cluster::backward::<P>,
+            strategy: "block-at-a-time",
+        });
+        self
+    }
+
+    /// Symmetries that map moves to moves and goals to goals: the `table` build expands one
+    /// state per orbit ([`table::build_symmetric`]; the same table) when the space has a
+    /// [`table`](Self::table) and no faster build.
+    pub fn symmetric(mut self) -> Self
+    where
+        P: Indexed + Invertible + GoalSet + Symmetric,
+    {
+        self.symmetric =
+            Some(|space, limits| table::build_symmetric(space, limits, table::Width::Auto));
         self
     }
 
@@ -266,24 +295,47 @@ impl<P: Puzzle> Kit<P> {
 
     /// The [`Instance`]: every engine the declared capabilities allow, `auto`, the explorer and
     /// the exporter; `default_mode` is the plugin's (the config's `[search] mode` overrides it).
+    ///
+    /// **The one place engines are chosen.** A faster build or sweep is preferred over a plainer
+    /// one, whatever the order the capabilities were declared in: the table is built by XOR
+    /// words, else split blocks, else symmetric orbits, else level scans (the same table every
+    /// way); `explore` sweeps backward by XOR words, else split blocks, else state by state from
+    /// the goals (with a table), else forward from the start (indexed).
     pub fn build(self, default_mode: Mode) -> Instance {
         let Kit {
             space,
             description,
-            bfs,
-            astar,
-            heuristic,
-            size,
+            indexed,
             table,
-            sweep,
+            xor,
+            split,
+            symmetric,
+            heuristic,
             undirected,
             proof,
         } = self;
+        let faster = xor.or(split);
+        let (bfs, astar, size) = match &indexed {
+            Some(i) => (i.bfs, i.astar, Some(i.size)),
+            None => (
+                bfs::solve::<P> as Engine<P>,
+                astar::solve::<P, dyn Heuristic<P>> as Guided<P>,
+                None,
+            ),
+        };
+        let sweep = match (&faster, &table, &indexed) {
+            (Some(f), _, _) => Some(Sweep::Backward(f.sweep, f.cluster, f.strategy)),
+            (None, Some((_, (sweep, cluster))), _) => {
+                Some(Sweep::Backward(*sweep, *cluster, "per-state"))
+            }
+            (None, None, Some(i)) => Some(Sweep::Forward(i.forward.0, i.forward.1)),
+            (None, None, None) => None,
+        };
         let runner = Runner { space, proof };
         let mut instance = Instance::new(description.clone())
             .with_default_mode(default_mode)
-            .with_engine(Mode::Bfs, runner.engine(Mode::Bfs, bfs))
-            .with_engine(Mode::Iddfs, runner.engine(Mode::Iddfs, iddfs::solve::<P>));
+            .with_engine(Mode::BFS, runner.engine(Mode::BFS, bfs))
+            .with_engine(Mode::IDDFS, runner.engine(Mode::IDDFS, iddfs::solve::<P>));
         if let Some(factory) = heuristic {
             let heuristic = Arc::new(Lazy {
                 factory,
@@ -291,18 +343,23 @@ impl<P: Puzzle> Kit<P> {
             });
             let idastar = idastar::solve::<P, dyn Heuristic<P>>;
             instance = instance
-                .with_engine(Mode::Astar, runner.guided(Mode::Astar, astar, &heuristic))
+                .with_engine(Mode::ASTAR, runner.guided(Mode::ASTAR, astar, &heuristic))
                 .with_engine(
-                    Mode::Idastar,
-                    runner.guided(Mode::Idastar, idastar, &heuristic),
+                    Mode::IDASTAR,
+                    runner.guided(Mode::IDASTAR, idastar, &heuristic),
                 )
-                .with_auto(Mode::Idastar);
+                .with_auto(Mode::IDASTAR);
         }
         let small = size.is_some_and(|n| n <= AUTO_TABLE_MAX_STATES);
-        if let Some(table) = table {
-            instance = instance.with_engine(Mode::Table, runner.table(table));
+        if let Some((mut engine, _)) = table {
+            engine.build = match (&faster, symmetric) {
+                (Some(f), _) => f.build,
+                (None, Some(symmetric)) => symmetric,
+                (None, None) => engine.build,
+            };
+            instance = instance.with_engine(Mode::TABLE, runner.table(engine));
             if small {
-                instance = instance.with_auto(Mode::Table);
+                instance = instance.with_auto(Mode::TABLE);
             }
         }
         if let Some(sweep) = sweep {
@@ -348,23 +405,25 @@ impl<P: Puzzle> Runner<P> {
         proof: Option<Proof<P>>,
         mode: Mode,
         board: &BoardText,
-        engine: impl FnOnce(&P, State<P>) -> (Report<State<P>, P::Move>, serde_json::Map<String, Value>),
+        engine: impl FnOnce(&P, State<P>) -> (Report<State<P>, P::Move>, Option<TableDetails>),
     ) -> Result<Solution> {
         let start = space.read(board)?;
         if let Some(name) = proof.and_then(|prove| prove(space, start)) {
             return Ok(Solution::proven_unsolvable(mode, space.format(start), name));
         }
-        let (report, extra) = engine(space, start);
-        let mut solution = Solution::from_report(mode, start, report, |s| space.format(s));
-        solution.extra = extra;
-        Ok(solution)
+        let (report, details) = engine(space, start);
+        let solution = Solution::from_report(mode, start, report, |s| space.format(s));
+        Ok(match details {
+            Some(details) => solution.with_details(details),
+            None => solution,
+        })
     }
 
     fn engine(&self, mode: Mode, engine: Engine<P>) -> crate::instance::SolveFn {
         let (space, proof) = (self.space.clone(), self.proof);
         Box::new(move |board, limits, _| {
             Self::solve(&space, proof, mode, board, |space, start| {
-                (engine(space, start, limits), Default::default())
+                (engine(space, start, limits), None)
             })
         })
     }
@@ -398,7 +457,7 @@ impl<P: Puzzle> Runner<P> {
                 };
                 report.stats.build = build;
                 report.stats.elapsed = started.elapsed();
-                (report, Default::default())
+                (report, None)
             })
         })
     }
@@ -411,7 +470,7 @@ impl<P: Puzzle> Runner<P> {
         let (space, proof) = (self.space.clone(), self.proof);
         let kept: Mutex<Option<Arc<(DistanceTable, Source)>>> = Mutex::new(None);
         Box::new(move |board, limits, cache: &TableCache| {
-            Self::solve(&space, proof, Mode::Table, board, |space, start| {
+            Self::solve(&space, proof, Mode::TABLE, board, |space, start| {
                 let started = Instant::now();
                 // The time spent building or loading the table, for the stats.
                 let mut build = Duration::ZERO;
@@ -423,7 +482,7 @@ impl<P: Puzzle> Runner<P> {
                         build,
                         ..Stats::default()
                     };
-                    (Report { outcome, stats }, Default::default())
+                    (Report { outcome, stats }, None)
                 };
                 let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
                 let reused = kept.is_some();
@@ -467,18 +526,19 @@ impl<P: Puzzle> Runner<P> {
                     outcome = Outcome::LimitReached(Limit::Depth(max));
                 }
                 let (table, source) = &*table;
-                let mut extra = serde_json::Map::new();
-                extra.insert("table_bytes".into(), table.bytes().into());
-                extra.insert("table_bits_per_entry".into(), table.bits_per_entry().into());
-                extra.insert("table_reused".into(), reused.into());
-                extra.insert("table_loaded".into(), source.is_loaded().into());
+                let details = TableDetails {
+                    bytes: table.bytes(),
+                    bits_per_entry: table.bits_per_entry(),
+                    reused: Some(reused),
+                    loaded: Some(source.is_loaded()),
+                };
                 // The build's counts; the time is this board's, the build's (or the load's) in it.
                 let stats = Stats {
                     build,
                     elapsed: started.elapsed(),
                     ..table.stats().clone()
                 };
-                (Report { outcome, stats }, extra)
+                (Report { outcome, stats }, Some(details))
             })
         })
     }
@@ -557,5 +617,57 @@ impl<P: Puzzle> Runner<P> {
                 on_layer,
             )
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::instance::ExploreOptions;
+    use crate::toys::{Lights, LightsGoal};
+
+    fn lights() -> Lights {
+        Lights::new(3, 4, false, LightsGoal::Uniform)
+    }
+
+    /// The explore strategy and the table engine's stats of an instance.
+    fn chosen(instance: &Instance) -> (&'static str, Stats) {
+        let explored = instance
+            .explore(None, &ExploreOptions::default(), &mut |_, _| {})
+            .unwrap();
+        let board = BoardText::from_file("t", "bwwb\nwbbw\nbwwb".into());
+        let solved = instance
+            .solve(&board, Mode::TABLE, &Limits::default())
+            .unwrap();
+        let stats = Stats {
+            elapsed: Duration::ZERO,
+            build: Duration::ZERO,
+            ..solved.stats
+        };
+        (explored.strategy, stats)
+    }
+
+    #[test]
+    fn the_order_of_the_capabilities_does_not_change_the_engines() {
+        let xor_first = Kit::new(lights(), "t").xor().table().build(Mode::AUTO);
+        let table_first = Kit::new(lights(), "t").table().xor().build(Mode::AUTO);
+        let plain = Kit::new(lights(), "t").table().build(Mode::AUTO);
+        let (strategy, stats) = chosen(&xor_first);
+        assert_eq!(strategy, "word-at-a-time");
+        assert_eq!(chosen(&table_first), (strategy, stats.clone()));
+        // The plain build scans levels: other counts, the same answer.
+        let (plain_strategy, plain_stats) = chosen(&plain);
+        assert_eq!(plain_strategy, "per-state");
+        assert_ne!(plain_stats.generated, stats.generated);
+    }
+
+    #[test]
+    fn an_indexed_space_alone_sweeps_forward() {
+        let instance = Kit::new(lights(), "t").indexed().build(Mode::AUTO);
+        let board = BoardText::from_file("t", "bwwb\nwbbw\nbwwb".into());
+        let options = ExploreOptions::default();
+        let explored = instance.explore(Some(&board), &options, &mut |_, _| {});
+        assert_eq!(explored.unwrap().direction, Direction::Forward);
+        assert!(!instance.modes().contains(&Mode::TABLE));
     }
 }

@@ -16,7 +16,7 @@
 //! (`statespace judge poj1753`), answered with the plugin's engines.
 
 use crate::cache::TableCache;
-use crate::config::{Config, Key};
+use crate::config::{Config, Key, Mode};
 use crate::error::{Error, Location, Result};
 use crate::instance::Instance;
 use crate::search::Limits;
@@ -36,6 +36,10 @@ pub struct PluginInfo {
     pub goal_keys: &'static [Key],
     /// A small config that builds (`statespace puzzles` lists the modes it offers).
     pub example: &'static str,
+    /// The plugin's own engines, beside the library's ([`Mode::LIBRARY`]): each mode and what
+    /// it does (`algebraic`: linear algebra over GF(2)).
+    #[serde(skip)]
+    pub engines: &'static [(Mode, &'static str)],
 }
 
 /// A puzzle kind: turns a config into a ready [`Instance`].
@@ -131,6 +135,14 @@ impl Registry {
             .collect()
     }
 
+    /// Every mode some plugin offers, with what it does: the library's, then each plugin's own
+    /// in the order they were added, `auto` last.
+    pub fn modes(&self) -> Vec<(Mode, &'static str)> {
+        let (auto, library) = Mode::LIBRARY.split_last().expect("auto is listed");
+        let own = self.plugins.iter().flat_map(|p| p.info().engines).copied();
+        library.iter().copied().chain(own).chain([*auto]).collect()
+    }
+
     /// The judge named `name`.
     pub fn judge(&self, name: &str) -> Option<Judge> {
         self.judges().into_iter().find(|j| j.name == name)
@@ -153,13 +165,13 @@ impl Registry {
             )
         })?;
         let mut instance = plugin.build(config, limits)?;
-        if !instance.modes().contains(&crate::config::Mode::Idastar) {
+        if !instance.modes().contains(&crate::config::Mode::IDASTAR) {
             let why = "this puzzle has no heuristic (no astar, idastar)";
             config.refuse(&config.search.heuristic, "search.heuristic", why)?;
             config.refuse(&config.search.pdb, "search.pdb", why)?;
             config.refuse(&config.search.reflect, "search.reflect", why)?;
         }
-        if let Some((mode, span)) = config.mode()? {
+        if let Some((mode, span)) = config.mode() {
             instance
                 .set_default_mode(mode)
                 .map_err(|e| config.error_at(span, "search.mode", e))?;

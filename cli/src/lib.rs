@@ -111,8 +111,9 @@ pub fn run(registry: Registry) -> ExitCode {
     ExitCode::from(exit as u8)
 }
 
-/// The command line, with the judges of `registry` as the possible values of `judge PROBLEM`
-/// (so `--help` lists them and a misspelt one gets clap's suggestion).
+/// The command line, with the judges of `registry` as the possible values of `judge PROBLEM` and
+/// its puzzles' modes as those of `solve --mode` (so `--help` lists them and a misspelt one gets
+/// clap's suggestion).
 fn parse(registry: &Registry) -> Result<Cli, clap::Error> {
     use clap::builder::{PossibleValue, PossibleValuesParser};
     use clap::{CommandFactory, FromArgMatches};
@@ -120,11 +121,21 @@ fn parse(registry: &Registry) -> Result<Cli, clap::Error> {
     let problems = judges
         .iter()
         .map(|j| PossibleValue::new(j.name).help(j.summary));
-    let command = Cli::command().mut_subcommand("judge", |judge| {
-        judge.mut_arg("problem", |problem| {
-            problem.value_parser(PossibleValuesParser::new(problems))
+    let modes = registry.modes();
+    let modes = modes
+        .iter()
+        .map(|(mode, doc)| PossibleValue::new(mode.name()).help(*doc));
+    let command = Cli::command()
+        .mut_subcommand("judge", |judge| {
+            judge.mut_arg("problem", |problem| {
+                problem.value_parser(PossibleValuesParser::new(problems))
+            })
         })
-    });
+        .mut_subcommand("solve", |solve| {
+            solve.mut_arg("mode", |mode| {
+                mode.value_parser(PossibleValuesParser::new(modes))
+            })
+        });
     Cli::from_arg_matches(&command.try_get_matches()?)
 }
 

@@ -1,4 +1,6 @@
-//! How a [`Solution`] prints: text for people, JSON for programs.
+//! How a [`Solution`] prints: text for people, JSON for programs. What an engine adds besides
+//! the path comes through its [`Details`](statespace::instance::Details): this module knows no
+//! engine's fields.
 
 use statespace::instance::{Answer, Solution};
 use statespace::search::Stats;
@@ -14,20 +16,16 @@ pub fn text(solution: &Solution) -> String {
         Answer::Solved { moves, boards } => {
             let n = moves.len();
             let unit = if n == 1 { "move" } else { "moves" };
-            let proven = match solution.extra.get("minimal") {
-                Some(serde_json::Value::Bool(false)) => " (not proven minimal)",
-                _ => "",
+            let qualifier = match solution.qualifier() {
+                Some(words) => format!(" ({words})"),
+                None => String::new(),
             };
-            writeln!(out, "{n} {unit}{proven}").unwrap();
+            writeln!(out, "{n} {unit}{qualifier}").unwrap();
             if n > 0 {
                 writeln!(out, "path: {}", moves.join(" ")).unwrap();
             }
-            let summary = (extra_str(solution, "presses"), extra_str(solution, "final"));
-            if let (Some(presses), Some(end)) = summary {
-                // A press set (the algebraic solver): the order does not matter and a big
-                // board's strip of per-press boards is unreadable, so show what is pressed.
-                let labels = ["start".into(), "presses".into(), "final".into()];
-                let all = [solution.start.clone(), presses.into(), end.into()];
+            if let Some(summary) = solution.summary() {
+                let (labels, all): (Vec<String>, Vec<String>) = summary.into_iter().unzip();
                 out.push_str(&draw_boards(&labels, &all));
             } else {
                 let mut labels = vec!["start".to_string()];
@@ -36,7 +34,7 @@ pub fn text(solution: &Solution) -> String {
                 all.extend(boards.iter().cloned());
                 out.push_str(&draw_boards(&labels, &all));
             }
-            if let Some(line) = nullity_line(solution) {
+            for line in solution.lines() {
                 writeln!(out, "{line}").unwrap();
             }
         }
@@ -50,7 +48,7 @@ pub fn text(solution: &Solution) -> String {
                 &["start".into()],
                 std::slice::from_ref(&solution.start),
             ));
-            if let Some(line) = nullity_line(solution) {
+            for line in solution.lines() {
                 writeln!(out, "{line}").unwrap();
             }
         }
@@ -60,29 +58,6 @@ pub fn text(solution: &Solution) -> String {
     }
     writeln!(out, "{}", stats_line(&solution.stats, solution.mode.name())).unwrap();
     out
-}
-
-/// A string field of the plugin's extras.
-fn extra_str<'a>(solution: &'a Solution, key: &str) -> Option<&'a str> {
-    solution.extra.get(key).and_then(serde_json::Value::as_str)
-}
-
-/// What the algebra says about the answer: the null space, and whether the minimum is proven.
-fn nullity_line(solution: &Solution) -> Option<String> {
-    let nullity = solution.extra.get("nullity")?.as_u64()?;
-    let sets = match nullity {
-        0 => "nullity 0: one press set per reachable goal board".to_string(),
-        k => format!("nullity {k}: 2^{k} press sets per reachable goal board"),
-    };
-    Some(match (&solution.answer, solution.extra.get("minimal")) {
-        (Answer::Solved { .. }, Some(serde_json::Value::Bool(true))) => {
-            format!("{sets}, all tried: the fewest presses is proven")
-        }
-        (Answer::Solved { .. }, _) => {
-            format!("{sets}, too many to try: a greedy answer, not proven minimal")
-        }
-        _ => sets,
-    })
 }
 
 /// One line of statistics: the time is the whole solve's, and the part of it spent building
@@ -139,7 +114,7 @@ fn draw_boards(labels: &[String], boards: &[String]) -> String {
 
 /// The JSON form: `solvable` (true, false, or null when a limit stopped the run), `moves`,
 /// `path`, `boards`, `mode`, `outcome`, `limit`, `stats`, `proof` (the invariant that proved the
-/// start unsolvable, or null), plus the plugin's extra fields.
+/// start unsolvable, or null), plus the fields of the engine's details.
 pub fn json(solution: &Solution) -> String {
     json_value(solution).to_string()
 }
@@ -178,8 +153,6 @@ pub fn json_value(solution: &Solution) -> serde_json::Value {
         "proof": solution.proof,
     });
     let map = object.as_object_mut().expect("an object");
-    for (k, v) in &solution.extra {
-        map.insert(k.clone(), v.clone());
-    }
+    map.extend(solution.json_fields());
     object
 }

@@ -41,8 +41,8 @@ pub struct SolveArgs {
     #[arg(long, value_name = "FILE|-")]
     board: Option<String>,
     /// The search engine (default: the config's `[search] mode`, else the puzzle's default).
-    #[arg(long, value_enum)]
-    mode: Option<Mode>,
+    #[arg(long, value_name = "MODE")]
+    mode: Option<String>,
     #[command(flatten)]
     limits: LimitArgs,
     /// Print one JSON object instead of text.
@@ -65,10 +65,12 @@ pub fn run(args: SolveArgs, registry: &Registry) -> Result<Exit, Error> {
     let instance = registry
         .build(&config, &limits)?
         .with_cache(args.cache.cache());
-    let mode = args.mode.unwrap_or(instance.default_mode());
-    instance
-        .check_mode(mode)
-        .map_err(|m| Error::input(Location::file("--mode"), m))?;
+    let mode = match &args.mode {
+        Some(name) => instance
+            .mode_named(name)
+            .map_err(|m| Error::input(Location::file("--mode"), m))?,
+        None => instance.default_mode(),
+    };
     if let Some(path) = &args.boards {
         return batch(&instance, mode, &limits, path, args.json);
     }
@@ -173,12 +175,15 @@ fn batch(
 /// The SVG strip of `solution`, or why there is none (a limit, or too many cells).
 fn picture_of(instance: &Instance, solution: &Solution) -> Result<String, String> {
     let description = instance.description();
+    // The last board the engine's summary draws (the board reached), for when the per-move
+    // boards were left out.
+    let summary = solution.summary();
+    let last = summary.as_ref().and_then(|s| s.last());
     let (title, frames) = match &solution.answer {
         Answer::Solved { moves, boards } => {
             let n = moves.len();
             let unit = if n == 1 { "move" } else { "moves" };
             let title = format!("{description}: {n} {unit}");
-            let last = solution.extra.get("final").and_then(|v| v.as_str());
             let mut frames = vec![Frame {
                 label: "start",
                 board: &solution.start,
@@ -190,13 +195,11 @@ fn picture_of(instance: &Instance, solution: &Solution) -> Result<String, String
                         .zip(boards)
                         .map(|(label, board)| Frame { label, board }),
                 );
-            } else if let Some(last) = last {
+            } else if let Some((label, board)) = last {
+                let (label, board) = (label.as_str(), board.as_str());
                 // The per-move boards were left out (big algebraic Flip boards): draw the start
                 // and the goal reached, the cells that differ highlighted.
-                frames.push(Frame {
-                    label: "final",
-                    board: last,
-                });
+                frames.push(Frame { label, board });
             }
             (title, frames)
         }

@@ -222,7 +222,11 @@ fn config(rows: u32, cols: u32, goal: &str, mode: Option<&str>, board: &BitBoard
 #[test]
 fn auto_uses_bfs_on_small_boards_and_algebra_beyond() {
     let mut rng = XorShift(99);
-    for (n, engine) in [(3, Mode::Bfs), (4, Mode::Bfs), (5, Mode::Algebraic)] {
+    for (n, engine) in [
+        (3, Mode::BFS),
+        (4, Mode::BFS),
+        (5, statespace_flip::ALGEBRAIC),
+    ] {
         let g = Geometry {
             rows: n,
             cols: n,
@@ -233,10 +237,10 @@ fn auto_uses_bfs_on_small_boards_and_algebra_beyond() {
         let instance = crate::registry()
             .build(&config, &Limits::default())
             .unwrap();
-        assert_eq!(instance.default_mode(), Mode::Auto);
-        let solution = solve_start(&instance, &config, Mode::Auto);
+        assert_eq!(instance.default_mode(), Mode::AUTO);
+        let solution = solve_start(&instance, &config, Mode::AUTO);
         assert_eq!(solution.mode, engine, "{n} x {n}");
-        assert_eq!(solution.extra["auto"], true);
+        assert_eq!(solution.json_fields()["auto"], true);
         assert!(matches!(solution.answer, Answer::Solved { .. }));
     }
 }
@@ -267,21 +271,25 @@ fn big_boards_take_algebra_and_refuse_the_search_engines() {
     let instance = crate::registry()
         .build(&config, &Limits::default())
         .unwrap();
-    assert!(instance.check_mode(Mode::Iddfs).is_err());
-    assert!(instance.check_mode(Mode::Algebraic).is_ok());
-    let solution = solve_start(&instance, &config, Mode::Algebraic);
+    assert!(instance.check_mode(Mode::IDDFS).is_err());
+    assert!(instance.check_mode(statespace_flip::ALGEBRAIC).is_ok());
+    let solution = solve_start(&instance, &config, statespace_flip::ALGEBRAIC);
     let Answer::Solved { moves, boards } = &solution.answer else {
         panic!("{:?}", solution.answer)
     };
-    assert_eq!(solution.extra["minimal"], true, "10 x 10 has nullity 0");
-    assert_eq!(solution.extra["nullity"], 0);
+    assert_eq!(
+        solution.json_fields()["minimal"],
+        true,
+        "10 x 10 has nullity 0"
+    );
+    assert_eq!(solution.json_fields()["nullity"], 0);
     assert_eq!(
         boards.len(),
         moves.len(),
         "small enough to list every board"
     );
     assert_eq!(boards.last().unwrap(), &BitBoard::new(10, 10).format());
-    assert!(solution.extra.get("auto").is_none());
+    assert!(solution.json_fields().get("auto").is_none());
 }
 
 #[test]
@@ -355,14 +363,14 @@ fn huge_boards_omit_the_per_press_boards() {
     let instance = crate::registry()
         .build(&config, &Limits::default())
         .unwrap();
-    let solution = solve_start(&instance, &config, Mode::Algebraic);
+    let solution = solve_start(&instance, &config, statespace_flip::ALGEBRAIC);
     let Answer::Solved { moves, boards } = &solution.answer else {
         panic!("{:?}", solution.answer)
     };
     assert!(!moves.is_empty() && boards.is_empty());
-    assert_eq!(solution.extra["boards_omitted"], true);
+    assert_eq!(solution.json_fields()["boards_omitted"], true);
     assert_eq!(
-        solution.extra["final"],
+        solution.json_fields()["final"],
         BitBoard::new(200, 200).format().as_str()
     );
 }

@@ -287,7 +287,7 @@ fn perm_bfs_iddfs_and_table_agree_on_random_scrambles() {
             let mut board = BoardText::from_file("scramble", scramble.join(" "));
             board.scramble = true;
             let mut answers = Vec::new();
-            for mode in [Mode::Bfs, Mode::Iddfs, Mode::Table] {
+            for mode in [Mode::BFS, Mode::IDDFS, Mode::TABLE] {
                 let solution = inst.solve(&board, mode, &Limits::default()).unwrap();
                 let Answer::Solved { moves, boards } = &solution.answer else {
                     panic!("{def} {scramble:?} {mode}: {:?}", solution.answer)
@@ -313,21 +313,21 @@ fn perm_bfs_iddfs_and_table_agree_on_random_scrambles() {
 fn perm_invariants_prove_boards_unsolvable_at_once() {
     let inst = instance(&own("loopover-3x3.tws"), "");
     let board = BoardText::from_file("b", "TILES 1 0 2 3 4 5 6 7 8".into());
-    let solution = inst.solve(&board, Mode::Bfs, &Limits::default()).unwrap();
+    let solution = inst.solve(&board, Mode::BFS, &Limits::default()).unwrap();
     assert!(matches!(solution.answer, Answer::Unsolvable));
     assert_eq!(solution.stats.expanded, 0);
     let inst = instance(&own("2x2x2.tws"), UFR);
     // The corner U, F, R never touch (slot 7: down-back-left) moved: "pieces".
     let board = BoardText::from_file("b", "CORNERS 0 1 2 3 4 5 7 6 / 0 0 0 0 0 0 0 0".into());
-    let solution = inst.solve(&board, Mode::Table, &Limits::default()).unwrap();
+    let solution = inst.solve(&board, Mode::TABLE, &Limits::default()).unwrap();
     assert!(matches!(solution.answer, Answer::Unsolvable));
     let board = BoardText::from_file("b", "CORNERS 0 1 2 3 4 5 6 7 / 1 0 0 0 0 0 0 0".into());
-    let solution = inst.solve(&board, Mode::Iddfs, &Limits::default()).unwrap();
+    let solution = inst.solve(&board, Mode::IDDFS, &Limits::default()).unwrap();
     assert!(matches!(solution.answer, Answer::Unsolvable));
     // A scramble with a move outside the generators that leaves the group: L moves that corner.
     let mut board = BoardText::from_file("s", "L".into());
     board.scramble = true;
-    let solution = inst.solve(&board, Mode::Bfs, &Limits::default()).unwrap();
+    let solution = inst.solve(&board, Mode::BFS, &Limits::default()).unwrap();
     assert!(matches!(solution.answer, Answer::Unsolvable));
 }
 
@@ -736,8 +736,8 @@ fn perm_auto_runs_ida_with_pattern_databases_within_the_memory_budget() {
         memory_budget: 64 << 20,
         ..Limits::default()
     };
-    let solution = inst.solve(&board, Mode::Auto, &limits).unwrap();
-    assert_eq!(solution.mode, Mode::Idastar);
+    let solution = inst.solve(&board, Mode::AUTO, &limits).unwrap();
+    assert_eq!(solution.mode, Mode::IDASTAR);
     let Answer::LimitReached(Limit::Memory { needed, .. }) = solution.answer else {
         panic!("{:?}", solution.answer)
     };
@@ -750,8 +750,8 @@ fn perm_auto_runs_ida_with_pattern_databases_within_the_memory_budget() {
     let inst = instance(&own("2x2x2.tws"), UFR);
     let mut board = BoardText::from_file("scramble", "R U R' F2 U' R2 F".into());
     board.scramble = true;
-    let solution = inst.solve(&board, Mode::Auto, &Limits::default()).unwrap();
-    assert_eq!(solution.mode, Mode::Idastar);
+    let solution = inst.solve(&board, Mode::AUTO, &Limits::default()).unwrap();
+    assert_eq!(solution.mode, Mode::IDASTAR);
     let Answer::Solved { moves, .. } = &solution.answer else {
         panic!("{:?}", solution.answer)
     };

@@ -376,8 +376,8 @@ proptest! {
     fn table_answers_equal_plain_bfs_on_hdu_boards(board in board_strategy(HDU, 3)) {
         let solver = hdu_solver();
         let limits = Limits::default();
-        let by_table = solver.solve(&board, Mode::Table, &limits, &TableCache::disabled());
-        let by_bfs = solver.solve(&board, Mode::Bfs, &limits, &TableCache::disabled());
+        let by_table = solver.solve(&board, Mode::TABLE, &limits, &TableCache::disabled());
+        let by_bfs = solver.solve(&board, Mode::BFS, &limits, &TableCache::disabled());
         let (Outcome::Solved(t), Outcome::Solved(b)) = (&by_table.outcome, &by_bfs.outcome) else {
             panic!("{:?} {:?}", by_table.outcome, by_bfs.outcome);
         };
@@ -417,7 +417,7 @@ proptest! {
     ) {
         let solver = RegionSolver::new(g, region, None);
         let limits = Limits::default();
-        let answers: Vec<Option<usize>> = [Mode::Table, Mode::Bfs, Mode::Iddfs]
+        let answers: Vec<Option<usize>> = [Mode::TABLE, Mode::BFS, Mode::IDDFS]
             .iter()
             .map(|&mode| match solver.solve(&board, mode, &limits, &TableCache::disabled()).outcome {
                 Outcome::Solved(p) => Some(p.len()),

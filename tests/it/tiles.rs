@@ -135,12 +135,12 @@ fn every_2x2_and_2x3_board_by_every_engine() {
         assert_eq!(
             instance.modes(),
             [
-                Mode::Bfs,
-                Mode::Iddfs,
-                Mode::Table,
-                Mode::Astar,
-                Mode::Idastar,
-                Mode::Auto
+                Mode::BFS,
+                Mode::IDDFS,
+                Mode::TABLE,
+                Mode::ASTAR,
+                Mode::IDASTAR,
+                Mode::AUTO
             ]
         );
         // Every arrangement of the n symbols: half reach the goal, half are proven not to.
@@ -204,11 +204,11 @@ fn random_8_puzzle_boards_by_every_engine() {
     );
     for board in &sample {
         let expected = reachable[board];
-        for mode in [Mode::Bfs, Mode::Table, Mode::Auto] {
+        for mode in [Mode::BFS, Mode::TABLE, Mode::AUTO] {
             check(&instance, board, Some(expected), mode, 3);
         }
         if expected <= 20 {
-            check(&instance, board, Some(expected), Mode::Iddfs, 3);
+            check(&instance, board, Some(expected), Mode::IDDFS, 3);
         }
         // The same board with two tiles swapped is of the other class.
         let mut odd = board.clone();
@@ -217,7 +217,7 @@ fn random_8_puzzle_boards_by_every_engine() {
             _ => (0, 1),
         };
         odd.swap(a, b);
-        check(&instance, &odd, None, Mode::Bfs, 3);
+        check(&instance, &odd, None, Mode::BFS, 3);
     }
 }
 

@@ -39,5 +39,5 @@ pub mod space;
 
 pub use bitboard::BitBoard;
 pub use board::Geometry;
-pub use plugin::{FlipGoalKeys, FlipKeys, FlipPlugin};
+pub use plugin::{ALGEBRAIC, AlgebraDetails, FlipGoalKeys, FlipKeys, FlipPlugin};
 pub use space::{CellLabel, Flip, FlipGoal, Press};

@@ -5,10 +5,11 @@
 //! and [`algebra::MAX_CELLS`] cells. `auto` (the default) runs BFS up to [`AUTO_BFS_MAX_CELLS`]
 //! cells, where it is instant and its stats show a search, and the algebraic solver beyond.
 //!
-//! Algebraic answers carry in [`Solution::extra`]: `minimal` (proven fewest presses), `nullity`,
-//! `presses` (the pressed cells drawn `x`/`.`) and `final` (the board reached). The board after
-//! each press is listed only while all of them take at most [`PER_STEP_BOARDS_MAX_BYTES`] of
-//! text; beyond that `boards` is empty and `extra["boards_omitted"]` is `true`.
+//! Algebraic answers carry [`AlgebraDetails`]: whether the fewest presses is proven (`minimal`),
+//! the null space's dimension (`nullity`), the pressed cells drawn `x`/`.` (`presses`) and the
+//! board reached (`final`). The board after each press is listed only while all of them take at
+//! most [`PER_STEP_BOARDS_MAX_BYTES`] of text; beyond that `boards` is empty and the details say
+//! `boards_omitted`.
 
 use super::algebra::{self, AlgebraOutcome};
 use super::bitboard::BitBoard;
@@ -17,7 +18,7 @@ use super::space::{CellLabel, Flip, FlipGoal};
 use serde_json::Value;
 use statespace::config::{BoardText, Config, Mode};
 use statespace::error::Result;
-use statespace::instance::{Answer, Instance, Solution};
+use statespace::instance::{Answer, Details, Instance, Solution};
 use statespace::kit::Kit;
 use statespace::picture::BoardStyle;
 use statespace::registry::{Plugin, PluginInfo};
@@ -26,6 +27,9 @@ use statespace::space::BoardFormat;
 
 /// Registered as `flip`.
 pub struct FlipPlugin;
+
+/// The algebraic engine's mode: linear algebra over GF(2), on any board size.
+pub const ALGEBRAIC: Mode = Mode::new("algebraic");
 
 /// The largest board `auto` gives to BFS: 2^20 boards, a few milliseconds at worst. A 5 x 5
 /// board (2^25) can take BFS 0.6 s to prove `Impossible`, where the algebra takes microseconds.
@@ -72,6 +76,7 @@ impl Plugin for FlipPlugin {
             ],
             goal_keys: <FlipGoalKeys as statespace::config::Keys>::KEYS,
             example: "[puzzle]\nkind = \"flip\"\nrows = 4\ncols = 4\n",
+            engines: &[(ALGEBRAIC, "Linear algebra over GF(2) (Flip on any size)")],
         }
     }
 
@@ -100,19 +105,19 @@ impl Plugin for FlipPlugin {
         let small = cells <= SEARCH_MAX_CELLS as u64;
         let instance = if small {
             let flip = Flip::new(geometry, goal.search_goal());
-            Kit::new(flip, description).table().xor().build(Mode::Auto)
+            Kit::new(flip, description).table().xor().build(Mode::AUTO)
         } else {
             Instance::new(description)
-                .with_default_mode(Mode::Auto)
+                .with_default_mode(Mode::AUTO)
                 .with_note(format!(
                     "for a {rows} x {cols} board ({cells} cells): the search engines, explore and \
                      export walk boards of at most {SEARCH_MAX_CELLS} cells"
                 ))
         };
         let auto = if geometry.cells() <= AUTO_BFS_MAX_CELLS {
-            Mode::Bfs
+            Mode::BFS
         } else {
-            Mode::Algebraic
+            ALGEBRAIC
         };
         let algebraic = Algebraic {
             geometry,
@@ -124,7 +129,7 @@ impl Plugin for FlipPlugin {
         Ok(instance
             .with_style(style)
             .with_engine(
-                Mode::Algebraic,
+                ALGEBRAIC,
                 Box::new(move |board, limits, _| algebraic.solve(board, limits)),
             )
             .with_auto(auto))
@@ -220,10 +225,11 @@ impl Algebraic {
         board.board_only()?;
         let start = BitBoard::parse(self.geometry, board)?;
         let report = algebra::solve(self.geometry, &start, &self.targets, limits);
-        let mut extra = serde_json::Map::new();
-        if let Some(nullity) = report.nullity {
-            extra.insert("nullity".into(), Value::from(nullity));
-        }
+        let mut details = AlgebraDetails {
+            start: start.format(),
+            nullity: report.nullity,
+            ..AlgebraDetails::default()
+        };
         let answer = match report.outcome {
             AlgebraOutcome::Solved(set) => {
                 let count = set.presses.count_ones();
@@ -231,24 +237,18 @@ impl Algebraic {
                 match limits.check_memory(count as u128 * 40) {
                     Err(limit) => Answer::LimitReached(limit),
                     Ok(()) => {
-                        extra.insert("minimal".into(), Value::Bool(set.minimal));
-                        extra.insert("presses".into(), set.presses.format_with('x', '.').into());
-                        extra.insert("final".into(), self.targets[set.target].format().into());
-                        self.press_list(&start, &set.presses, count, &mut extra)
+                        details.minimal = Some(set.minimal);
+                        details.presses = Some(set.presses.format_with('x', '.'));
+                        details.reached = Some(self.targets[set.target].format());
+                        self.press_list(&start, &set.presses, count, &mut details)
                     }
                 }
             }
             AlgebraOutcome::Unsolvable => Answer::Unsolvable,
             AlgebraOutcome::LimitReached(limit) => Answer::LimitReached(limit),
         };
-        Ok(Solution {
-            mode: Mode::Algebraic,
-            start: start.format(),
-            answer,
-            stats: report.stats,
-            proof: None,
-            extra,
-        })
+        let solution = Solution::new(ALGEBRAIC, start.format(), answer, report.stats);
+        Ok(solution.with_details(details))
     }
 
     /// The presses in row-major order, with the board after each while they fit in
@@ -258,7 +258,7 @@ impl Algebraic {
         start: &BitBoard,
         presses: &BitBoard,
         count: u64,
-        extra: &mut serde_json::Map<String, Value>,
+        details: &mut AlgebraDetails,
     ) -> Answer {
         let moves = presses
             .ones()
@@ -275,9 +275,82 @@ impl Algebraic {
                 })
                 .collect()
         } else {
-            extra.insert("boards_omitted".into(), Value::Bool(true));
+            details.boards_omitted = true;
             Vec::new()
         };
         Answer::Solved { moves, boards }
+    }
+}
+
+/// What the algebra says besides the presses (see the module docs).
+#[derive(Clone, Debug, Default)]
+pub struct AlgebraDetails {
+    /// The start board, drawn beside the presses.
+    pub start: String,
+    /// The dimension of the null space: 2^nullity press sets reach each reachable goal board.
+    pub nullity: Option<u32>,
+    /// Whether the fewest presses is proven (every press set tried).
+    pub minimal: Option<bool>,
+    /// The pressed cells, `x` on `.`.
+    pub presses: Option<String>,
+    /// The goal board reached.
+    pub reached: Option<String>,
+    /// The board after each press was left out (too much text).
+    pub boards_omitted: bool,
+}
+
+impl Details for AlgebraDetails {
+    fn json(&self) -> serde_json::Map<String, Value> {
+        let mut json = serde_json::Map::new();
+        if let Some(nullity) = self.nullity {
+            json.insert("nullity".into(), nullity.into());
+        }
+        if let Some(minimal) = self.minimal {
+            json.insert("minimal".into(), minimal.into());
+        }
+        if let Some(presses) = &self.presses {
+            json.insert("presses".into(), presses.clone().into());
+        }
+        if let Some(reached) = &self.reached {
+            json.insert("final".into(), reached.clone().into());
+        }
+        if self.boards_omitted {
+            json.insert("boards_omitted".into(), true.into());
+        }
+        json
+    }
+
+    fn qualifier(&self) -> Option<String> {
+        (self.minimal == Some(false)).then(|| "not proven minimal".to_string())
+    }
+
+    /// A press set: the order does not matter and a big board's strip of per-press boards is
+    /// unreadable, so the start, what is pressed and the board reached.
+    fn summary(&self) -> Option<Vec<(String, String)>> {
+        let (presses, reached) = (self.presses.clone()?, self.reached.clone()?);
+        Some(vec![
+            ("start".into(), self.start.clone()),
+            ("presses".into(), presses),
+            ("final".into(), reached),
+        ])
+    }
+
+    fn lines(&self, answer: &Answer) -> Vec<String> {
+        let Some(nullity) = self.nullity else {
+            return Vec::new();
+        };
+        let sets = match nullity {
+            0 => "nullity 0: one press set per reachable goal board".to_string(),
+            k => format!("nullity {k}: 2^{k} press sets per reachable goal board"),
+        };
+        vec![match (answer, self.minimal) {
+            (Answer::Solved { .. }, Some(true)) => {
+                format!("{sets}, all tried: the fewest presses is proven")
+            }
+            (Answer::Solved { .. }, _) => {
+                format!("{sets}, too many to try: a greedy answer, not proven minimal")
+            }
+            _ => sets,
+        }]
     }
 }

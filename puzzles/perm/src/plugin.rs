@@ -126,6 +126,7 @@ impl Plugin for PermPlugin {
             goals: &[("solved", "the definition's solved state (default)")],
             goal_keys: PermGoalKeys::KEYS,
             example: "[puzzle]\nkind = \"perm\"\ndefinition = \"builtin:loopover-3x3\"\n",
+            engines: &[],
         }
     }
 
@@ -257,5 +258,5 @@ fn instance<const N: usize>(
         .invariant()
         .heuristic_from(factory);
     let kit = if indexable { kit.table().split() } else { kit };
-    Ok(kit.build(Mode::Auto))
+    Ok(kit.build(Mode::AUTO))
 }

@@ -11,7 +11,7 @@ use super::solver::{RegionAnswer, RegionSolver};
 use super::space::{BoardGoal, Boards, ColourMasks};
 use statespace::config::{Config, Keys, Mode};
 use statespace::error::{Error, Location, Result};
-use statespace::instance::{Answer, Instance, Solution};
+use statespace::instance::{Answer, Details, Instance, Solution, TableDetails};
 use statespace::kit::Kit;
 use statespace::picture::BoardStyle;
 use statespace::registry::{Plugin, PluginInfo};
@@ -68,6 +68,7 @@ impl Plugin for ShiftPlugin {
             ],
             goal_keys: ShiftGoalKeys::KEYS,
             example: "[puzzle]\nkind = \"shift\"\nrows = 4\ncols = 6\n",
+            engines: &[],
         }
     }
 
@@ -108,7 +109,7 @@ impl Plugin for ShiftPlugin {
                 Ok(Kit::new(boards, description)
                     .invertible()
                     .invariant()
-                    .build(Mode::Bfs)
+                    .build(Mode::BFS)
                     .with_style(style))
             }
             ShiftGoal::Region { region, colour } => {
@@ -117,7 +118,7 @@ impl Plugin for ShiftPlugin {
                     let goal = BoardGoal::uniform(region, bits, colour);
                     Kit::new(Boards::new(geometry, palette.clone(), goal), &description)
                         .invertible()
-                        .build(Mode::Table)
+                        .build(Mode::TABLE)
                 } else {
                     let message = format!(
                         "export walks whole boards packed in 128 bits: {} cells of {} colours \
@@ -127,7 +128,7 @@ impl Plugin for ShiftPlugin {
                         geometry.cells() * bits
                     );
                     Instance::new(&description)
-                        .with_default_mode(Mode::Table)
+                        .with_default_mode(Mode::TABLE)
                         .with_export(Box::new(move |board, _, _| {
                             let at = Location::file(&board.file).with_key("export");
                             Err(Error::input(at, message.clone()))
@@ -146,14 +147,15 @@ impl Plugin for ShiftPlugin {
                     ),
                 )
                 .table()
-                .build(Mode::Table);
+                .symmetric()
+                .build(Mode::TABLE);
                 let region = Arc::new(Region {
                     geometry,
                     palette,
                     solver: RegionSolver::new(geometry, region, colour),
                 });
-                let mut instance = whole.with_explore_of(masks).with_auto(Mode::Table);
-                for mode in [Mode::Table, Mode::Bfs, Mode::Iddfs] {
+                let mut instance = whole.with_explore_of(masks).with_auto(Mode::TABLE);
+                for mode in [Mode::TABLE, Mode::BFS, Mode::IDDFS] {
                     let region = region.clone();
                     instance = instance.with_engine(
                         mode,
@@ -328,18 +330,15 @@ impl Region {
     }
 
     fn solution(&self, board: Board, mode: Mode, answer: RegionAnswer) -> Solution {
-        let mut extra = serde_json::Map::new();
-        if let Some(colour) = answer.colour {
-            let letter = self.palette.letter(colour).to_string();
-            extra.insert("colour".into(), letter.into());
-        }
-        if let Some((bytes, bits)) = answer.table_bytes {
-            extra.insert("table_bytes".into(), bytes.into());
-            extra.insert("table_bits_per_entry".into(), bits.into());
-        }
-        if let Some(reused) = answer.table_reused {
-            extra.insert("table_reused".into(), reused.into());
-        }
+        let details = RegionDetails {
+            colour: answer.colour.map(|c| self.palette.letter(c)),
+            table: answer.table_bytes.map(|(bytes, bits)| TableDetails {
+                bytes,
+                bits_per_entry: bits,
+                reused: answer.table_reused,
+                loaded: None,
+            }),
+        };
         let answer_text = match answer.outcome {
             Outcome::Solved(path) => {
                 // Replay the moves on the whole board, so the path shows every colour.
@@ -357,13 +356,26 @@ impl Region {
             Outcome::Unsolvable => Answer::Unsolvable,
             Outcome::LimitReached(limit) => Answer::LimitReached(limit),
         };
-        Solution {
-            mode,
-            start: self.format(&board),
-            answer: answer_text,
-            stats: answer.stats,
-            proof: None,
-            extra,
+        Solution::new(mode, self.format(&board), answer_text, answer.stats).with_details(details)
+    }
+}
+
+/// What a region goal's answer adds: the colour that fills the region and, for `table`, the
+/// table it looked up (`colour`, `table_*` in the JSON).
+#[derive(Clone, Debug)]
+pub struct RegionDetails {
+    /// The letter of the colour that fills the region at the end of the path.
+    pub colour: Option<char>,
+    /// The mask table the answer came from (`table` mode).
+    pub table: Option<TableDetails>,
+}
+
+impl Details for RegionDetails {
+    fn json(&self) -> serde_json::Map<String, serde_json::Value> {
+        let mut json = self.table.map(|t| t.json()).unwrap_or_default();
+        if let Some(colour) = self.colour {
+            json.insert("colour".into(), colour.to_string().into());
         }
+        json
     }
 }

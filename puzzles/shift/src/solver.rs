@@ -168,9 +168,9 @@ impl RegionSolver {
         let started = Instant::now();
         let candidates = self.candidates(board);
         let mut answer = match mode {
-            Mode::Table => self.by_table(&candidates, limits, cache),
-            Mode::Bfs => self.by_bfs(&candidates, limits),
-            Mode::Iddfs => self.by_iddfs(&candidates, limits),
+            Mode::TABLE => self.by_table(&candidates, limits, cache),
+            Mode::BFS => self.by_bfs(&candidates, limits),
+            Mode::IDDFS => self.by_iddfs(&candidates, limits),
             other => unreachable!("the plugin checks modes first: {other}"),
         };
         answer.stats.elapsed = started.elapsed();

@@ -53,6 +53,7 @@ impl Plugin for TilesPlugin {
             ],
             goal_keys: TilesGoalKeys::KEYS,
             example: "[puzzle]\nkind = \"tiles\"\nrows = 3\ncols = 3\n",
+            engines: &[],
         }
     }
 
@@ -95,7 +96,7 @@ impl Plugin for TilesPlugin {
         } else {
             kit
         };
-        Ok(kit.build(Mode::Auto).with_style(BoardStyle::Tiles))
+        Ok(kit.build(Mode::AUTO).with_style(BoardStyle::Tiles))
     }
 }
 
