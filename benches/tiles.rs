@@ -24,6 +24,7 @@
 use statespace::cache::TableCache;
 use statespace::search::{Limits, Outcome, human_bytes, idastar};
 use statespace::space::{Heuristic, StateSpace, replay};
+use statespace_tiles::board::from_blank_first;
 use statespace_tiles::heuristic::{
     self, LinearConflict, Manhattan, SPLIT_6_6_3, SPLIT_7_8, TilePdb,
 };
@@ -56,7 +57,7 @@ fn instances() -> Vec<Instance> {
                 id: numbers[0] as u32,
                 optimal: numbers[1] as u32,
                 korf_nodes: numbers[2],
-                board: heuristic::from_blank_first(4, 4, &cells).expect("a 4 x 4 board"),
+                board: from_blank_first(4, 4, &cells).expect("a 4 x 4 board"),
             }
         })
         .collect()

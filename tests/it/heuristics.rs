@@ -7,6 +7,7 @@ use statespace::cache::{Source, TableCache};
 use statespace::search::pdb::{Max, PatternDatabase, PdbError};
 use statespace::search::{Limit, Limits, Outcome, astar, idastar, table};
 use statespace::space::{Heuristic, Indexed, Invariant, StateSpace, replay};
+use statespace_tiles::board::from_blank_first;
 use statespace_tiles::heuristic::{
     self, LinearConflict, Manhattan, SPLIT_4_4_4_3, SPLIT_5_5_5, TileGroup, TilePdb, Transpose,
 };
@@ -153,7 +154,7 @@ fn korf100() -> Vec<(u32, u32, Board)> {
                 .collect();
             assert_eq!(n.len(), 3 + 16, "{line}");
             let cells: Vec<u8> = n[3..].iter().map(|&c| c as u8).collect();
-            let board = heuristic::from_blank_first(4, 4, &cells).unwrap();
+            let board = from_blank_first(4, 4, &cells).unwrap();
             (n[0] as u32, n[1] as u32, board)
         })
         .collect()
@@ -200,7 +201,7 @@ fn the_converter_keeps_distances() {
         korf.swap(blank, to);
         blank = to;
         if step % 8 == 7 {
-            let board = heuristic::from_blank_first(4, 4, &korf).unwrap();
+            let board = from_blank_first(4, 4, &korf).unwrap();
             // The walk is at most `step + 1` long, and its parity is that of the distance.
             let report = idastar::solve(&tiles, &lc, board, &Limits::default());
             let Outcome::Solved(path) = report.outcome else {

@@ -10,8 +10,7 @@
 //! - Rows padded to whole words waste at most 63 bits a row, but make a whole row one slice: the
 //!   horizontal part of a press pattern is three shifted XORs of that slice, 64 cells at a time.
 //!
-//! Text form and errors are those of [`Geometry::parse`](super::board::Geometry::parse), which
-//! delegates here: one parser for every size.
+//! Text form and errors are those of [`Geometry::parse_cells`], the one parser for every size.
 
 use super::board::Geometry;
 use statespace::config::BoardText;
@@ -241,44 +240,11 @@ impl BitBoard {
         out
     }
 
-    /// Parses board text of `geometry`'s size; errors name the line and column.
+    /// Parses board text of `geometry`'s size with [`Geometry::parse_cells`], the one board
+    /// parser; errors name the line and column.
     pub fn parse(geometry: Geometry, board: &BoardText) -> Result<BitBoard> {
-        let rows = board.rows();
-        if rows.is_empty() {
-            return Err(board.error_whole("empty board: expected rows of b/w"));
-        }
         let mut bits = BitBoard::new(geometry.rows, geometry.cols);
-        for (r, &(line, text)) in rows.iter().enumerate() {
-            if r as u64 >= geometry.rows as u64 {
-                return Err(board.error(line, format!("too many rows: expected {}", geometry.rows)));
-            }
-            let len = text.chars().count();
-            if len != geometry.cols as usize {
-                return Err(board.error(
-                    line,
-                    format!("row {} has {len} cells, expected {}", r + 1, geometry.cols),
-                ));
-            }
-            for (c, ch) in text.chars().enumerate() {
-                match ch {
-                    'b' | 'B' => bits.set(r as u32, c as u32, true),
-                    'w' | 'W' => {}
-                    other => {
-                        return Err(board.error(
-                            line,
-                            format!("row {}, column {}: {other:?} is not b or w", r + 1, c + 1),
-                        ));
-                    }
-                }
-            }
-        }
-        if (rows.len() as u64) < geometry.rows as u64 {
-            let last = rows.last().map_or(1, |&(line, _)| line);
-            return Err(board.error(
-                last,
-                format!("too few rows: {} of {}", rows.len(), geometry.rows),
-            ));
-        }
+        geometry.parse_cells(board, |r, c| bits.set(r, c, true))?;
         Ok(bits)
     }
 

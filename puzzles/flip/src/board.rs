@@ -1,5 +1,7 @@
-//! Flip board geometry, bit layout and text form for the search engines (at most 64 cells; larger
-//! boards are [`BitBoard`]s, for the algebraic solver).
+//! Flip board geometry, the `u64` bit layout of the search engines (at most 64 cells), press masks,
+//! and the board text with its one parser, for boards of every size. The crate's ground floor:
+//! it uses no other module of the crate (the bit boards of the algebraic solver, in
+//! `bitboard`, are built on it).
 //!
 //! Bit layout: the cell at row `r`, column `c` (0-based) is bit `r * cols + c` of a `u64`; a set
 //! bit is a black piece. Text form: one line per row, `b` for black and `w` for white (either
@@ -10,7 +12,6 @@
 //! bbwb
 //! ```
 
-use super::bitboard::BitBoard;
 use statespace::config::BoardText;
 use statespace::error::Result;
 
@@ -75,14 +76,59 @@ impl Geometry {
             .collect()
     }
 
-    /// Parses board text of at most 64 cells; errors name the line and column. The one parser
-    /// for every size is [`BitBoard::parse`]; this narrows its result to the `u64` encoding.
+    /// Parses board text of at most 64 cells into the `u64` encoding; errors as
+    /// [`parse_cells`](Self::parse_cells).
     pub fn parse(&self, board: &BoardText) -> Result<u64> {
         assert!(
             self.cells() <= MAX_CELLS,
             "a u64 board holds at most 64 cells"
         );
-        Ok(BitBoard::parse(*self, board)?.to_u64())
+        let mut bits = 0u64;
+        self.parse_cells(board, |r, c| bits |= 1u64 << self.bit(r, c))?;
+        Ok(bits)
+    }
+
+    /// Parses board text of this geometry's size (any size), calling `black(row, col)` for every
+    /// black cell: the one board parser, whatever the board is stored in. Errors name the line and
+    /// column: an empty board, too many or too few rows, a row of another length, a character
+    /// other than `b`/`w`.
+    pub fn parse_cells(&self, board: &BoardText, mut black: impl FnMut(u32, u32)) -> Result<()> {
+        let rows = board.rows();
+        if rows.is_empty() {
+            return Err(board.error_whole("empty board: expected rows of b/w"));
+        }
+        for (r, &(line, text)) in rows.iter().enumerate() {
+            if r as u64 >= self.rows as u64 {
+                return Err(board.error(line, format!("too many rows: expected {}", self.rows)));
+            }
+            let len = text.chars().count();
+            if len != self.cols as usize {
+                return Err(board.error(
+                    line,
+                    format!("row {} has {len} cells, expected {}", r + 1, self.cols),
+                ));
+            }
+            for (c, ch) in text.chars().enumerate() {
+                match ch {
+                    'b' | 'B' => black(r as u32, c as u32),
+                    'w' | 'W' => {}
+                    other => {
+                        return Err(board.error(
+                            line,
+                            format!("row {}, column {}: {other:?} is not b or w", r + 1, c + 1),
+                        ));
+                    }
+                }
+            }
+        }
+        if (rows.len() as u64) < self.rows as u64 {
+            let last = rows.last().map_or(1, |&(line, _)| line);
+            return Err(board.error(
+                last,
+                format!("too few rows: {} of {}", rows.len(), self.rows),
+            ));
+        }
+        Ok(())
     }
 
     /// The text form of `bits`: one line per row, no trailing newline.

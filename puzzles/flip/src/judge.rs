@@ -7,7 +7,7 @@ use crate::board::Geometry;
 use crate::space::{Flip, FlipGoal};
 use statespace::cache::TableCache;
 use statespace::config::BoardText;
-use statespace::error::Error;
+use statespace::error::{Error, Location};
 use statespace::registry::Judge;
 use statespace::search::{Limits, Outcome, bfs};
 
@@ -28,11 +28,14 @@ pub fn poj1753(input: &str, _: &TableCache) -> Result<String, Error> {
     };
     let board = geometry.parse(&BoardText::from_file("<stdin>", input.to_string()))?;
     let flip = Flip::new(geometry, FlipGoal::Uniform);
-    Ok(
-        match bfs::solve_indexed(&flip, board, &Limits::default()).outcome {
-            Outcome::Solved(path) => format!("{}\n", path.len()),
-            Outcome::Unsolvable => "Impossible\n".to_string(),
-            Outcome::LimitReached(limit) => unreachable!("2^16 states fit any budget: {limit}"),
-        },
-    )
+    match bfs::solve_indexed(&flip, board, &Limits::default()).outcome {
+        Outcome::Solved(path) => Ok(format!("{}\n", path.len())),
+        Outcome::Unsolvable => Ok("Impossible\n".to_string()),
+        // Not met in practice (2^16 boards), but the budget is the machine's: an error, not a
+        // panic.
+        Outcome::LimitReached(limit) => Err(Error::Limit {
+            location: Location::file("<stdin>"),
+            limit,
+        }),
+    }
 }

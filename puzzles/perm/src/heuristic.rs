@@ -57,7 +57,8 @@
 //! class order puts the strongest, the 3x3x3's corners, first, and most nodes cost one
 //! projection and one lookup (prefetched while the node's other successors are generated).
 
-use super::space::{PermMove, PermSpace};
+use crate::space::{PermMove, PermSpace};
+use crate::state::Packed;
 use statespace::cache::TableCache;
 use statespace::cache::fingerprint::Content;
 use statespace::rank::Arrangements;
@@ -536,7 +537,7 @@ impl<const N: usize> Abstraction<PermSpace<N>> for Pattern {
     }
 
     #[inline]
-    fn project(&self, _: &PermSpace<N>, state: super::Packed<N>) -> u64 {
+    fn project(&self, _: &PermSpace<N>, state: Packed<N>) -> u64 {
         self.index(self.placement_of(&state.0))
     }
 

@@ -214,7 +214,8 @@ pub fn parse_pattern(def: &Definition, text: &str, file: &str) -> Result<State> 
     })?;
     let j = Json { file };
     let state = pattern_value(&j, &def.orbits, &v, "pattern")?;
-    def.same_pieces(&state).map_err(|m| j.err("pattern", m))?;
+    def.same_pieces(&state)
+        .map_err(|wrong| j.err("pattern", wrong.to_string()))?;
     Ok(state)
 }
 

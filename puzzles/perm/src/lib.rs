@@ -2,8 +2,9 @@
 //! loops (LoopOver) described by orbits of pieces, a solved state and moves, read from the two
 //! formats people publish them in.
 //!
-//! - [`def`]: the model ([`Definition`]), its one convention (0-based, orientation by slot),
-//!   composition, inverse, powers and orders, move sequences, generators and metrics.
+//! - [`def`]: the model ([`Definition`]) and its one convention (0-based, orientation by slot);
+//!   a folder: the data, composition, inverse, powers and orders, generators and metrics, move
+//!   sequences, checks, a state as text.
 //! - [`tws`]: the ksolve-style text of twsearch (`.tws`), converting its by-piece orientations.
 //! - [`kpuzzle`]: cubing.js's KPuzzle JSON (Cubing Standard #3), already by slot.
 //! - [`state`]: the search state, a `Copy` byte array, with moves as precomputed byte shuffles.
@@ -14,6 +15,11 @@
 //! - [`heuristic`]: pattern databases over some of the pieces ([`Pattern`]: corners, groups of
 //!   edges), their max for IDA*, and the patterns picked from the classes.
 //! - [`plugin`]: `[puzzle] kind = "perm"`, through the generic glue.
+//!
+//! Floors, each module using only those below it: [`def`] at the bottom; the readers [`tws`]
+//! and [`kpuzzle`], the search state [`state`] and the index [`index`] on it; [`space`] on
+//! those; [`heuristic`] on [`space`]; [`plugin`] on top. (Lower modules' docs name the ones that
+//! use them, as links only.)
 //!
 //! Why a model apart from the search state: files describe puzzles with names, look-alike
 //! pieces, sequences and rules that a search never needs, and a search wants a small fixed-size

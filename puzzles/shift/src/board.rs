@@ -203,8 +203,11 @@ impl Geometry {
         Ok(Board { cells })
     }
 
-    /// Appends one row's colour numbers to `cells`; the error message follows `row N`.
-    pub fn parse_row(
+    /// Appends one row's colour numbers to `cells`. The error message is the rest of a sentence
+    /// that names the row (` has 5 cells, expected 6`, `, column 3: 'X' is not one of B/W/G`):
+    /// the board parser names it `row N`, the judge by its token. Crate-private: those two are
+    /// its only callers.
+    pub(crate) fn parse_row(
         &self,
         palette: &Palette,
         text: &str,
@@ -258,21 +261,17 @@ impl Palette {
     pub const MAX: usize = 16;
 
     /// A palette from distinct letters `A`-`Z` (case is ignored), 2 to [`Self::MAX`] of them.
-    pub fn new(letters: &str) -> std::result::Result<Palette, String> {
+    pub fn new(letters: &str) -> std::result::Result<Palette, PaletteError> {
         let letters: Vec<char> = letters.chars().map(|c| c.to_ascii_uppercase()).collect();
-        if let Some(bad) = letters.iter().find(|c| !c.is_ascii_uppercase()) {
-            return Err(format!("{bad:?} is not a letter A-Z"));
+        if let Some(&bad) = letters.iter().find(|c| !c.is_ascii_uppercase()) {
+            return Err(PaletteError::NotALetter(bad));
         }
         if !(2..=Self::MAX).contains(&letters.len()) {
-            return Err(format!(
-                "{} colours; give 2 to {} distinct letters",
-                letters.len(),
-                Self::MAX
-            ));
+            return Err(PaletteError::Count(letters.len()));
         }
-        for (i, c) in letters.iter().enumerate() {
-            if letters[..i].contains(c) {
-                return Err(format!("{c:?} is listed twice"));
+        for (i, &c) in letters.iter().enumerate() {
+            if letters[..i].contains(&c) {
+                return Err(PaletteError::Twice(c));
             }
         }
         let mut codes = [NONE; 128];
@@ -321,6 +320,42 @@ impl fmt::Display for Palette {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let letters: Vec<String> = self.letters.iter().map(char::to_string).collect();
         f.write_str(&letters.join("/"))
+    }
+}
+
+/// Why letters do not make a [`Palette`]; displays as one line (`'1' is not a letter A-Z`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PaletteError {
+    /// A character that is not a letter `A`-`Z` (shown upper-cased).
+    NotALetter(char),
+    /// This many letters: fewer than 2 or more than [`Palette::MAX`].
+    Count(usize),
+    /// A letter listed twice (in either case).
+    Twice(char),
+}
+
+impl fmt::Display for PaletteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PaletteError::NotALetter(c) => write!(f, "{c:?} is not a letter A-Z"),
+            PaletteError::Count(n) => {
+                write!(
+                    f,
+                    "{n} colours; give 2 to {} distinct letters",
+                    Palette::MAX
+                )
+            }
+            PaletteError::Twice(c) => write!(f, "{c:?} is listed twice"),
+        }
+    }
+}
+
+impl std::error::Error for PaletteError {}
+
+/// The message, for callers that take one (`Config::error_at` takes `impl Into<String>`).
+impl From<PaletteError> for String {
+    fn from(error: PaletteError) -> String {
+        error.to_string()
     }
 }
 
@@ -486,9 +521,13 @@ mod tests {
         assert_eq!(Palette::default().bits_per_cell(), 2);
         assert_eq!(Palette::new("AB").unwrap().bits_per_cell(), 1);
         assert_eq!(Palette::new("ABCDE").unwrap().bits_per_cell(), 3);
-        assert!(Palette::new("BWB").unwrap_err().contains("twice"));
-        assert!(Palette::new("B").is_err());
-        assert!(Palette::new("B1").is_err());
+        assert_eq!(Palette::new("BWb"), Err(PaletteError::Twice('B')));
+        assert_eq!(
+            Palette::new("BWB").unwrap_err().to_string(),
+            "'B' is listed twice"
+        );
+        assert_eq!(Palette::new("B"), Err(PaletteError::Count(1)));
+        assert_eq!(Palette::new("B1"), Err(PaletteError::NotALetter('1')));
     }
 
     #[test]

@@ -10,7 +10,11 @@
 //!   goal).
 //! - [`solver`]: region goals as the minimum over colours, by table, BFS or IDDFS; tables are
 //!   built once and shared across boards.
+//! - [`judge`]: `statespace judge hdu3278`, the HDU 3278 stream answered by the region tables.
 //! - [`plugin`]: config -> [`Instance`](statespace::instance::Instance), through the generic glue.
+//!
+//! Floors, each module using only those below it: [`board`] at the bottom; [`mirror`] on it;
+//! [`space`] on both; [`solver`] on [`space`]; [`judge`] on [`solver`]; [`plugin`] on top.
 //!
 //! Goals: `interior-uniform` (every non-edge cell one colour: the HDU goal), `region-uniform` (a
 //! rectangle one colour) and `pattern` (one exact board). The key reduction: a region goal only

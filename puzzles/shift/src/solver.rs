@@ -299,8 +299,9 @@ impl RegionSolver {
             .collect();
         let mut bound = 0u32;
         while !open.is_empty() {
-            if limits.max_depth.is_some_and(|max| bound > max) {
-                let max = limits.max_depth.expect("checked");
+            if let Some(max) = limits.max_depth
+                && bound > max
+            {
                 return RegionAnswer::limit(Limit::Depth(max), answer.stats);
             }
             let mut round = limits.clone();
@@ -324,8 +325,8 @@ impl RegionSolver {
                         still_open.push((colour, mask, space))
                     }
                     // The round's state limit is what is left of the user's: report the user's.
-                    Outcome::LimitReached(Limit::States(_)) => {
-                        let max = limits.max_states.expect("a state limit was set");
+                    Outcome::LimitReached(Limit::States(left)) => {
+                        let max = limits.max_states.unwrap_or(left);
                         return RegionAnswer::limit(Limit::States(max), answer.stats);
                     }
                     Outcome::LimitReached(limit) => {
@@ -367,15 +368,16 @@ impl Lookups<'_> {
             }
             let k = mask.count_ones();
             let slot = &mut self.by_cells[k as usize];
-            if slot.is_none() {
-                *slot = Some(self.solver.table(k, limits, cache)?.0);
-            }
-            let t = slot.as_ref().expect("fetched above");
+            let t = match slot {
+                Some(t) => t,
+                None => slot.insert(self.solver.table(k, limits, cache)?.0),
+            };
             let distance = match t.table.distance(&t.space, mask) {
                 Ok(distance) => distance,
                 Err(why) => {
                     // A cached table that does not fit: discarded, rebuilt, asked again.
-                    let t = slot.take().expect("fetched above");
+                    let t = Arc::clone(t);
+                    *slot = None;
                     self.solver.forget(&t, cache, &why);
                     return self.distance(board, limits, cache);
                 }

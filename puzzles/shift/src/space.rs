@@ -584,7 +584,7 @@ mod tests {
 
     #[test]
     fn board_goals_match_the_cells_and_boards_skip_no_op_moves() {
-        use super::super::board::Board;
+        use crate::board::Board;
         let g = Geometry { rows: 3, cols: 4 };
         let region = g.rectangle(0, 1, 1, 2); // 4 cells, not starting at cell 0
         let bits = 2;

@@ -1,11 +1,17 @@
-//! Tile boards as text: one row per line, the tiles as numbers separated by whitespace, the blank
-//! written `_` or `0` (printed `_`), numbers right-aligned:
+//! Tile boards as people write them: the text form, and the "blank first" convention of
+//! published instances.
+//!
+//! Text: one row per line, the tiles as numbers separated by whitespace, the blank written `_` or
+//! `0` (printed `_`), numbers right-aligned:
 //!
 //! ```text
 //! 1 2 3
 //! 4 _ 6
 //! 7 5 8
 //! ```
+//!
+//! Korf's 100 instances and most of the literature put the blank first in the goal; this crate's
+//! ordered goal puts it last. [`from_blank_first`] converts, keeping optimal lengths.
 
 use super::space::{Board, MAX_CELLS, Tiles};
 use statespace::config::BoardText;
@@ -87,12 +93,59 @@ pub fn parse(rows: u8, cols: u8, text: &BoardText) -> Result<Board> {
                 ));
             }
             seen[tile] = Some(text.first_line + line - 1);
-            board.cells[r * cols as usize + c] = tile as u8;
+            let cell = r * cols as usize + c;
+            board.cells[cell] = tile as u8;
+            if tile == 0 {
+                board.blank = cell as u8;
+            }
         }
     }
-    board.blank = board.cells[..n]
-        .iter()
-        .position(|&t| t == 0)
-        .expect("n distinct tiles") as u8;
+    // n distinct values of 0..n on n cells: the blank was among them.
     Ok(board)
+}
+
+/// A board given in the convention "blank first" (the goal has the blank on cell 0 and tile `t`
+/// on cell `t`, as Korf's 100 instances are written) as the same puzzle with our ordered goal
+/// (blank last): rotate the board 180 degrees and rename tile `t` as `n - t`. The map sends
+/// moves to moves and the one goal to the other, so optimal lengths are unchanged.
+///
+/// `cells` holds `rows * cols` cells in row-major order, 0 for the blank; `None` unless it is a
+/// permutation of `0..n`.
+pub fn from_blank_first(rows: u8, cols: u8, cells: &[u8]) -> Option<Board> {
+    let n = rows as usize * cols as usize;
+    if cells.len() != n || n > MAX_CELLS {
+        return None;
+    }
+    let mut seen = 0u32;
+    let mut board = Board {
+        cells: [0; MAX_CELLS],
+        blank: 0,
+    };
+    for (cell, &tile) in cells.iter().enumerate() {
+        if tile as usize >= n || seen & (1 << tile) != 0 {
+            return None;
+        }
+        seen |= 1 << tile;
+        let to = n - 1 - cell;
+        board.cells[to] = if tile == 0 { 0 } else { n as u8 - tile };
+        if tile == 0 {
+            board.blank = to as u8;
+        }
+    }
+    Some(board)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blank_first_goal_converts_to_the_ordered_goal() {
+        let korf_goal: Vec<u8> = (0..16).collect();
+        assert_eq!(
+            from_blank_first(4, 4, &korf_goal),
+            Some(Tiles::ordered(4, 4))
+        );
+        assert_eq!(from_blank_first(4, 4, &[0; 16]), None);
+    }
 }

@@ -4,11 +4,17 @@
 //! - [`space`]: [`Tiles`], the [`StateSpace`](statespace::space::StateSpace): a board is the tile of
 //!   every cell plus where the blank is; the dense index is a permutation rank over the half of
 //!   the boards that can reach the goal; the permutation parity proves the other half unsolvable.
-//! - [`board`]: the board text (rows of numbers, the blank `_` or `0`).
+//! - [`board`]: the board text (rows of numbers, the blank `_` or `0`), and the blank-first
+//!   convention of Korf's instances.
 //! - [`blank_aware`]: the 0-1 search that builds blank-aware pattern databases.
 //! - [`heuristic`]: admissible estimates for A* and IDA*: Manhattan distance, linear conflict,
-//!   additive pattern databases over tile groups (with the diagonal reflection).
+//!   additive pattern databases over tile groups (with the diagonal reflection), the default per
+//!   board size; a folder, one file each.
 //! - [`plugin`]: `[puzzle] kind = "tiles"`, through the generic glue.
+//!
+//! Floors, each using only those below it: [`space`] and [`blank_aware`] (which knows nothing of
+//! the puzzle but a board's shape and a group's goal cells) at the bottom; [`board`] and
+//! [`heuristic`] on them; [`plugin`] on top.
 
 #![deny(missing_docs)]
 

@@ -163,6 +163,15 @@ impl Tiles {
         self.goal
     }
 
+    /// Every tile's goal cell: `goal_cells()[tile]` (the blank's too, at index 0).
+    pub fn goal_cells(&self) -> [u8; MAX_CELLS] {
+        let mut cells = [0u8; MAX_CELLS];
+        for (cell, &tile) in self.goal.cells[..self.cells()].iter().enumerate() {
+            cells[tile as usize] = cell as u8;
+        }
+        cells
+    }
+
     /// The invariant: the board's parity as a permutation XOR the parity of the blank's row +
     /// column (see the module docs).
     pub fn class(&self, board: Board) -> bool {

@@ -1,0 +1,35 @@
+//! Admissible heuristics for the sliding-tile puzzle, for [`astar`](statespace::search::astar) and
+//! [`idastar`](statespace::search::idastar).
+//!
+//! | heuristic | estimate | cost per node | strength on the 15-puzzle (Korf's 100, IDA*) |
+//! |---|---|---|---|
+//! | [`Manhattan`] | sum over tiles of the rows + columns to the tile's goal cell | one table read per cell | billions of nodes on the hard instances |
+//! | [`LinearConflict`] | Manhattan + 2 per tile that must leave its line to let another tile of that line pass | Manhattan + a longest increasing subsequence per row and column | several times fewer nodes than Manhattan |
+//! | [`TilePdb`] | sum of additive pattern databases over disjoint tile groups ([`TileGroup`]), max with the sum for the [`Transpose`]d board | per group a pass over the board, a rank and one table read | orders of magnitude fewer (see BENCHMARKS.md) |
+//!
+//! All work for any goal board, ordered or pattern; none allocates per node.
+//!
+//! - [`manhattan`]: Manhattan distance and linear conflict (no table to build).
+//! - [`group`]: a tile group, the abstraction a pattern database is built over (blank-aware or
+//!   blank-free).
+//! - [`transpose`]: the reflection about the main diagonal, looked up beside the board.
+//! - [`tile_pdb`]: the additive databases over disjoint groups; checking groups, building them,
+//!   the usual splits of the 15-puzzle.
+//! - [`factory`]: the default heuristic of a board size within a memory budget.
+//!
+//! Every item is also here, at `heuristic::Item`.
+
+pub mod factory;
+pub mod group;
+pub mod manhattan;
+pub mod tile_pdb;
+pub mod transpose;
+
+pub use factory::{DefaultHeuristic, default_heuristic};
+pub use group::{GroupCells, MAX_GROUP, TileGroup};
+pub use manhattan::{LinearConflict, Manhattan};
+pub use tile_pdb::{
+    AdditiveGroups, SPLIT_4_4_4_3, SPLIT_5_5_5, SPLIT_6_6_3, SPLIT_7_8, TilePdb, additive,
+    additive_of, groups_by_goal_cells,
+};
+pub use transpose::Transpose;

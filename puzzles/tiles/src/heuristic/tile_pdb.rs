@@ -1,0 +1,203 @@
+//! [`TilePdb`]: additive pattern databases over disjoint tile groups, optionally looked up in the
+//! [`Transpose`]d board too; how groups are checked ([`AdditiveGroups`]) and built ([`additive`]),
+//! and the usual splits of the 15-puzzle as goal cells.
+//!
+//! Checking and building are two steps so that a caller can refuse bad groups when it reads
+//! them (a config) and later build knowing that only a limit (memory, time, Ctrl-C) can stop the
+//! build: [`AdditiveGroups::new`] finds every [`PdbError::Invalid`], [`AdditiveGroups::build`]
+//! returns only a [`Limit`].
+
+use super::group::{MAX_GROUP, TileGroup};
+use super::transpose::Transpose;
+use crate::space::{Board, MAX_CELLS, Tiles};
+use statespace::cache::TableCache;
+use statespace::search::pdb::{self, Abstraction, Additive, PatternDatabase, PdbError};
+use statespace::search::{Limit, Limits};
+use statespace::space::{Heuristic, Indexed};
+
+/// Additive tile pattern databases, optionally with the diagonal reflection: the
+/// generic [`Additive`] heuristic with a faster estimate for tiles.
+///
+/// The generic estimate projects the board once per database and builds the reflected board;
+/// this one inverts the board once (every tile's cell), gathers each group's cells from that, and
+/// reflects the inverse rather than the board ([`Transpose::of_positions`]). The
+/// values are the same ([`Additive`]'s estimate is the reference in the tests).
+#[derive(Debug)]
+pub struct TilePdb {
+    additive: Additive<TileGroup, Transpose>,
+    cells: usize,
+}
+
+impl TilePdb {
+    /// The generic heuristic underneath: its databases, their tables and sources.
+    pub fn additive(&self) -> &Additive<TileGroup, Transpose> {
+        &self.additive
+    }
+
+    /// The databases summed.
+    pub fn databases(&self) -> &[PatternDatabase<TileGroup>] {
+        self.additive.databases()
+    }
+
+    /// The sum of the databases' values for the board whose tile `t` is on cell `pos[t]`.
+    #[inline]
+    fn sum(&self, pos: &[u8; MAX_CELLS]) -> u32 {
+        let mut sum = 0u32;
+        for db in self.additive.databases() {
+            let group = db.abstraction();
+            let mut cells = [0u8; MAX_GROUP];
+            for (cell, &tile) in cells.iter_mut().zip(group.tiles()) {
+                *cell = pos[tile as usize];
+            }
+            let value = db
+                .table()
+                .code(group.index(cells))
+                .map_or(u32::MAX, |c| c as u32);
+            sum = sum.saturating_add(value);
+        }
+        sum
+    }
+}
+
+impl Heuristic<Tiles> for TilePdb {
+    #[inline]
+    fn estimate(&self, _: &Tiles, board: Board) -> u32 {
+        let mut pos = [0u8; MAX_CELLS];
+        for (cell, &tile) in board.cells[..self.cells].iter().enumerate() {
+            pos[tile as usize] = cell as u8;
+        }
+        let direct = self.sum(&pos);
+        self.additive
+            .symmetries()
+            .iter()
+            .fold(direct, |best, t| best.max(self.sum(&t.of_positions(&pos))))
+    }
+}
+
+/// Tile groups checked for additive databases on one board, with or without the reflection:
+/// every reason to refuse them is found here, before anything is built.
+#[derive(Clone, Debug)]
+pub struct AdditiveGroups {
+    groups: Vec<TileGroup>,
+    symmetries: Vec<Transpose>,
+    cells: usize,
+}
+
+impl AdditiveGroups {
+    /// The blank-aware groups of `groups` (disjoint sets of tiles) on `tiles`, with the look-ups
+    /// of the [`Transpose`]d board when `reflect` is set.
+    ///
+    /// [`PdbError::Invalid`]: a group is invalid ([`TileGroup::new`]), two groups share a tile, or
+    /// `reflect` is asked on a board that has no such symmetry ([`Transpose::new`]). The groups
+    /// need not cover every tile (the sum is admissible either way, only weaker).
+    pub fn new(tiles: &Tiles, groups: &[Vec<u8>], reflect: bool) -> Result<Self, PdbError> {
+        let groups = groups
+            .iter()
+            .map(|group| TileGroup::new(tiles, group))
+            .collect::<Result<Vec<_>, _>>()?;
+        Self::of(tiles, groups, reflect)
+    }
+
+    /// [`new`](Self::new) over groups made by the caller (blank-aware or blank-free,
+    /// [`TileGroup`]).
+    pub fn of(tiles: &Tiles, groups: Vec<TileGroup>, reflect: bool) -> Result<Self, PdbError> {
+        let mut seen = 0u64;
+        for group in &groups {
+            let shared = seen & group.pieces();
+            if shared != 0 {
+                let tile = shared.trailing_zeros();
+                return Err(PdbError::Invalid(format!(
+                    "tile {tile} is in two groups; additive databases need disjoint groups"
+                )));
+            }
+            seen |= group.pieces();
+        }
+        let symmetries = if reflect {
+            let (rows, cols) = tiles.shape();
+            vec![Transpose::new(tiles).ok_or_else(|| {
+                PdbError::Invalid(format!(
+                    "reflection needs a square board whose goal has the blank on the main diagonal \
+                     ({rows} x {cols}, blank at cell {})",
+                    tiles.goal().blank
+                ))
+            })?]
+        } else {
+            Vec::new()
+        };
+        Ok(AdditiveGroups {
+            groups,
+            symmetries,
+            cells: tiles.cells(),
+        })
+    }
+
+    /// The databases: their tables come from `cache` when it holds them, else are built (and
+    /// saved there) by [`pdb::build_all`] within `limits` (memory refused before allocating; time
+    /// and Ctrl-C stop the build).
+    pub fn build(&self, limits: &Limits, cache: Option<&TableCache>) -> Result<TilePdb, Limit> {
+        let databases = pdb::build_all(self.groups.clone(), limits, cache)?;
+        let additive = Additive::new(databases, self.symmetries.clone())
+            .expect("the groups are disjoint: AdditiveGroups::of refused them otherwise");
+        Ok(TilePdb {
+            additive,
+            cells: self.cells,
+        })
+    }
+}
+
+/// The additive blank-aware databases of `groups` on `tiles`, reflected when `reflect` is set:
+/// [`AdditiveGroups::new`] then [`build`](AdditiveGroups::build), with its errors.
+pub fn additive(
+    tiles: &Tiles,
+    groups: &[Vec<u8>],
+    reflect: bool,
+    limits: &Limits,
+    cache: Option<&TableCache>,
+) -> Result<TilePdb, PdbError> {
+    let groups = AdditiveGroups::new(tiles, groups, reflect)?;
+    Ok(groups.build(limits, cache)?)
+}
+
+/// [`additive`] over groups made by the caller (blank-aware or blank-free, [`TileGroup`]).
+pub fn additive_of(
+    tiles: &Tiles,
+    groups: Vec<TileGroup>,
+    reflect: bool,
+    limits: &Limits,
+    cache: Option<&TableCache>,
+) -> Result<TilePdb, PdbError> {
+    let groups = AdditiveGroups::of(tiles, groups, reflect)?;
+    Ok(groups.build(limits, cache)?)
+}
+
+/// A split of the board's tiles into groups, given by goal cells (row-major): the groups of
+/// `tiles` are the tiles whose goal cells are in each set (the goal's blank cell is skipped). So
+/// one split serves every goal board.
+pub fn groups_by_goal_cells(tiles: &Tiles, cells: &[&[u8]]) -> Vec<Vec<u8>> {
+    let goal = tiles.goal();
+    cells
+        .iter()
+        .map(|set| {
+            set.iter()
+                .map(|&cell| goal.cells[cell as usize])
+                .filter(|&tile| tile != 0)
+                .collect()
+        })
+        .collect()
+}
+
+/// The 7-8 split of the 15-puzzle as goal cells: the 8 cells of the top two rows and the 7 of
+/// the bottom two (Korf & Felner's 7-8 split, rotated to our goal with the blank last: the
+/// group of 7 is the one next to the blank's goal cell).
+pub const SPLIT_7_8: [&[u8]; 2] = [&[8, 9, 10, 11, 12, 13, 14], &[0, 1, 2, 3, 4, 5, 6, 7]];
+
+/// A 6-6-3 split of the 15-puzzle as goal cells: the left block (columns 0-1 of rows 0-1, column
+/// 0 of rows 2-3), the right block (columns 2-3 of rows 0-2), and the three bottom middle cells.
+pub const SPLIT_6_6_3: [&[u8]; 3] = [&[0, 1, 4, 5, 8, 12], &[2, 3, 6, 7, 10, 11], &[9, 13, 14]];
+
+/// A 5-5-5 split of the 15-puzzle as goal cells (builds in seconds; for tests).
+pub const SPLIT_5_5_5: [&[u8]; 3] = [&[0, 1, 2, 4, 5], &[3, 6, 7, 10, 11], &[8, 9, 12, 13, 14]];
+
+/// The 4-4-4-3 split of the 15-puzzle as goal cells: one group per row.
+pub const SPLIT_4_4_4_3: [&[u8]; 4] =
+    [&[0, 1, 2, 3], &[4, 5, 6, 7], &[8, 9, 10, 11], &[12, 13, 14]];
