@@ -1,35 +1,86 @@
 //! The library's error type.
 //!
-//! Two kinds of failure reach a user: input that is wrong (a config, a board, a judge stream) and
-//! a file that cannot be read or written. Each displays as one line that says where and what, so
-//! the CLI can print it as is. Limits (depth, states, time, memory) are not errors but outcomes:
+//! Three kinds of failure reach a user: input that is wrong (a config, a board, a judge stream,
+//! a flag), a file that cannot be read or written, and a cluster whose peers failed it. Input
+//! errors say where ([`Location`]: in a file, at a flag, in a command). Each displays as one
+//! line that says where and what, so the CLI can print it as is. Limits (depth, states, time, memory) are not errors but outcomes:
 //! see [`Limit`](crate::search::Limit).
 
 use std::fmt;
 
-/// Where in the input a problem is: a file (or `<stdin>`), a line, a key.
+/// Where a problem is: a place ([`Place`]: a file, a flag, a command, the registry), with the
+/// line and the key when there are.
+///
+/// Displays as `place[:line][: key]` (`c.toml:3: puzzle.rows`, `--mode`, `explore: start.board`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Location {
-    /// The file name, or `<stdin>`.
-    pub file: String,
-    /// 1-based line, when known.
+    /// What the location is in.
+    pub place: Place,
+    /// 1-based line, when known: a line of a file.
     pub line: Option<usize>,
     /// The config key (`puzzle.rows`) or the part of a stream (`case 2`), when there is one.
     pub key: Option<String>,
 }
 
+/// What a [`Location`] is in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// A file by its name, or a stream (`<stdin>`), or a text read as one (a config's name).
+    File(String),
+    /// A command-line flag (`--mode`).
+    Flag(String),
+    /// A command, or the part of the library that runs it (`judge`, `explore`, `export`).
+    Command(String),
+    /// The [`Registry`](crate::registry::Registry) of puzzle kinds a program assembles.
+    Registry,
+}
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Place::File(name) | Place::Flag(name) | Place::Command(name) => f.write_str(name),
+            Place::Registry => f.write_str("registry"),
+        }
+    }
+}
+
 impl Location {
-    /// A location in `file` with no line or key yet.
-    pub fn file(file: impl Into<String>) -> Self {
+    /// A location at `place` with no line or key yet.
+    pub fn new(place: Place) -> Self {
         Location {
-            file: file.into(),
+            place,
             line: None,
             key: None,
         }
     }
 
-    /// The same location at `line`.
+    /// A location in the file (or stream) `file`, with no line or key yet.
+    pub fn file(file: impl Into<String>) -> Self {
+        Location::new(Place::File(file.into()))
+    }
+
+    /// The command-line flag `flag` (`--mode`, with its dashes).
+    pub fn flag(flag: impl Into<String>) -> Self {
+        Location::new(Place::Flag(flag.into()))
+    }
+
+    /// The command (or the library's part of it) `command`: `judge`, `explore`, `export`.
+    pub fn command(command: impl Into<String>) -> Self {
+        Location::new(Place::Command(command.into()))
+    }
+
+    /// The registry of puzzle kinds.
+    pub fn registry() -> Self {
+        Location::new(Place::Registry)
+    }
+
+    /// The same location at `line` (of a file).
     pub fn at_line(mut self, line: usize) -> Self {
+        debug_assert!(
+            matches!(self.place, Place::File(_)),
+            "a line of {}, which is no file",
+            self.place
+        );
         self.line = Some(line);
         self
     }
@@ -39,11 +90,19 @@ impl Location {
         self.key = Some(key.into());
         self
     }
+
+    /// The name of the file, when the location is in one.
+    pub fn file_name(&self) -> Option<&str> {
+        match &self.place {
+            Place::File(name) => Some(name),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file)?;
+        write!(f, "{}", self.place)?;
         if let Some(line) = self.line {
             write!(f, ":{line}")?;
         }
@@ -83,6 +142,16 @@ pub enum Error {
         /// The limit it would pass.
         limit: crate::search::Limit,
     },
+    /// A cluster run that failed: a peer never connected, went away or refused the sweep
+    /// (`explore --hostfile`).
+    #[error("cluster: {0}")]
+    Cluster(crate::search::cluster::Fault),
+}
+
+impl From<crate::search::cluster::Fault> for Error {
+    fn from(fault: crate::search::cluster::Fault) -> Self {
+        Error::Cluster(fault)
+    }
 }
 
 impl Error {

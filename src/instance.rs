@@ -269,7 +269,7 @@ impl Instance {
             Some(note) => format!("{what} is not available {note}"),
             None => format!("{what} is not available for {}", self.description),
         };
-        Error::input(Location::file(what), message)
+        Error::input(Location::command(what), message)
     }
 }
 

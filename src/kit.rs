@@ -557,14 +557,11 @@ impl<P: Puzzle> Runner<P> {
                 threads: options.threads,
             };
             let limits = &options.limits;
-            // A cluster's fault (a peer gone) is one line, like a file that cannot be read.
+            // A cluster's fault (a peer gone) is an error of its own: `cluster: lost process 1 ...`.
             let clustered = |swept: Clustered<P>| {
                 swept
                     .map(|swept| (swept.layers, Some(swept.report)))
-                    .map_err(|fault| crate::error::Error::Io {
-                        path: "cluster".into(),
-                        source: std::io::Error::other(fault.0),
-                    })
+                    .map_err(crate::error::Error::Cluster)
             };
             let (direction, strategy, (layers, report)) = match &sweep {
                 Sweep::Backward(run, on_cluster, strategy) => {
@@ -577,7 +574,7 @@ impl<P: Puzzle> Runner<P> {
                 Sweep::Forward(run, on_cluster) => {
                     let start = start.ok_or_else(|| {
                         crate::error::Error::input(
-                            crate::error::Location::file("explore").with_key("start.board"),
+                            crate::error::Location::command("explore").with_key("start.board"),
                             "this puzzle is explored forward from a start: give a [start] board",
                         )
                     })?;

@@ -99,7 +99,7 @@ impl Registry {
     /// (the first plugin of a name keeps it), and so is a judge name already known.
     pub fn with(mut self, plugin: &'static dyn Plugin) -> Result<Registry> {
         let kind = plugin.info().kind;
-        let at = Location::file("registry");
+        let at = Location::registry();
         if self.find(kind).is_some() {
             let why = format!("a puzzle kind `{kind}` is already registered");
             return Err(Error::input(at, why));

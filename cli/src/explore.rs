@@ -96,7 +96,7 @@ fn cluster(args: &ExploreArgs) -> Result<Option<Cluster>, Error> {
     if let Some(timeout) = args.peer_timeout {
         if timeout < cluster::MIN_PEER_TIMEOUT {
             return Err(Error::input(
-                Location::file("--peer-timeout"),
+                Location::flag("--peer-timeout"),
                 format!(
                     "{} is too short: at least {}",
                     humantime::format_duration(timeout),

@@ -23,7 +23,7 @@ pub fn run(args: JudgeArgs, registry: &Registry) -> Result<Exit, Error> {
     let judge = registry.judge(&args.problem).ok_or_else(|| {
         let known: Vec<_> = registry.judges().iter().map(|j| j.name).collect();
         Error::input(
-            Location::file("judge"),
+            Location::command("judge"),
             format!(
                 "unknown problem `{}` (known: {})",
                 args.problem,

@@ -178,7 +178,7 @@ fn report(result: Result<Exit, Error>) -> Exit {
         Err(error) => {
             stderr_line(&format!("statespace: error: {error}"));
             match error {
-                Error::Input { .. } | Error::Io { .. } => Exit::BadInput,
+                Error::Input { .. } | Error::Io { .. } | Error::Cluster(_) => Exit::BadInput,
                 Error::Limit {
                     limit: Limit::Interrupted,
                     ..

@@ -52,7 +52,7 @@ impl LimitArgs {
         if let Some(n) = self.max_states {
             if n == 0 {
                 return Err(Error::input(
-                    Location::file("--max-states"),
+                    Location::flag("--max-states"),
                     "must be at least 1",
                 ));
             }

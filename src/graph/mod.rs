@@ -305,7 +305,7 @@ fn check_memory<P: StateSpace>(
     if needed > limits.memory_budget as u128 {
         // The same limit, and so the same exit code, as a search over the budget.
         return Err(Error::Limit {
-            location: Location::file("export").with_key("max-states"),
+            location: Location::command("export").with_key("max-states"),
             limit: crate::search::Limit::Memory {
                 needed,
                 budget: limits.memory_budget,

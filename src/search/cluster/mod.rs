@@ -184,13 +184,13 @@ impl Cluster {
     ) -> crate::error::Result<Cluster> {
         if processes == 0 {
             return Err(Error::input(
-                Location::file("--processes"),
+                Location::flag("--processes"),
                 "must be at least 1",
             ));
         }
         if process >= processes {
             return Err(Error::input(
-                Location::file("--process"),
+                Location::flag("--process"),
                 format!(
                     "{process} is out of range for --processes {processes} (0 to {})",
                     processes - 1
@@ -253,6 +253,8 @@ impl std::fmt::Display for Fault {
         f.write_str(&self.0)
     }
 }
+
+impl std::error::Error for Fault {}
 
 /// How the cluster ran, next to the sweep.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
