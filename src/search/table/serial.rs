@@ -88,11 +88,12 @@ impl DistanceTable {
     }
 
     /// Reads a table written by [`write_to`](Self::write_to) from a byte slice; see
-    /// [`read_from`](Self::read_from).
-    pub fn from_bytes(bytes: &[u8]) -> Result<DistanceTable, String> {
+    /// [`read_from`](Self::read_from). No limit applies, so the error is
+    /// [`ReadError::Invalid`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<DistanceTable, ReadError> {
         let mut input = bytes;
         let unlimited = Latch::new(&Limits::default());
-        Self::read_from(&mut input, bytes.len() as u64, &unlimited).map_err(|e| e.to_string())
+        Self::read_from(&mut input, bytes.len() as u64, &unlimited)
     }
 
     /// Reads a table of exactly `len` bytes, as [`write_to`](Self::write_to) wrote it, from
@@ -385,7 +386,10 @@ mod tests {
         let mut longer = bytes.clone();
         longer.push(0);
         let err = DistanceTable::from_bytes(&longer).unwrap_err();
-        assert!(err.contains("after the table"), "{err}");
+        assert!(
+            matches!(&err, ReadError::Invalid(why) if why.contains("after the table")),
+            "{err}"
+        );
     }
 
     #[test]
@@ -447,7 +451,7 @@ mod tests {
             let mut bytes = good.clone();
             corrupt(&mut bytes);
             let err = DistanceTable::from_bytes(&bytes).unwrap_err();
-            assert!(err.contains(expected), "{expected}: {err}");
+            assert!(err.to_string().contains(expected), "{expected}: {err}");
         }
     }
 }
