@@ -305,7 +305,7 @@ impl TableCache {
         path: &Path,
         fingerprint: &Fingerprint,
         limits: &Limits,
-        accept: impl FnOnce(&DistanceTable) -> Result<(), String>,
+        accept: impl FnOnce(&DistanceTable) -> Result<(), crate::search::table::Inconsistent>,
     ) -> Result<Option<DistanceTable>, Limit> {
         let file = match open_regular(path) {
             Ok(file) => file,

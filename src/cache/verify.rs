@@ -26,15 +26,25 @@
 
 use super::fingerprint::Recipe;
 use crate::random::Lcg;
-use crate::search::table::DistanceTable;
+use crate::search::table::{DistanceTable, Inconsistent};
 use crate::space::{GoalSet, Indexed, Invertible};
 use std::hash::{BuildHasher, Hasher};
 
 /// States checked along walks from the goals, and again at random indices.
 pub const SAMPLE_STEPS: usize = 512;
 
-/// Checks `table` against `space` as the module docs say; the error is one line.
+/// Checks `table` against `space` as the module docs say; the error is one line: where the
+/// table does not fit.
 pub fn verify<S: Indexed + Invertible + GoalSet + ?Sized>(
+    space: &S,
+    table: &DistanceTable,
+    recipe: &Recipe,
+) -> Result<(), Inconsistent> {
+    check_table(space, table, recipe).map_err(Inconsistent)
+}
+
+/// [`verify`], its error the message alone.
+fn check_table<S: Indexed + Invertible + GoalSet + ?Sized>(
     space: &S,
     table: &DistanceTable,
     recipe: &Recipe,
@@ -285,10 +295,14 @@ mod tests {
     #[test]
     fn another_size_or_a_mod3_table_for_a_database_fails() {
         let t = table::build(&Ring(10), &Limits::default()).unwrap();
-        let err = verify(&Ring(11), &t, &Recipe::distance_table()).unwrap_err();
+        let err = verify(&Ring(11), &t, &Recipe::distance_table())
+            .unwrap_err()
+            .0;
         assert!(err.contains("covers 10 states, the space has 11"), "{err}");
         let mod3 = table::build_with(&Ring(10), &Limits::default(), table::Width::Mod3);
-        let err = verify(&Ring(10), &mod3.unwrap(), &Recipe::pattern_database()).unwrap_err();
+        let err = verify(&Ring(10), &mod3.unwrap(), &Recipe::pattern_database())
+            .unwrap_err()
+            .0;
         assert!(err.contains("mod 3"), "{err}");
     }
 
@@ -301,7 +315,7 @@ mod tests {
             &forged(4, &codes, &[1, 2, 2, 2, 2]),
             &Recipe::distance_table(),
         );
-        assert!(err.unwrap_err().contains("goal at index 0"));
+        assert!(err.unwrap_err().0.contains("goal at index 0"));
     }
 
     #[test]
@@ -313,7 +327,9 @@ mod tests {
         let t = forged(2, &codes, &[1; 9]);
         // Every run draws other walks: all of them must catch it.
         for _ in 0..20 {
-            let err = verify(&Ring(9), &t, &Recipe::distance_table()).unwrap_err();
+            let err = verify(&Ring(9), &t, &Recipe::distance_table())
+                .unwrap_err()
+                .0;
             assert!(err.contains("index 8") || err.contains("index 1"), "{err}");
         }
     }
@@ -325,7 +341,9 @@ mod tests {
         assert_eq!(verify(&Ring(9), &t, &recipe), Ok(()));
         // A distance 0 away from the goal.
         let codes = [0, 0, 2, 3, 4, 4, 3, 2, 1];
-        let err = verify(&Ring(9), &forged(4, &codes, &[2, 1, 2, 2, 2]), &recipe).unwrap_err();
+        let err = verify(&Ring(9), &forged(4, &codes, &[2, 1, 2, 2, 2]), &recipe)
+            .unwrap_err()
+            .0;
         assert!(err.contains("not a goal but has distance 0"), "{err}");
     }
 }

@@ -175,7 +175,8 @@ pub type SpacePath<P> = Path<<P as StateSpace>::State, <P as StateSpace>::Move>;
 
 /// A table that disagrees with the space it is asked about: it was not built from that space (a
 /// cache file of another puzzle, or edited). Its users discard the table and build it again
-/// ([`TableCache::discard`](crate::cache::TableCache::discard)).
+/// ([`TableCache::discard`](crate::cache::TableCache::discard)); the cache's
+/// [`verify`](crate::cache::verify()) says so of a file before it is used.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Inconsistent(pub String);
 
