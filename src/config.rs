@@ -321,12 +321,12 @@ impl Config {
         }
         if let Some(raw) = &self.search.time_limit {
             let limit = parse_duration(raw.get_ref())
-                .map_err(|e| self.error_at(raw.span(), "search.time_limit", e))?;
+                .map_err(|e| self.error_at(raw.span(), "search.time_limit", e.to_string()))?;
             base.time_limit = Some(limit);
         }
         if let Some(raw) = &self.search.memory {
             base.memory_budget = parse_bytes(raw.get_ref())
-                .map_err(|e| self.error_at(raw.span(), "search.memory", e))?;
+                .map_err(|e| self.error_at(raw.span(), "search.memory", e.to_string()))?;
         }
         Ok(base)
     }
@@ -558,26 +558,69 @@ fn names(modes: &[Mode]) -> String {
 }
 
 /// A positive duration in humantime syntax: `30s`, `1m 30s`, `500ms`.
-pub fn parse_duration(text: &str) -> std::result::Result<std::time::Duration, String> {
+pub fn parse_duration(text: &str) -> std::result::Result<std::time::Duration, DurationError> {
     match humantime::parse_duration(text) {
         Ok(d) if !d.is_zero() => Ok(d),
-        Ok(_) => Err(format!("`{text}` is zero: give a positive duration")),
-        Err(e) => Err(format!("`{text}` is not a duration like 30s or 2m ({e})")),
+        Ok(_) => Err(DurationError::Zero(text.to_string())),
+        Err(e) => Err(DurationError::Unreadable {
+            text: text.to_string(),
+            why: e.to_string(),
+        }),
     }
 }
 
 /// A positive byte count no larger than the physical memory: `4GiB`, `512 MB`, `1000000`.
-pub fn parse_bytes(text: &str) -> std::result::Result<u64, String> {
+pub fn parse_bytes(text: &str) -> std::result::Result<u64, SizeError> {
     let physical = crate::search::physical_memory();
     match text.trim().parse::<bytesize::ByteSize>() {
-        Ok(size) if physical.is_some_and(|p| size.as_u64() > p) => Err(format!(
-            "`{text}` is more than this machine's {} of memory",
-            crate::search::human_bytes(physical.unwrap_or(0) as u128)
-        )),
+        Ok(size) if physical.is_some_and(|p| size.as_u64() > p) => Err(SizeError::MoreThanMemory {
+            text: text.to_string(),
+            physical: physical.unwrap_or(0),
+        }),
         Ok(size) if size.as_u64() > 0 => Ok(size.as_u64()),
-        Ok(_) => Err(format!("`{text}` is zero: give a positive size")),
-        Err(_) => Err(format!("`{text}` is not a size like 4GiB or 512MB")),
+        Ok(_) => Err(SizeError::Zero(text.to_string())),
+        Err(_) => Err(SizeError::Unreadable(text.to_string())),
     }
+}
+
+/// Why [`parse_duration`] refused a text (a flag's value or `[search] time_limit`); each
+/// displays as one line that quotes the text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DurationError {
+    /// A duration of zero: no limit can be that short.
+    #[error("`{0}` is zero: give a positive duration")]
+    Zero(String),
+    /// Not a duration in humantime syntax.
+    #[error("`{text}` is not a duration like 30s or 2m ({why})")]
+    Unreadable {
+        /// The text given.
+        text: String,
+        /// What the parser said (`unknown time unit "x"`).
+        why: String,
+    },
+}
+
+/// Why [`parse_bytes`] refused a text (a flag's value or `[search] memory`); each displays as
+/// one line that quotes the text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SizeError {
+    /// More than the machine's physical memory.
+    #[error(
+        "`{text}` is more than this machine's {} of memory",
+        crate::search::human_bytes(*physical as u128)
+    )]
+    MoreThanMemory {
+        /// The text given.
+        text: String,
+        /// The physical memory, in bytes.
+        physical: u64,
+    },
+    /// A size of zero.
+    #[error("`{0}` is zero: give a positive size")]
+    Zero(String),
+    /// Not a size (`4GiB`, `512 MB`, `1000000`).
+    #[error("`{0}` is not a size like 4GiB or 512MB")]
+    Unreadable(String),
 }
 
 /// A TOML or serde error as a one-line [`Error`] at its line and key.
