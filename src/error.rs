@@ -3,8 +3,8 @@
 //! Three kinds of failure reach a user: input that is wrong (a config, a board, a judge stream,
 //! a flag), a file that cannot be read or written, and a cluster whose peers failed it. Input
 //! errors say where ([`Location`]: in a file, at a flag, in a command). Each displays as one
-//! line that says where and what, so the CLI can print it as is. Limits (depth, states, time, memory) are not errors but outcomes:
-//! see [`Limit`](crate::search::Limit).
+//! line that says where and what, so the CLI can print it as is. Limits (depth, states, time,
+//! memory) are not errors but outcomes: see [`Limit`](crate::search::Limit).
 
 use std::fmt;
 
