@@ -207,4 +207,33 @@ mod tests {
         );
         assert_eq!(e.to_string(), "c.toml:3: unknown goal `\\niform`");
     }
+
+    #[test]
+    fn every_place_displays_as_the_name_it_stood_for() {
+        let cases = [
+            (
+                Location::file("c.toml").at_line(3).with_key("puzzle.rows"),
+                "c.toml:3: puzzle.rows",
+            ),
+            (Location::flag("--mode"), "--mode"),
+            (
+                Location::command("explore").with_key("start.board"),
+                "explore: start.board",
+            ),
+            (Location::registry(), "registry"),
+        ];
+        for (location, shown) in cases {
+            assert_eq!(location.to_string(), shown);
+        }
+        assert_eq!(Location::flag("--mode").place, Place::Flag("--mode".into()));
+        assert_eq!(Location::command("judge").file_name(), None);
+    }
+
+    #[test]
+    fn a_cluster_fault_is_an_error_of_its_own() {
+        let fault = crate::search::cluster::Fault("lost process 1 (h:1): gone".into());
+        let e = Error::from(fault.clone());
+        assert!(matches!(&e, Error::Cluster(f) if *f == fault));
+        assert_eq!(e.to_string(), "cluster: lost process 1 (h:1): gone");
+    }
 }

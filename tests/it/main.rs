@@ -33,6 +33,7 @@ mod cases;
 mod cli;
 mod cli_io;
 mod cluster;
+mod errors;
 mod explore;
 mod export;
 mod flip;
