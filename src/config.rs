@@ -460,7 +460,9 @@ impl Config {
     /// (both declared with [`keys!`](crate::keys)). An unknown or misplaced key, or a value of
     /// the wrong type, is an error at its line.
     pub fn sections<P: Keys, G: Keys>(&self) -> Result<(P, Option<G>)> {
-        let puzzle = self.section::<P>()?.ok_or_else(|| self.missing(P::SECTION))?;
+        let puzzle = self
+            .section::<P>()?
+            .ok_or_else(|| self.missing(P::SECTION))?;
         Ok((puzzle, self.section::<G>()?))
     }
 

@@ -465,7 +465,10 @@ fn heuristics_come_from_the_config_and_bad_ones_name_their_line() {
             "[heuristic]\nkind = \"hamming\"\n",
             ":12: heuristic.kind: unknown heuristic `hamming` (known: default, linear-conflict, manhattan, pdb)",
         ),
-        ("[heuristic]\nkind = \"pdb\"\n", ": heuristic.groups: missing"),
+        (
+            "[heuristic]\nkind = \"pdb\"\n",
+            ": heuristic.groups: missing",
+        ),
         (
             "[heuristic]\nkind = \"pdb\"\ngroups = [[1, 2], [2, 3]]\n",
             ":13: heuristic.groups: tile 2 is in two groups",
@@ -525,7 +528,10 @@ fn the_default_heuristic_falls_back_within_the_memory_budget() {
     let text = std::fs::read_to_string(crate::config("tiles-4x4.toml")).unwrap();
     let text = text
         .replace("kind = \"linear-conflict\"", "kind = \"default\"")
-        .replace("time_limit = \"60s\"", "time_limit = \"60s\"\nmemory = \"20MB\"");
+        .replace(
+            "time_limit = \"60s\"",
+            "time_limit = \"60s\"\nmemory = \"20MB\"",
+        );
     assert!(!text.contains("\"linear-conflict\"") && text.contains("memory"));
     let file = config_file(&text);
     let out = statespace()

@@ -68,7 +68,10 @@ impl Plugin for TilesPlugin {
                     "default",
                     "the best for the size within the memory budget (the 7-8 databases on 4 x 4)",
                 ),
-                ("linear-conflict", "Manhattan distance plus linear conflicts"),
+                (
+                    "linear-conflict",
+                    "Manhattan distance plus linear conflicts",
+                ),
                 ("manhattan", "Manhattan distance"),
                 ("pdb", "additive pattern databases over [heuristic] groups"),
             ],
@@ -178,9 +181,7 @@ fn additive_groups(
                 raw.error(format!("{tile} is not a tile (1 to {})", seen.len() - 1))
             })?;
             if std::mem::replace(&mut seen[t], true) {
-                return Err(raw.error(format!(
-                    "tile {t} is in two groups: groups are disjoint"
-                )));
+                return Err(raw.error(format!("tile {t} is in two groups: groups are disjoint")));
             }
             tiles_of.push(t as u8);
         }
@@ -189,7 +190,8 @@ fn additive_groups(
     let symmetric = Transpose::new(tiles).is_some();
     let reflect = match keys.reflect(config).optional()? {
         Some(r) if r.value() && !symmetric => {
-            let why = "the reflection needs a square board whose goal has the blank on the diagonal";
+            let why =
+                "the reflection needs a square board whose goal has the blank on the diagonal";
             return Err(r.error(why));
         }
         Some(r) => r.value(),
