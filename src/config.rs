@@ -142,6 +142,9 @@ pub trait Keys: DeserializeOwned {
     const KEYS: &'static [Key];
 }
 
+/// A declared range's check: `Some(complaint)` (naming the range) when a value is outside it.
+pub type RangeCheck<T> = fn(&T) -> Option<String>;
+
 /// A key's value as read, with its declaration and the config it came from; what a
 /// [`keys!`](crate::keys) accessor returns. Say what the key is to this plugin:
 /// [`value`](Self::value) (required, or its default), [`optional`](Self::optional) or
@@ -151,8 +154,8 @@ pub struct Field<'a, T> {
     pub raw: &'a Option<Spanned<T>>,
     /// The key's declaration.
     pub key: &'static Key,
-    /// The declared range, checked on a written value: `Err` names the range.
-    pub check: Option<fn(&T) -> std::result::Result<(), String>>,
+    /// The declared range, checked on a written value.
+    pub check: Option<RangeCheck<T>>,
     /// The declared default.
     pub default: Option<fn() -> T>,
     /// Where errors point.
@@ -179,7 +182,7 @@ impl<T: Clone> Field<'_, T> {
                     location,
                     written: true,
                 };
-                if let Some(Err(message)) = self.check.map(|check| check(checked.get())) {
+                if let Some(message) = self.check.and_then(|check| check(checked.get())) {
                     return Err(checked.error(message));
                 }
                 Ok(Some(checked))
@@ -370,8 +373,8 @@ macro_rules! keys {
         Some(|value: &$ty| {
             let range = $range;
             match range.contains(value) {
-                true => Ok(()),
-                false => Err(format!(
+                true => None,
+                false => Some(format!(
                     "{value} is out of range (allowed: {} to {})",
                     range.start(),
                     range.end()
