@@ -841,14 +841,45 @@ impl serde::Serialize for Mode {
     }
 }
 
-/// `Ok` when `mode` is among `supported`, else a message that lists them.
-pub fn check_mode(mode: &str, supported: &[Mode]) -> std::result::Result<Mode, String> {
+/// A mode asked of a puzzle that does not run it: the modes it does, and why others are missing
+/// when the plugin said (`for a 9 x 9 board: ...`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnsupportedMode {
+    /// The mode asked for, as written.
+    pub asked: String,
+    /// The modes the puzzle runs.
+    pub supported: Vec<Mode>,
+    /// Why the puzzle lacks some modes, when its plugin said.
+    pub note: Option<String>,
+}
+
+impl fmt::Display for UnsupportedMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (asked, supported) = (&self.asked, names(&self.supported));
+        match &self.note {
+            Some(note) => write!(
+                f,
+                "search mode `{asked}` is not available {note} (supported: {supported})"
+            ),
+            None => write!(
+                f,
+                "search mode `{asked}` is not supported by this puzzle (supported: {supported})"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for UnsupportedMode {}
+
+/// The mode among `supported` named `mode`, else an [`UnsupportedMode`] that lists them.
+pub fn check_mode(mode: &str, supported: &[Mode]) -> std::result::Result<Mode, UnsupportedMode> {
     match supported.iter().find(|m| m.name() == mode) {
         Some(&found) => Ok(found),
-        None => Err(format!(
-            "search mode `{mode}` is not supported by this puzzle (supported: {})",
-            names(supported)
-        )),
+        None => Err(UnsupportedMode {
+            asked: mode.to_string(),
+            supported: supported.to_vec(),
+            note: None,
+        }),
     }
 }
 
@@ -941,6 +972,26 @@ fn key_at(text: &str, offset: usize) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unsupported_mode_lists_the_supported_ones_and_the_plugins_reason() {
+        let modes = [Mode::BFS, Mode::AUTO];
+        assert_eq!(check_mode("bfs", &modes), Ok(Mode::BFS));
+        let mut err = check_mode("table", &modes).unwrap_err();
+        assert_eq!(
+            (err.asked.as_str(), &err.supported[..]),
+            ("table", &modes[..])
+        );
+        assert_eq!(
+            err.to_string(),
+            "search mode `table` is not supported by this puzzle (supported: bfs, auto)"
+        );
+        err.note = Some("for a 9 x 9 board".into());
+        assert_eq!(
+            err.to_string(),
+            "search mode `table` is not available for a 9 x 9 board (supported: bfs, auto)"
+        );
+    }
 
     #[test]
     fn type_errors_name_line_and_key() {

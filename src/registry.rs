@@ -191,7 +191,7 @@ impl Registry {
         if let Some((mode, span)) = config.mode() {
             instance
                 .set_default_mode(mode)
-                .map_err(|e| config.error_at(span, "search.mode", e))?;
+                .map_err(|e| config.error_at(span, "search.mode", e.to_string()))?;
         }
         Ok(instance)
     }

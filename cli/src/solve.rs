@@ -68,7 +68,7 @@ pub fn run(args: SolveArgs, registry: &Registry) -> Result<Exit, Error> {
     let mode = match &args.mode {
         Some(name) => instance
             .mode_named(name)
-            .map_err(|m| Error::input(Location::file("--mode"), m))?,
+            .map_err(|e| Error::input(Location::file("--mode"), e.to_string()))?,
         None => instance.default_mode(),
     };
     if let Some(path) = &args.boards {
