@@ -36,6 +36,7 @@
 pub mod cache;
 pub mod config;
 pub mod error;
+pub mod escape;
 pub mod graph;
 pub mod instance;
 pub mod kit;

@@ -418,26 +418,6 @@ fn set_goal_distances<Ty: EdgeType>(graph: &mut Graph<StateNode, MoveEdge, Ty>) 
     }
 }
 
-/// Text safe in XML (GraphML, SVG) content and in double-quoted attributes; the control
-/// characters XML forbids become U+FFFD.
-pub fn xml_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            // Characters XML forbids even escaped: shown as the replacement character.
-            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('\u{FFFD}'),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
