@@ -17,8 +17,8 @@ use statespace::config::{BoardText, Config, Keys, Mode};
 use statespace::error::Result;
 use statespace::instance::{Answer, Instance};
 use statespace::kit::Kit;
+use statespace::limit::Limits;
 use statespace::registry::{Plugin, PluginInfo, Registry};
-use statespace::search::Limits;
 use statespace::space::{BoardFormat, Describe, GoalSet, Indexed, Invertible, StateSpace};
 use std::fmt;
 

@@ -306,7 +306,7 @@ impl Config {
     }
 
     /// `[search]` limits, over `base` (which carries the memory budget and any CLI limits).
-    pub fn limits(&self, mut base: crate::search::Limits) -> Result<crate::search::Limits> {
+    pub fn limits(&self, mut base: crate::limit::Limits) -> Result<crate::limit::Limits> {
         if self.search.max_depth.is_some() {
             let d = self.int_in(
                 &self.search.max_depth,
@@ -568,11 +568,11 @@ pub fn parse_duration(text: &str) -> std::result::Result<std::time::Duration, St
 
 /// A positive byte count no larger than the physical memory: `4GiB`, `512 MB`, `1000000`.
 pub fn parse_bytes(text: &str) -> std::result::Result<u64, String> {
-    let physical = crate::search::physical_memory();
+    let physical = crate::limit::physical_memory();
     match text.trim().parse::<bytesize::ByteSize>() {
         Ok(size) if physical.is_some_and(|p| size.as_u64() > p) => Err(format!(
             "`{text}` is more than this machine's {} of memory",
-            crate::search::human_bytes(physical.unwrap_or(0) as u128)
+            crate::limit::human_bytes(physical.unwrap_or(0) as u128)
         )),
         Ok(size) if size.as_u64() > 0 => Ok(size.as_u64()),
         Ok(_) => Err(format!("`{text}` is zero: give a positive size")),

@@ -42,10 +42,11 @@ use crate::config::{BoardText, Mode};
 use crate::error::Result;
 use crate::graph::{self, ExportLimits};
 use crate::instance::{Direction, Exploration, Instance, Solution, TableDetails};
+use crate::limit::{Limit, Limits};
 use crate::search::cluster::{self, Cluster, Swept};
 use crate::search::layers::{self, Layers};
 use crate::search::table::{self, DistanceTable, Inconsistent};
-use crate::search::{Limit, Limits, Outcome, Report, Stats, astar, bfs, idastar, iddfs};
+use crate::search::{Outcome, Report, Stats, astar, bfs, idastar, iddfs};
 use crate::space::{
     BoardFormat, Describe, GoalSet, Heuristic, Indexed, Invariant, Invertible, SplitMoves,
     StateSpace, Symmetric, XorMoves,

@@ -40,6 +40,7 @@ pub mod escape;
 pub mod graph;
 pub mod instance;
 pub mod kit;
+pub mod limit;
 pub mod picture;
 pub mod plot;
 pub mod random;

@@ -14,7 +14,7 @@
 
 use statespace::config::BoardText;
 use statespace::error::{Error, Location};
-use statespace::search::human_bytes;
+use statespace::limit::human_bytes;
 use std::io::{self, BufRead};
 
 /// The most text one board may take, whatever the memory budget: twice the largest board any

@@ -115,8 +115,8 @@ pub mod verify;
 pub use fingerprint::{Fingerprint, Recipe};
 pub use verify::verify;
 
+use crate::limit::{Latch, Limit, Limits};
 use crate::search::table::{DistanceTable, ReadError};
-use crate::search::{Latch, Limit, Limits};
 use crate::space::{Describe, GoalSet, Indexed, Invertible};
 use std::ffi::OsStr;
 use std::fs::File;

@@ -80,7 +80,7 @@ impl Default for ExportLimits {
         ExportLimits {
             max_depth: None,
             max_states: DEFAULT_MAX_STATES,
-            memory_budget: crate::search::default_memory_budget(),
+            memory_budget: crate::limit::default_memory_budget(),
         }
     }
 }
@@ -306,7 +306,7 @@ fn check_memory<P: StateSpace>(
         // The same limit, and so the same exit code, as a search over the budget.
         return Err(Error::Limit {
             location: Location::file("export").with_key("max-states"),
-            limit: crate::search::Limit::Memory {
+            limit: crate::limit::Limit::Memory {
                 needed,
                 budget: limits.memory_budget,
             },

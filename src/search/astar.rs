@@ -46,7 +46,8 @@
 //! open set empties: every state reachable from the start (under the move-order rule) was
 //! expanded and none is a goal.
 
-use super::{Latch, Limit, Limits, Outcome, Path, Report, Stats, Step};
+use super::{Outcome, Path, Report, Stats, Step};
+use crate::limit::{Latch, Limit, Limits};
 use crate::space::{Heuristic, Indexed, StateSpace};
 use hashbrown::HashMap;
 

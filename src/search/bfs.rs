@@ -14,7 +14,8 @@
 //! and none is a goal.
 
 use super::visited::{BitVisited, HashVisited, Visited};
-use super::{Latch, Limit, Limits, Outcome, Path, Report, Stats, Step};
+use super::{Outcome, Path, Report, Stats, Step};
+use crate::limit::{Latch, Limit, Limits};
 use crate::space::{Indexed, StateSpace};
 
 /// BFS with a hash-set visited store; works on any space.
@@ -66,7 +67,7 @@ pub fn solve_indexed<P: Indexed>(
 
 /// BFS with a caller-chosen visited store.
 ///
-/// Memory is checked whenever the [`Ticker`](super::Ticker) polls (every few thousand successors
+/// Memory is checked whenever the [`Ticker`](crate::limit::Ticker) polls (every few thousand successors
 /// generated) against what the queue and the store would hold after their next growth (both
 /// double when full), so the run stops with [`Limit::Memory`] before the process passes the
 /// budget rather than after.

@@ -27,7 +27,8 @@
 //! iteration cuts no node: the pruned tree was exhausted, and by the `may_follow` invariant it
 //! reaches every reachable state. The per-iteration counts are in [`Stats::iterations`].
 
-use super::{Iteration, Latch, Limit, Limits, Outcome, Path, Report, Stats, Step, Ticker};
+use super::{Iteration, Outcome, Path, Report, Stats, Step};
+use crate::limit::{Latch, Limit, Limits, Ticker};
 use crate::space::{Heuristic, StateSpace};
 
 /// IDA* from `start`.

@@ -14,7 +14,8 @@
 //! [`Outcome::Unsolvable`] is returned when a round ends without meeting its depth bound anywhere:
 //! the pruned tree was exhausted, and by the `may_follow` invariant it reaches every reachable state.
 
-use super::{Latch, Limit, Limits, Outcome, Path, Report, Stats, Step, Ticker};
+use super::{Outcome, Path, Report, Stats, Step};
+use crate::limit::{Latch, Limit, Limits, Ticker};
 use crate::space::StateSpace;
 
 /// IDDFS from `start`.

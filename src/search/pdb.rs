@@ -51,8 +51,8 @@
 //! Estimates allocate nothing.
 
 use super::table::{self, DistanceTable, Width};
-use super::{Limit, Limits};
 use crate::cache::{Recipe, Source, TableCache};
+use crate::limit::{Limit, Limits};
 use crate::space::{Describe, GoalSet, Heuristic, Indexed, Invertible, StateSpace};
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -281,7 +281,7 @@ pub fn build_all<P: StateSpace + ?Sized, A: Abstraction<P>>(
                 "pattern databases: building {} of them once ({} of working memory at most); \
                  later runs load them from the table cache",
                 to_build.len(),
-                super::human_bytes(memory_needed(&abstractions))
+                crate::limit::human_bytes(memory_needed(&abstractions))
             ));
         }
     }

@@ -10,7 +10,7 @@
 
 use statespace::config::{Config, Mode};
 use statespace::instance::Answer;
-use statespace::search::Limits;
+use statespace::limit::Limits;
 use toml::Value;
 
 pub struct Case {

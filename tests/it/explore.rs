@@ -5,7 +5,8 @@
 use crate::{config, config_file, statespace};
 use predicates::prelude::*;
 use proptest::prelude::*;
-use statespace::search::{Limits, Outcome, bfs, layers};
+use statespace::limit::Limits;
+use statespace::search::{Outcome, bfs, layers};
 use statespace_flip::{Flip, FlipGoal, Geometry};
 use std::time::{Duration, Instant};
 

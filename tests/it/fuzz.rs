@@ -8,7 +8,7 @@
 
 use proptest::prelude::*;
 use statespace::config::{BoardText, Config};
-use statespace::search::Limits;
+use statespace::limit::Limits;
 use statespace_flip::Geometry;
 use std::time::Duration;
 

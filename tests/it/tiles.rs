@@ -6,7 +6,8 @@
 use crate::{config_file, statespace};
 use statespace::config::{BoardText, Config, Mode};
 use statespace::instance::{Answer, Instance};
-use statespace::search::{Limits, table};
+use statespace::limit::Limits;
+use statespace::search::table;
 use statespace::space::{BoardFormat, Indexed};
 use statespace_tiles::Tiles;
 use std::collections::{HashMap, VecDeque};

@@ -20,9 +20,9 @@ use statespace::config::{BoardText, Config, Mode};
 use statespace::error::Result;
 use statespace::instance::{Answer, Details, Instance, Solution};
 use statespace::kit::Kit;
+use statespace::limit::Limits;
 use statespace::picture::BoardStyle;
 use statespace::registry::{Plugin, PluginInfo};
-use statespace::search::Limits;
 use statespace::space::BoardFormat;
 
 /// Registered as `flip`.

@@ -93,7 +93,7 @@
 //! [`Symmetric`]: crate::space::Symmetric
 //! [`SplitMoves`]: crate::space::SplitMoves
 //! [`XorMoves`]: crate::space::XorMoves
-//! [`Limit::Memory`]: crate::search::Limit::Memory
+//! [`Limit::Memory`]: crate::limit::Limit::Memory
 //! [`layers`]: crate::search::layers
 //!
 //! # Example

@@ -12,7 +12,8 @@
 
 use super::packed::{Packed, huge_page_words};
 use super::{DistanceTable, MOD3_BITS};
-use crate::search::{Latch, Limit, Limits, Stats, Ticker};
+use crate::limit::{Latch, Limit, Limits, Ticker};
+use crate::search::Stats;
 
 /// The first bytes of a serialized table ([`DistanceTable::write_to`]).
 const FORMAT_MAGIC: [u8; 8] = *b"SSDTABLE";
