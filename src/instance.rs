@@ -15,8 +15,9 @@
 //! The trade-off: one indirect call per solve (nothing per state) buys a CLI and a test suite
 //! that know nothing about any puzzle's types.
 
+use crate::board_text::BoardText;
 use crate::cache::TableCache;
-use crate::config::{BoardText, Mode, check_mode};
+use crate::config::{Mode, check_mode};
 use crate::error::{Error, Location, Result};
 use crate::graph::{ExportLimits, StateGraph};
 use crate::limit::{Limit, Limits};

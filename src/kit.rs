@@ -37,8 +37,9 @@
 //! and generic methods (not object-safe), and the engines are generic so that the successor loop
 //! is monomorphised; a pointer to `bfs::solve_indexed::<Tiles>` keeps all of that.
 
+use crate::board_text::BoardText;
 use crate::cache::{Recipe, Source, TableCache};
-use crate::config::{BoardText, Mode};
+use crate::config::Mode;
 use crate::error::Result;
 use crate::graph::{self, ExportLimits};
 use crate::instance::{Direction, Exploration, Instance, Solution, TableDetails};

@@ -33,6 +33,7 @@
 
 #![deny(missing_docs)]
 
+pub mod board_text;
 pub mod cache;
 pub mod config;
 pub mod error;

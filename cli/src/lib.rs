@@ -39,7 +39,8 @@ mod puzzles;
 mod solve;
 
 use clap::{Parser, Subcommand};
-use statespace::config::{BoardText, Config};
+use statespace::board_text::BoardText;
+use statespace::config::Config;
 use statespace::error::{Error, Location};
 use statespace::limit::Limit;
 use statespace::registry::Registry;

@@ -6,7 +6,8 @@
 //! definition (exit 2, one line naming the file and the line or JSON path).
 
 use crate::{config, statespace};
-use statespace::config::{BoardText, Config, Mode};
+use statespace::board_text::BoardText;
+use statespace::config::{Config, Mode};
 use statespace::error::Error;
 use statespace::instance::{Answer, ExploreOptions, Instance};
 use statespace::limit::{Limit, Limits};

@@ -4,7 +4,8 @@
 //! labels alone, and the 8-puzzle's whole-space table is OEIS A089473.
 
 use crate::{config_file, statespace};
-use statespace::config::{BoardText, Config, Mode};
+use statespace::board_text::BoardText;
+use statespace::config::{Config, Mode};
 use statespace::instance::{Answer, Instance};
 use statespace::limit::Limits;
 use statespace::search::table;

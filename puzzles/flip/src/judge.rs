@@ -5,8 +5,8 @@
 
 use crate::board::Geometry;
 use crate::space::{Flip, FlipGoal};
+use statespace::board_text::BoardText;
 use statespace::cache::TableCache;
-use statespace::config::BoardText;
 use statespace::error::{Error, Location};
 use statespace::limit::Limits;
 use statespace::registry::Judge;
