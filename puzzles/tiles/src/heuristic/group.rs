@@ -22,11 +22,11 @@
 
 use crate::blank_aware;
 use crate::space::{Board, Dir, MAX_CELLS, Slide, Tiles};
-use statespace::cache::Recipe;
 use statespace::cache::fingerprint::Content;
 use statespace::limit::{Limit, Limits};
 use statespace::rank::Arrangements;
 use statespace::search::pdb::{Abstraction, PdbError};
+use statespace::search::table::cached::Recipe;
 use statespace::search::table::{self, DistanceTable, Width};
 use statespace::space::{Describe, GoalSet, Indexed, Invertible, StateSpace};
 

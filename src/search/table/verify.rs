@@ -24,9 +24,9 @@
 //!
 //! [`DistanceTable::path`]: crate::search::table::DistanceTable::path
 
-use super::fingerprint::Recipe;
+use super::DistanceTable;
+use super::cached::Recipe;
 use crate::random::Lcg;
-use crate::search::table::DistanceTable;
 use crate::space::{GoalSet, Indexed, Invertible};
 use std::hash::{BuildHasher, Hasher};
 
