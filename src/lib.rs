@@ -6,13 +6,18 @@
 //!   optional capabilities engines may ask for (dense index, invertible moves, goal enumeration).
 //! - [`search`]: the engines, one module each ([`search::bfs`], [`search::iddfs`],
 //!   [`search::astar`], [`search::idastar`], [`search::table`], [`search::layers`]), and what
-//!   they share: limits, outcomes, paths, stats, visited stores.
-//! - [`cache`]: distance tables saved on disk and loaded back, checked, on the next run.
+//!   they share: outcomes, paths, stats, visited stores.
+//! - [`limit`]: the run's [`Limits`](limit::Limits), the [`Limit`](limit::Limit) that stopped
+//!   it, and how every engine polls time and Ctrl-C ([`limit::ticker`]).
+//! - [`cache`]: tables saved on disk and loaded back, checked, on the next run; a distance
+//!   table's side of it is [`search::table::cached`].
+//! - [`board_text`]: a board as text with its file, line and key, what plugins parse.
 //! - [`config`]: the TOML schema and validation helpers whose errors name file, line and key.
 //! - [`graph`]: state-graph export: the states around a start as a petgraph graph, rendered as
 //!   DOT, GraphML or node-link JSON.
 //! - [`plot`]: a small SVG bar-chart writer (depth histograms).
 //! - [`picture`]: how a plugin's board text is drawn (its [`BoardStyle`](picture::BoardStyle)).
+//! - [`escape`]: the one XML/HTML escaper of every writer above.
 //! - [`rank`]: dense indices for plugins' [`Indexed`](space::Indexed) spaces: permutations (and
 //!   one parity's half of them), arrangements of distinct pieces, `k`-subsets as masks (colex)
 //!   and arrangements of pieces that look alike (multisets).
@@ -25,6 +30,21 @@
 //! - [`setup`]: a plugin's work before the search (reading a definition, compiling moves) under
 //!   the run's limits: time, Ctrl-C, memory.
 //! - [`error`]: the error type; every error displays as one line.
+//!
+//! # Floors
+//!
+//! A module imports only modules on floors below its own (`.ci/floors` checks that the imports
+//! make no circle, here and inside every folder module):
+//!
+//! | floor | modules |
+//! |---|---|
+//! | 0, the ground | [`limit`], [`escape`], [`random`], [`rank`] |
+//! | 1 | [`error`], [`cache`] (bytes and fingerprints), [`picture`], [`plot`] |
+//! | 2 | [`board_text`], [`setup`] |
+//! | 3 | [`space`], [`config`] |
+//! | 4 | [`search`] (the engines, and a distance table's place in the cache), [`graph`], [`toys`] |
+//! | 5 | [`instance`] |
+//! | 6 | [`kit`], [`registry`] |
 //!
 //! The puzzles are crates of their own (`puzzles/*/`: `statespace-flip`, `-shift`, `-tiles`,
 //! `-perm`), built on this crate's public API as a third-party plugin would be; the command line
