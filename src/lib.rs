@@ -2,33 +2,41 @@
 //!
 //! # Map of the crate
 //!
+//! One entry per module; `(folder)` marks a module that is a folder, whose `mod.rs` maps its
+//! files.
+//!
 //! - [`space`]: the [`StateSpace`](space::StateSpace) trait every puzzle implements, and the
-//!   optional capabilities engines may ask for (dense index, invertible moves, goal enumeration).
-//! - [`search`]: the engines, one module each ([`search::bfs`], [`search::iddfs`],
-//!   [`search::astar`], [`search::idastar`], [`search::table`], [`search::layers`]), and what
-//!   they share: outcomes, paths, stats, visited stores.
-//! - [`limit`]: the run's [`Limits`](limit::Limits), the [`Limit`](limit::Limit) that stopped
-//!   it, and how every engine polls time and Ctrl-C ([`limit::ticker`]).
-//! - [`cache`]: tables saved on disk and loaded back, checked, on the next run; a distance
-//!   table's side of it is [`search::table::cached`].
-//! - [`board_text`]: a board as text with its file, line and key, what plugins parse.
-//! - [`config`]: the TOML schema and validation helpers whose errors name file, line and key.
-//! - [`graph`]: state-graph export: the states around a start as a petgraph graph, rendered as
-//!   DOT, GraphML or node-link JSON.
-//! - [`plot`]: a small SVG bar-chart writer (depth histograms).
-//! - [`picture`]: how a plugin's board text is drawn (its [`BoardStyle`](picture::BoardStyle)).
-//! - [`escape`]: the one XML/HTML escaper of every writer above.
-//! - [`rank`]: dense indices for plugins' [`Indexed`](space::Indexed) spaces: permutations (and
-//!   one parity's half of them), arrangements of distinct pieces, `k`-subsets as masks (colex)
-//!   and arrangements of pieces that look alike (multisets).
-//! - [`registry`]: puzzle kind name -> plugin (built in, or registered at run time).
+//!   optional capabilities engines ask for (dense index, invertible moves, goal enumeration, ...).
+//! - [`search`]: the engines and what they share: outcomes, paths, stats.
+//!   - [`search::bfs`], [`search::iddfs`], [`search::astar`], [`search::idastar`]: path searches.
+//!   - [`search::table`] (folder): distance tables, every state's distance by one backward BFS;
+//!     [`search::table::cached`]: a table in the cache (fingerprint, check, `load_or_build`).
+//!   - [`search::pdb`]: pattern databases, heuristics from an abstraction's distance table.
+//!   - [`search::layers`] (folder): the whole-space bitset sweep behind `explore`.
+//!   - [`search::cluster`] (folder): that sweep on timely workers, across processes.
+//!   - [`search::visited`]: BFS's visited stores, a bitset or a hash set.
+//! - [`limit`] (folder): the run's [`Limits`](limit::Limits), the [`Limit`](limit::Limit) that
+//!   stopped it; [`limit::ticker`]: how every engine stops for the time limit and Ctrl-C.
+//! - [`cache`] (folder): tables saved on disk and loaded back, checked, on the next run: bytes
+//!   and fingerprints only (a distance table's side is [`search::table::cached`]).
 //! - [`kit`]: the generic glue: a plugin's space and its capabilities -> every engine they allow.
 //! - [`instance`]: what the CLI drives: a configured puzzle's engines by mode, explore, export,
 //!   and the type-erased results.
-//! - [`toys`]: tiny spaces (a ring, a line, Lights Out, a maze, a 2 x 3 sliding puzzle) on which
-//!   the engines are documented and tested: this crate names no real puzzle.
+//! - [`registry`]: puzzle kind name -> plugin (built in by the CLI, or registered at run time).
+//! - [`config`]: the TOML layer, errors that name file, line and key; the [`keys!`] macro.
+//! - [`board_text`]: a board as text with its file, line and key: what plugins parse.
 //! - [`setup`]: a plugin's work before the search (reading a definition, compiling moves) under
 //!   the run's limits: time, Ctrl-C, memory.
+//! - [`rank`] (folder): dense indices for plugins' [`Indexed`](space::Indexed) spaces:
+//!   permutations (and one parity's half), arrangements, `k`-subsets as colex masks, multisets.
+//! - [`graph`] (folder): state-graph export: the states around a start as a petgraph graph,
+//!   rendered as DOT, GraphML, node-link JSON or a self-contained HTML page.
+//! - [`picture`]: how a plugin's board text is drawn (its [`BoardStyle`](picture::BoardStyle)).
+//! - [`plot`]: a small SVG bar-chart writer (depth histograms).
+//! - [`escape`]: the one XML/HTML escaper of the writers above (GraphML, SVG, the HTML page).
+//! - [`random`]: a reproducible generator for scrambles, sampled states and bench inputs.
+//! - [`toys`] (folder): tiny spaces (a ring, a line, Lights Out, a maze, a 2 x 3 sliding puzzle)
+//!   on which the engines are documented and tested: this crate names no real puzzle.
 //! - [`error`]: the error type; every error displays as one line.
 //!
 //! # Floors

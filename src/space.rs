@@ -139,6 +139,12 @@ pub trait BoardFormat: StateSpace {
 /// Lets an engine keep its visited set as a bitset and its distances as a flat array instead of
 /// a hash set. The size is a `u128` because a 64-cell board has 2^64 states: engines compare it
 /// against their memory budget before they allocate anything.
+///
+/// Every index is a state, reachable or not (states no goal reaches only cost their bits): no
+/// holes, for the engines that scan the whole index (a distance table's bottom-up levels) turn
+/// every index into a state with [`state`](Self::state) and look at its successors. An encoding
+/// with holes is ranked into one without (see [`rank`](crate::rank), and the Tower of Hanoi of
+/// `examples/custom_puzzle.rs`: two bits a disc for the state, base 3 for the index).
 pub trait Indexed: StateSpace {
     /// The number of states (every index in `0..size()` is a state).
     fn size(&self) -> u128;

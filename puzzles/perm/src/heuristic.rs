@@ -38,7 +38,7 @@
 //! states each); small classes share a pattern while the product fits (the 2x2x2's corners and a
 //! Pyraminx's centres: then the pattern is the whole puzzle and the heuristic exact). At the
 //! default [`MAX_PATTERN_STATES`] (2^27, 64 MiB at 4 bits) the 3x3x3 gets Korf's three tables:
-//! corners and two groups of six edges, 87 MiB together.
+//! corners and two groups of six edges, 83 MiB together.
 //!
 //! Trade-offs: larger groups (seven edges: `510,935,040` states) estimate higher, for twelve
 //! times the memory and build time of a group of six (`--max-states` in the bench tries them);
@@ -46,10 +46,11 @@
 //! class keeps that part's twists by slot (entry `first + j` of the [`Placement`]: the twist in
 //! slot `j`), not by piece: a move then carries each twist along whatever piece is there, the
 //! index is places times twists ([`SplitMoves`]), and the table is built block by block from
-//! two move tables ([`table::build_split`]: 1.5 s for the 3x3x3's corners). Other patterns are
-//! built by the table engine's single-threaded level scans (about 18 s for a group of six
-//! edges), then cached. Classes of look-alike pieces track
-//! only their labels that occur once (look-alike pieces are forgotten): weaker, never wrong.
+//! two move tables ([`table::build_split`]); other patterns are built by the table engine's
+//! single-threaded level scans, several times slower per state, then cached (the 3x3x3's builds:
+//! BENCHMARKS.md, "3x3x3: random scrambles solved optimally"). Classes of look-alike pieces
+//! track only their labels that occur once (look-alike pieces are forgotten): weaker, never
+//! wrong.
 //! The projection is a pass over the tracked classes' slots and a rank per class, then a random
 //! access into a table far larger than the caches. IDA* asks [`Max`] only whether the estimate
 //! reaches its limit ([`estimate_below`](statespace::space::Heuristic::estimate_below)), so the

@@ -1,7 +1,7 @@
 //! Tests of the definition model and both formats: the project's own definitions in
-//! `configs/defs` (written by `generate.py` from the puzzles' geometry), move orders, inverses,
-//! position counts, every error class with its message, truncated and garbled input, and the
-//! 2x2x2 read from both formats against cubing.js's. (The twsearch samples are read by the
+//! `configs/defs` (written by `tools/generate_defs.py` from the puzzles' geometry), move orders,
+//! inverses, position counts, every error class with its message, truncated and garbled input,
+//! and the 2x2x2 read from both formats against cubing.js's. (The twsearch samples are read by the
 //! integration suite, `tests/it/twsearch.rs`, when they are beside the checkout.)
 
 use super::def::{Definition, Metric, Transform, power_name};

@@ -55,7 +55,7 @@ pub fn hdu3278(input: &str, cache: &TableCache) -> Result<String, Error> {
 /// Cases from which `judge hdu3278` answers on several threads: four chunks. Set from
 /// instruction counts (a chunk is about 5 M instructions; cutting the stream adds 14 % and is
 /// serial), not from a measured wall-time crossover: the VM it was tuned on had no free core
-/// (BENCHMARKS.md, "Threads").
+/// (BENCHMARKS.md, "`judge hdu3278` on large inputs").
 const PARALLEL_FROM: usize = 8192;
 /// Cases per chunk when parallel: enough chunks for the threads to share out evenly, each large
 /// enough that its task costs far more than handing it out.
@@ -301,7 +301,7 @@ fn wide(text: &str, at: usize) -> (bool, usize) {
 }
 
 /// Appends `n` in decimal: `format!`'s digits without its machinery, which cost a large stream
-/// more than its lookups (BENCHMARKS.md).
+/// more than its lookups (BENCHMARKS.md, "`judge hdu3278` on large inputs").
 fn push_decimal(out: &mut String, mut n: u64) {
     let mut digits = [0u8; 20];
     let mut at = digits.len();

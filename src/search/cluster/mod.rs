@@ -77,8 +77,8 @@
 //!   millions of states, but long thin searches pay it for every layer.
 //! - Blocks of words go whole, even when few of their states are successors: 8 KiB for 65,536
 //!   states, which beats 8-byte indices once one state in 64 of a block is reached (a dense
-//!   layer reaches most); sparse layers send few blocks anyway. Flip 6 x 5 on two processes:
-//!   2.4 bytes per state for the whole sweep (BENCHMARKS.md).
+//!   layer reaches most); sparse layers send few blocks anyway. The bytes exchanged per state
+//!   are measured in BENCHMARKS.md, "Cluster explore (timely)".
 //! - Each worker is one thread; `--workers` is how a process uses several cores (the word
 //!   pull within a worker runs no pool of its own).
 //! - A silent peer is told from a slow one by its heartbeats, which a process sends when it

@@ -26,9 +26,9 @@
 //!
 //! With [`SplitMoves`] (permutation puzzles: pieces' places times slots' twists), `high_k` and
 //! `low_k` are tabulated once, and a successor costs one look-up in a table of `L * moves`
-//! entries and one bit, instead of an unrank, a move and a rank: for the 2x2x2 with all six faces,
-//! about 60 times less CPU than the per-state push (1.7-2.1 s against 112 s; BENCHMARKS.md). Its module (`split.rs`) has
-//! the details and the direction rule.
+//! entries and one bit, instead of an unrank, a move and a rank (the 2x2x2's figures: BENCHMARKS.md,
+//! "2x2x2 God's number: the sweep block by block"). Its module (`split.rs`) has the details and
+//! the direction rule.
 //!
 //! With [`XorMoves`], a move XORs the index with a mask `m`: the 64 states of word `w` land in
 //! word `w ^ (m >> 6)`, bit `i` going to bit `i ^ (m & 63)`. That permutation is a butterfly:
@@ -39,7 +39,8 @@
 //! It pays by computing every word every layer, dense or sparse, but skips frontier blocks that
 //! are empty. Rust has no specialisation, so the caller picks: the `xor_` functions when the
 //! space implements [`XorMoves`], the others for any indexed space. Both give the same
-//! histogram (tested); for Flip 5 x 5 the word strategy is about 8 times faster (BENCHMARKS.md).
+//! histogram (tested); both are timed on Flip 5 x 5 in BENCHMARKS.md, "Whole-space sweep: Flip
+//! 5 x 5".
 //!
 //! # Threads
 //!

@@ -52,9 +52,10 @@
 //! [`build_xor`] builds the same table for a space whose moves XOR the index
 //! ([`XorMoves`], Flip) from the word-at-a-time sweep of [`layers`]: the sweep finds each level
 //! 64 states per move, and the level's bitset is written into the table a word at a time. Its
-//! memory is the table and the sweep's three bitsets. For Flip 5 x 5 it is about 2.5 times
-//! faster than [`build`] (BENCHMARKS.md). [`build_split`] does the same from the block sweep
-//! of a space whose index splits ([`SplitMoves`]: permutation puzzles).
+//! memory is the table and the sweep's three bitsets; on Flip 5 x 5 it costs little more than the
+//! sweep, far less than [`build`] (BENCHMARKS.md, "Distance-table builds"). [`build_split`] does
+//! the same from the block sweep of a space whose index splits ([`SplitMoves`]: permutation
+//! puzzles).
 //!
 //! # Symmetry
 //!

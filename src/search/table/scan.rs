@@ -20,10 +20,9 @@
 //! methods reading them out of the build: LLVM may then assume that the table's stores never
 //! change the space (a `&` argument) or the table's header (a `&mut` argument), and keeps the
 //! space's fields (a colex rank's table pointer and sizes) and the table's in registers across the
-//! successor loop. Read out of `self`, they were reloaded for every successor, which cost the plain
-//! build about 20 % more instructions (BENCHMARKS.md). `inline(never)` keeps those argument
-//! attributes whole: inlined into `run`, part of them is lost again (callgrind, 4 x 6 plain build:
-//! 984 M instructions inlined, 956 M not, 1,159 M as methods).
+//! successor loop. Read out of `self`, they were reloaded for every successor. `inline(never)`
+//! keeps those argument attributes whole: inlined into `run`, part of them is lost again. Both
+//! were measured by instruction counts of the builds in BENCHMARKS.md, "Distance-table builds".
 
 use super::packed::Packed;
 use super::symmetry::{Frontier, Reduction};

@@ -14,8 +14,9 @@
 //! states have a 32-bit form ([`Symmetric::narrows`]: Shift boards of up to 32 cells) is listed in
 //! it ([`Narrow`]), half the bytes of a `u64` mask. For the HDU table the lists peak at about 415
 //! KB beside its 360 KiB (the levels at depths 7 and 8: 48,544 and 55,009 masks of 4 bytes; 830 KB
-//! as whole masks) and save about a third of the instructions of the build (BENCHMARKS.md). The
-//! plain build lists nothing: its lists would hold every state of a level, four times as many.
+//! as whole masks), and the build scans far fewer states (its cost: BENCHMARKS.md, "Distance-table
+//! builds"). The plain build lists nothing: its lists would hold every state of a level, four
+//! times as many.
 
 use crate::space::{StateSpace, Symmetric};
 

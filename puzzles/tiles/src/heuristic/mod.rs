@@ -5,7 +5,7 @@
 //! |---|---|---|---|
 //! | [`Manhattan`] | sum over tiles of the rows + columns to the tile's goal cell | one table read per cell | billions of nodes on the hard instances |
 //! | [`LinearConflict`] | Manhattan + 2 per tile that must leave its line to let another tile of that line pass | Manhattan + a longest increasing subsequence per row and column | several times fewer nodes than Manhattan |
-//! | [`TilePdb`] | sum of additive pattern databases over disjoint tile groups ([`TileGroup`]), max with the sum for the [`Transpose`]d board | per group a pass over the board, a rank and one table read | orders of magnitude fewer (see BENCHMARKS.md) |
+//! | [`TilePdb`] | sum of additive pattern databases over disjoint tile groups ([`TileGroup`]), max with the sum for the [`Transpose`]d board | per group a pass over the board, a rank and one table read | orders of magnitude fewer (BENCHMARKS.md, "Sliding tiles: Korf's 100") |
 //!
 //! All work for any goal board, ordered or pattern; none allocates per node.
 //!
