@@ -27,7 +27,8 @@
 //!
 //! ```
 //! use statespace::space::StateSpace;
-//! use statespace::search::{bfs, Limits, Outcome};
+//! use statespace::search::{bfs, Outcome};
+//! use statespace::limit::Limits;
 //!
 //! struct Counter;
 //! impl StateSpace for Counter {

@@ -61,7 +61,8 @@ use hashbrown::HashMap;
 ///
 /// ```
 /// # use statespace::space::{Heuristic, StateSpace};
-/// # use statespace::search::{astar, Limits, Outcome};
+/// # use statespace::search::{astar, Outcome};
+/// # use statespace::limit::Limits;
 /// struct Line; // states 0..=9, a move steps left or right, the goal is 7
 /// impl StateSpace for Line {
 ///     type State = u8;

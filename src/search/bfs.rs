@@ -26,7 +26,8 @@ use crate::space::{Indexed, StateSpace};
 ///
 /// ```
 /// # use statespace::space::StateSpace;
-/// # use statespace::search::{bfs, Limits, Outcome};
+/// # use statespace::search::{bfs, Outcome};
+/// # use statespace::limit::Limits;
 /// struct Line; // states 0..=9, a move steps left or right, the goal is 7
 /// impl StateSpace for Line {
 ///     type State = u8;

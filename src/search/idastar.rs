@@ -42,7 +42,8 @@ use crate::space::{Heuristic, StateSpace};
 ///
 /// ```
 /// # use statespace::space::{Heuristic, StateSpace};
-/// # use statespace::search::{idastar, Limits, Outcome};
+/// # use statespace::search::{idastar, Outcome};
+/// # use statespace::limit::Limits;
 /// struct Line; // states 0..=9, a move steps left or right, the goal is 7
 /// impl StateSpace for Line {
 ///     type State = u8;

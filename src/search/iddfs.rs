@@ -27,7 +27,8 @@ use crate::space::StateSpace;
 ///
 /// ```
 /// # use statespace::space::StateSpace;
-/// # use statespace::search::{iddfs, Limits, Outcome};
+/// # use statespace::search::{iddfs, Outcome};
+/// # use statespace::limit::Limits;
 /// struct Line; // states 0..=9, a move steps left or right, the goal is 7
 /// impl StateSpace for Line {
 ///     type State = u8;

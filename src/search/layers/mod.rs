@@ -142,7 +142,8 @@ pub struct Layers<S> {
 ///
 /// ```
 /// use statespace::toys::{Lights, LightsGoal};
-/// use statespace::search::{Limits, layers};
+/// use statespace::search::layers;
+/// use statespace::limit::Limits;
 /// let flip = Lights::new(2, 2, false, LightsGoal::Uniform);
 /// let limits = Limits::default();
 /// let options = layers::Options { limits: &limits, threads: Some(1) };
@@ -188,7 +189,8 @@ pub fn xor_forward<P: XorMoves + Sync>(
 ///
 /// ```
 /// use statespace::toys::{Lights, LightsGoal};
-/// use statespace::search::{Limits, layers};
+/// use statespace::search::layers;
+/// use statespace::limit::Limits;
 /// let flip = Lights::new(4, 4, false, LightsGoal::Uniform);
 /// let limits = Limits::default();
 /// let options = layers::Options { limits: &limits, threads: None };

@@ -103,7 +103,8 @@
 //! # Example
 //!
 //! ```
-//! use statespace::search::{table, Limits};
+//! use statespace::search::table;
+//! use statespace::limit::Limits;
 //! use statespace::space::{GoalSet, Indexed, Invertible, StateSpace};
 //!
 //! /// A ring of 10 states; a move steps one way or the other; the goal is 0.
