@@ -764,12 +764,12 @@ fn perm_auto_runs_ida_with_pattern_databases_within_the_memory_budget() {
 fn perm_heuristic_keys_are_checked() {
     for (extra, message) in [
         (
-            "[search]\nheuristic = \"manhattan\"",
-            "unknown perm heuristic `manhattan` (known: pdb)",
+            "[heuristic]\nkind = \"manhattan\"",
+            "heuristic.kind: unknown heuristic `manhattan` (known: pdb)",
         ),
         (
-            "[search]\nheuristic = \"pdb\"\npdb = [[1, 2]]",
-            "search.pdb: not used here: perm pattern databases are picked from the orbits",
+            "[heuristic]\nkind = \"pdb\"\ngroups = [[1, 2]]",
+            "heuristic.groups: unknown field `groups`",
         ),
     ] {
         let (code, err) = bad("t.tws", GOOD, extra);
