@@ -12,13 +12,14 @@
 //! The whole plugin is the space (with its capabilities), its board text and its keys; the kit
 //! gives it bfs, iddfs, the distance table, explore and export.
 
+use statespace::board_text::BoardText;
 use statespace::cache::fingerprint::Content;
-use statespace::config::{BoardText, Config, Keys, Mode};
+use statespace::config::{Config, Keys, Mode};
 use statespace::error::Result;
 use statespace::instance::{Answer, Instance};
 use statespace::kit::Kit;
+use statespace::limit::Limits;
 use statespace::registry::{Plugin, PluginInfo, Registry};
-use statespace::search::Limits;
 use statespace::space::{BoardFormat, Describe, GoalSet, Indexed, Invertible, StateSpace};
 use std::fmt;
 

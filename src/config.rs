@@ -45,6 +45,7 @@
 //! """
 //! ```
 
+use crate::board_text::BoardText;
 use crate::error::{Error, Location, Result};
 use serde::Deserialize;
 use serde::de::{DeserializeOwned, IgnoredAny};
@@ -609,7 +610,7 @@ impl Config {
     }
 
     /// `[search]` limits, over `base` (which carries the memory budget and any CLI limits).
-    pub fn limits(&self, mut base: crate::search::Limits) -> Result<crate::search::Limits> {
+    pub fn limits(&self, mut base: crate::limit::Limits) -> Result<crate::limit::Limits> {
         if self.search.max_depth.is_some() {
             let d = self.int_in(
                 &self.search.max_depth,
@@ -694,68 +695,6 @@ impl Config {
             key: Some(key.to_string()),
             scramble: false,
         }
-    }
-}
-
-/// A board as text, with where it came from so that a parse error can name the file and line.
-#[derive(Clone, Debug)]
-pub struct BoardText {
-    /// The board as written.
-    pub text: String,
-    /// The file name, or `<stdin>`.
-    pub file: String,
-    /// The file line where the text's first line stands.
-    pub first_line: usize,
-    /// The config key it came from, if any.
-    pub key: Option<String>,
-    /// The text is a scramble (moves from the goal), not a board: see
-    /// [`BoardFormat::read`](crate::space::BoardFormat::read).
-    pub scramble: bool,
-}
-
-impl BoardText {
-    /// A board read whole from a file or stdin.
-    pub fn from_file(file: &str, text: String) -> Self {
-        BoardText {
-            text,
-            file: file.to_string(),
-            first_line: 1,
-            key: None,
-            scramble: false,
-        }
-    }
-
-    /// An error at `line` (1-based) of this text.
-    pub fn error(&self, line: usize, message: impl Into<String>) -> Error {
-        let mut location = Location::file(&self.file).at_line(self.first_line + line - 1);
-        location.key = self.key.clone();
-        Error::input(location, message)
-    }
-
-    /// Refuses a scramble: for puzzles (and engines) that read boards only.
-    pub fn board_only(&self) -> Result<()> {
-        if self.scramble {
-            Err(self.error_whole("this puzzle takes a [start] board, not a scramble"))
-        } else {
-            Ok(())
-        }
-    }
-
-    /// An error about the board as a whole (empty, wrong number of rows).
-    pub fn error_whole(&self, message: impl Into<String>) -> Error {
-        let mut location = Location::file(&self.file).at_line(self.first_line);
-        location.key = self.key.clone();
-        Error::input(location, message)
-    }
-
-    /// The non-blank lines, trimmed, each with its 1-based line number in the text.
-    pub fn rows(&self) -> Vec<(usize, &str)> {
-        self.text
-            .lines()
-            .enumerate()
-            .map(|(i, l)| (i + 1, l.trim()))
-            .filter(|(_, l)| !l.is_empty())
-            .collect()
     }
 }
 
@@ -902,11 +841,11 @@ pub fn parse_duration(text: &str) -> std::result::Result<std::time::Duration, St
 
 /// A positive byte count no larger than the physical memory: `4GiB`, `512 MB`, `1000000`.
 pub fn parse_bytes(text: &str) -> std::result::Result<u64, String> {
-    let physical = crate::search::physical_memory();
+    let physical = crate::limit::physical_memory();
     match text.trim().parse::<bytesize::ByteSize>() {
         Ok(size) if physical.is_some_and(|p| size.as_u64() > p) => Err(format!(
             "`{text}` is more than this machine's {} of memory",
-            crate::search::human_bytes(physical.unwrap_or(0) as u128)
+            crate::limit::human_bytes(physical.unwrap_or(0) as u128)
         )),
         Ok(size) if size.as_u64() > 0 => Ok(size.as_u64()),
         Ok(_) => Err(format!("`{text}` is zero: give a positive size")),

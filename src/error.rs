@@ -3,7 +3,7 @@
 //! Two kinds of failure reach a user: input that is wrong (a config, a board, a judge stream) and
 //! a file that cannot be read or written. Each displays as one line that says where and what, so
 //! the CLI can print it as is. Limits (depth, states, time, memory) are not errors but outcomes:
-//! see [`Limit`](crate::search::Limit).
+//! see [`Limit`](crate::limit::Limit).
 
 use std::fmt;
 
@@ -81,7 +81,7 @@ pub enum Error {
         /// What was refused (`export`).
         location: Location,
         /// The limit it would pass.
-        limit: crate::search::Limit,
+        limit: crate::limit::Limit,
     },
 }
 

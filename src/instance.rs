@@ -15,13 +15,15 @@
 //! The trade-off: one indirect call per solve (nothing per state) buys a CLI and a test suite
 //! that know nothing about any puzzle's types.
 
+use crate::board_text::BoardText;
 use crate::cache::TableCache;
-use crate::config::{BoardText, Mode, UnsupportedMode, check_mode};
+use crate::config::{Mode, UnsupportedMode, check_mode};
 use crate::error::{Error, Location, Result};
 use crate::graph::{ExportLimits, StateGraph};
+use crate::limit::{Limit, Limits};
 use crate::picture::BoardStyle;
 use crate::search::layers::Layers;
-use crate::search::{Limit, Limits, Outcome, Report, Stats};
+use crate::search::{Outcome, Report, Stats};
 use serde_json::Value;
 use std::fmt::Display;
 use std::sync::Arc;

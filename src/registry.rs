@@ -19,7 +19,7 @@ use crate::cache::TableCache;
 use crate::config::{Config, Key, Mode};
 use crate::error::{Error, Location, Result};
 use crate::instance::Instance;
-use crate::search::Limits;
+use crate::limit::Limits;
 
 /// What `statespace puzzles` prints about a plugin.
 #[derive(Clone, Debug, serde::Serialize)]

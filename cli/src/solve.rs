@@ -28,9 +28,9 @@ use super::{Exit, board_arg, output, stderr_line, write_stdout};
 use statespace::config::{Config, Mode};
 use statespace::error::{Error, Location};
 use statespace::instance::{Answer, Instance, Solution};
+use statespace::limit::{Limit, Limits};
 use statespace::picture::{self, Frame};
 use statespace::registry::Registry;
-use statespace::search::{Limit, Limits};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]

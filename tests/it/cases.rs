@@ -10,7 +10,7 @@
 
 use statespace::config::{Config, Mode};
 use statespace::instance::Answer;
-use statespace::search::Limits;
+use statespace::limit::Limits;
 use toml::Value;
 
 pub struct Case {
@@ -132,7 +132,7 @@ fn check(case: &Case, instance: &statespace::instance::Instance, config: &Config
             assert_eq!(moves.len(), expected, "{label}: moves {moves:?}");
             assert_eq!(boards.len(), moves.len(), "{label}");
             let last = boards.last().cloned().unwrap_or(solution.start.clone());
-            let end = statespace::config::BoardText::from_file("end", last);
+            let end = statespace::board_text::BoardText::from_file("end", last);
             let again = instance.solve(&end, Mode::BFS, &Limits::default()).unwrap();
             assert!(
                 matches!(&again.answer, Answer::Solved { moves, .. } if moves.is_empty()),

@@ -6,12 +6,14 @@
 //! definition (exit 2, one line naming the file and the line or JSON path).
 
 use crate::{config, statespace};
-use statespace::config::{BoardText, Config, Mode};
+use statespace::board_text::BoardText;
+use statespace::config::{Config, Mode};
 use statespace::error::Error;
 use statespace::instance::{Answer, ExploreOptions, Instance};
+use statespace::limit::{Limit, Limits};
 use statespace::random::Lcg;
 use statespace::search::pdb::Abstraction;
-use statespace::search::{Limit, Limits, Outcome, idastar, layers, table};
+use statespace::search::{Outcome, idastar, layers, table};
 use statespace::setup::Setup;
 use statespace::space::{Heuristic, Indexed, Invariant, SplitMoves, StateSpace, replay};
 use statespace_perm::def::Metric;

@@ -4,9 +4,11 @@
 //! labels alone, and the 8-puzzle's whole-space table is OEIS A089473.
 
 use crate::{config_file, statespace};
-use statespace::config::{BoardText, Config, Mode};
+use statespace::board_text::BoardText;
+use statespace::config::{Config, Mode};
 use statespace::instance::{Answer, Instance};
-use statespace::search::{Limits, table};
+use statespace::limit::Limits;
+use statespace::search::table;
 use statespace::space::{BoardFormat, Indexed};
 use statespace_tiles::Tiles;
 use std::collections::{HashMap, VecDeque};

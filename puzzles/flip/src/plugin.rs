@@ -16,13 +16,14 @@ use super::bitboard::BitBoard;
 use super::board::{Geometry, MAX_CELLS as SEARCH_MAX_CELLS};
 use super::space::{CellLabel, Flip, FlipGoal};
 use serde_json::Value;
-use statespace::config::{BoardText, Config, Mode};
+use statespace::board_text::BoardText;
+use statespace::config::{Config, Mode};
 use statespace::error::Result;
 use statespace::instance::{Answer, Details, Instance, Solution};
 use statespace::kit::Kit;
+use statespace::limit::Limits;
 use statespace::picture::BoardStyle;
 use statespace::registry::{Plugin, PluginInfo};
-use statespace::search::Limits;
 use statespace::space::BoardFormat;
 
 /// Registered as `flip`.

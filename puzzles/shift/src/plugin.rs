@@ -13,9 +13,10 @@ use statespace::config::{Config, Keys, Mode};
 use statespace::error::{Error, Location, Result};
 use statespace::instance::{Answer, Details, Instance, Solution, TableDetails};
 use statespace::kit::Kit;
+use statespace::limit::Limits;
 use statespace::picture::BoardStyle;
 use statespace::registry::{Plugin, PluginInfo};
-use statespace::search::{Limits, Outcome};
+use statespace::search::Outcome;
 use std::sync::Arc;
 
 /// Registered as `shift`.

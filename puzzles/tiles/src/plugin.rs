@@ -10,10 +10,10 @@ use statespace::config::{Config, Keys, Mode};
 use statespace::error::Result;
 use statespace::instance::Instance;
 use statespace::kit::{HeuristicFactory, Kit, SharedHeuristic};
+use statespace::limit::Limits;
 use statespace::picture::BoardStyle;
 use statespace::rank::Permutations;
 use statespace::registry::{Plugin, PluginInfo};
-use statespace::search::Limits;
 use std::sync::Arc;
 
 /// Registered as `tiles`.
