@@ -4,7 +4,7 @@
 //! `cargo bench --bench algebra`; figures are recorded in BENCHMARKS.md.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use statespace::search::Limits;
+use statespace::limit::Limits;
 use statespace_flip::{BitBoard, Geometry, algebra};
 use std::hint::black_box;
 

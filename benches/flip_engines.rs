@@ -12,7 +12,8 @@
 //!     cargo bench --bench flip_engines
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use statespace::search::{Limits, Outcome, bfs, iddfs, table};
+use statespace::limit::Limits;
+use statespace::search::{Outcome, bfs, iddfs, table};
 use statespace_flip::{Flip, FlipGoal, Geometry};
 use std::hint::black_box;
 

@@ -6,7 +6,8 @@
 //! `benches/compare.sh`, which also runs the C baselines.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use statespace::search::{Limits, layers};
+use statespace::limit::Limits;
+use statespace::search::layers;
 use statespace::space::StateSpace;
 use statespace_flip::{Flip, FlipGoal, Geometry};
 use std::hint::black_box;

@@ -21,8 +21,9 @@ mod perm_common;
 
 use perm_common::{arg, definition};
 use statespace::cache::TableCache;
+use statespace::limit::{Limits, human_bytes};
 use statespace::random::Lcg;
-use statespace::search::{Limits, Outcome, human_bytes, idastar};
+use statespace::search::{Outcome, idastar};
 use statespace::setup::Setup;
 use statespace::space::{StateSpace, replay};
 use statespace_perm::heuristic::{self, MAX_PATTERN_STATES, Pattern, auto_pieces};

@@ -17,7 +17,8 @@
 mod perm_common;
 
 use perm_common::{arg, definition};
-use statespace::search::{Limits, layers};
+use statespace::limit::Limits;
+use statespace::search::layers;
 use statespace::setup::Setup;
 use statespace_perm::{Metric, PermSpace};
 use std::time::Instant;

@@ -10,7 +10,7 @@ use std::hint::black_box;
 
 fn build_and_answer(c: &mut Criterion) {
     let boards = common::random_boards(1000);
-    let limits = statespace::search::Limits::default();
+    let limits = statespace::limit::Limits::default();
     let mut group = c.benchmark_group("hdu3278: build + 1000 boards");
     group.sample_size(10);
     group.bench_function("statespace table", |b| {

@@ -27,7 +27,7 @@ fn child(which: &str) {
     let boards = common::random_boards(BOARDS);
     let started = Instant::now();
     let (sum, bytes) = if which == "--child-table" {
-        let limits = statespace::search::Limits::default();
+        let limits = statespace::limit::Limits::default();
         let solver = common::solver();
         let sum: u32 = boards
             .iter()

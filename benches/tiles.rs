@@ -22,7 +22,8 @@
 //! - `--manhattan N`, `--pathfinding N`, `--lc N`: the N easiest for those (default 10, 5, 100).
 
 use statespace::cache::TableCache;
-use statespace::search::{Limits, Outcome, human_bytes, idastar};
+use statespace::limit::{Limits, human_bytes};
+use statespace::search::{Outcome, idastar};
 use statespace::space::{Heuristic, StateSpace, replay};
 use statespace_tiles::board::from_blank_first;
 use statespace_tiles::heuristic::{

@@ -12,13 +12,14 @@
 //! The whole plugin is the space (with its capabilities), its board text and its keys; the kit
 //! gives it bfs, iddfs, the distance table, explore and export.
 
+use statespace::board_text::BoardText;
 use statespace::cache::fingerprint::Content;
-use statespace::config::{BoardText, Config, Keys, Mode};
+use statespace::config::{Config, Keys, Mode};
 use statespace::error::Result;
 use statespace::instance::{Answer, Instance};
 use statespace::kit::Kit;
+use statespace::limit::Limits;
 use statespace::registry::{Plugin, PluginInfo, Registry};
-use statespace::search::Limits;
 use statespace::space::{BoardFormat, Describe, GoalSet, Indexed, Invertible, StateSpace};
 use std::fmt;
 
@@ -154,15 +155,16 @@ impl BoardFormat for Hanoi {
 
 statespace::keys! {
     /// `[puzzle]` of the Tower of Hanoi.
-    struct HanoiKeys {
-        /// the number of discs, 1 to 20
+    struct HanoiKeys in [puzzle] {
+        /// the number of discs
+        #[range(1..=20)]
         discs: i64,
     }
 }
 
 statespace::keys! {
     /// `[goal]`: only the default.
-    struct HanoiGoal {}
+    struct HanoiGoal in [goal] {}
 }
 
 struct HanoiPlugin;
@@ -175,6 +177,8 @@ impl Plugin for HanoiPlugin {
             puzzle_keys: HanoiKeys::KEYS,
             goals: &[("peg-3", "every disc on peg 3 (default)")],
             goal_keys: HanoiGoal::KEYS,
+            heuristics: &[],
+            heuristic_keys: &[],
             example: "[puzzle]\nkind = \"hanoi\"\ndiscs = 3\n",
             engines: &[],
         }
@@ -183,7 +187,7 @@ impl Plugin for HanoiPlugin {
     fn build(&self, config: &Config, _limits: &Limits) -> Result<Instance> {
         // A small setup: nothing to count against the limits (see statespace::setup).
         let (keys, _goal) = config.sections::<HanoiKeys, HanoiGoal>()?;
-        let discs = config.int_in(&keys.discs, "puzzle.discs", 1..=20)? as u32;
+        let discs = keys.discs(config).value()?.value() as u32;
         let description = format!("Tower of Hanoi, {discs} discs");
         Ok(Kit::new(Hanoi { discs }, description)
             .table()

@@ -15,7 +15,8 @@
 //!
 //! Prints one line: `ENGINE THREADS reachable N seconds S states_per_second R vmhwm_kib K`.
 
-use statespace::search::{Limits, layers};
+use statespace::limit::Limits;
+use statespace::search::layers;
 use statespace::space::StateSpace;
 use statespace_flip::{Flip, FlipGoal, Geometry};
 use std::time::Instant;

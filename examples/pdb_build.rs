@@ -12,7 +12,7 @@
 //! `7-low`, the 7-tile group 9-15. Prints the build's time, rounds, expanded and generated
 //! counts, and the table's maximum and entry count.
 
-use statespace::search::Limits;
+use statespace::limit::Limits;
 use statespace_tiles::blank_aware;
 use std::time::Instant;
 

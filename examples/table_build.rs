@@ -14,7 +14,8 @@
 //!
 //! Prints the best time of REPEATS builds (default 1) and the table's reachable count.
 
-use statespace::search::{Limits, table};
+use statespace::limit::Limits;
+use statespace::search::table;
 use statespace_flip::{self as flip, Flip, FlipGoal};
 use statespace_shift::{ColourMasks, Geometry};
 use std::time::{Duration, Instant};

@@ -8,12 +8,17 @@
 //! Who owns which keys:
 //!
 //! - `[puzzle] kind`, `[search]` and `[start]` are the library's: [`Config`] reads them.
-//! - The rest of `[puzzle]` and all of `[goal]` belong to the plugin named by `kind`. A plugin
-//!   declares them once with the [`keys!`](crate::keys) macro (a serde struct with
-//!   `deny_unknown_fields`, every value spanned, a doc line per key) and reads them with
-//!   [`Config::sections`]. `statespace puzzles` prints the same declaration, so the help cannot
-//!   drift from what is accepted, and a key one plugin adds is unknown (with its line) to the
-//!   others without anyone writing a refusal.
+//! - The rest of `[puzzle]`, and all of `[goal]` and `[heuristic]`, belong to the plugin named
+//!   by `kind`. A plugin declares each section once with the [`keys!`](crate::keys) macro (a
+//!   serde struct with `deny_unknown_fields`, every value spanned; per key a doc line, and
+//!   optionally a range and a default) and reads it with [`Config::section`] and the accessors
+//!   the macro writes, which check the range, fill in the default and name the key in errors
+//!   (`puzzle.rows`: the dotted name is never typed). `statespace puzzles` prints the same
+//!   declaration, so the help cannot drift from what is accepted, and a key one plugin adds is
+//!   unknown (with its line) to the others without anyone writing a refusal.
+//! - `[heuristic] kind` is checked by the registry against the plugin's
+//!   [`PluginInfo::heuristics`](crate::registry::PluginInfo::heuristics) (refused where the
+//!   puzzle has none), the rest by the plugin.
 //!
 //! ```toml
 //! [puzzle]
@@ -29,6 +34,8 @@
 //! time_limit = "30s"  # humantime syntax
 //! memory = "4GiB"     # the budget engines check before allocating
 //! threads = 2         # explore: worker threads (default: all for large spaces)
+//! [heuristic]
+//! kind = "default"   # astar/idastar: the plugin's heuristics (tiles: linear-conflict, pdb, ...)
 //! [start]
 //! board = """
 //! bwwb
@@ -38,6 +45,7 @@
 //! """
 //! ```
 
+use crate::board_text::BoardText;
 use crate::error::{Error, Location, Result};
 use serde::Deserialize;
 use serde::de::{DeserializeOwned, IgnoredAny};
@@ -62,6 +70,8 @@ pub struct Config {
     pub search: SearchSection,
     /// `[start]`: the position to solve, when given.
     pub start: Option<StartSection>,
+    /// `[heuristic] kind`, when the file has the section (the rest is the plugin's).
+    pub heuristic: Option<Spanned<String>>,
 }
 
 /// The whole file as the library sees it: the plugin's sections are only checked to be tables
@@ -72,6 +82,7 @@ struct RawConfig {
     puzzle: KindOnly,
     #[allow(dead_code)] // read by the plugin, through Config::sections
     goal: Option<IgnoredAny>,
+    heuristic: Option<KindOnly>,
     #[serde(default)]
     search: SearchSection,
     start: Option<StartSection>,
@@ -83,47 +94,213 @@ struct KindOnly {
     kind: Spanned<String>,
 }
 
-/// One key of a plugin's section, as `statespace puzzles` prints it.
+/// One key of a plugin's section, as `statespace puzzles` prints it and as errors name it.
 #[derive(Clone, Copy, Debug, serde::Serialize)]
 pub struct Key {
     /// The TOML key.
     pub name: &'static str,
-    /// One line: what it means, its range and default.
+    /// The section and the key, as errors name it: `puzzle.rows`.
+    pub dotted: &'static str,
+    /// One line: what it means.
     pub doc: &'static str,
+    /// The values allowed, as words (`2 to 12`), when the key declares a range.
+    #[serde(serialize_with = "serialize_text")]
+    pub range: Option<fn() -> String>,
+    /// The value when the key is absent, as written in the declaration.
+    pub default: Option<&'static str>,
 }
 
-/// A plugin's `[puzzle]` or `[goal]` section: a serde struct declared with [`keys!`](crate::keys),
-/// which also lists its keys with their docs.
+impl Key {
+    /// The doc line with the range and the default, for help: `board rows; 2 to 12`.
+    pub fn help(&self) -> String {
+        let mut help = self.doc.to_string();
+        if let Some(range) = self.range {
+            help.push_str(&format!("; {}", range()));
+        }
+        if let Some(default) = self.default {
+            help.push_str(&format!("; default {default}"));
+        }
+        help
+    }
+}
+
+fn serialize_text<S: serde::Serializer>(
+    text: &Option<fn() -> String>,
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    match text {
+        Some(text) => s.serialize_some(&text()),
+        None => s.serialize_none(),
+    }
+}
+
+/// A plugin's section (`[puzzle]`, `[goal]`, `[heuristic]`): a serde struct declared with
+/// [`keys!`](crate::keys), which also lists its keys with their docs, ranges and defaults.
 pub trait Keys: DeserializeOwned {
+    /// The section's name: `puzzle`.
+    const SECTION: &'static str;
     /// Every key but `kind`, in declaration order.
     const KEYS: &'static [Key];
 }
 
-/// Declares a plugin's `[puzzle]` or `[goal]` section once: a serde struct (unknown keys refused,
-/// every value [`Spanned`] and optional, so a check can name its line and a missing key gets
-/// [`Config::missing`]) and its [`Keys`] list for `statespace puzzles`. Each key needs a doc
-/// comment: it is the key's help text. The struct also gets `kind` (the plugin's name in
-/// `[puzzle]`, the goal's in `[goal]`).
+/// A declared range's check: `Some(complaint)` (naming the range) when a value is outside it.
+pub type RangeCheck<T> = fn(&T) -> Option<String>;
+
+/// A key's value as read, with its declaration and the config it came from; what a
+/// [`keys!`](crate::keys) accessor returns. Say what the key is to this plugin:
+/// [`value`](Self::value) (required, or its default), [`optional`](Self::optional) or
+/// [`refuse`](Self::refuse) (the key makes no sense with the other values).
+pub struct Field<'a, T> {
+    /// The value as read, if written.
+    pub raw: &'a Option<Spanned<T>>,
+    /// The key's declaration.
+    pub key: &'static Key,
+    /// The declared range, checked on a written value.
+    pub check: Option<RangeCheck<T>>,
+    /// The declared default.
+    pub default: Option<fn() -> T>,
+    /// Where errors point.
+    pub config: &'a Config,
+}
+
+impl<T: Clone> Field<'_, T> {
+    /// The value, checked against its range; its default when absent; else an error that the
+    /// key is missing.
+    pub fn value(self) -> Result<Checked<T>> {
+        let key = self.key.dotted;
+        let config = self.config;
+        self.optional()?.ok_or_else(|| config.missing(key))
+    }
+
+    /// The value, checked against its range, or its default; `None` when absent with no default.
+    pub fn optional(self) -> Result<Option<Checked<T>>> {
+        let location = Location::file(&self.config.name).with_key(self.key.dotted);
+        match (self.raw, self.default) {
+            (Some(raw), _) => {
+                let location = location.at_line(line_of(&self.config.text, raw.span().start));
+                let checked = Checked {
+                    value: raw.get_ref().clone(),
+                    location,
+                    written: true,
+                };
+                if let Some(message) = self.check.and_then(|check| check(checked.get())) {
+                    return Err(checked.error(message));
+                }
+                Ok(Some(checked))
+            }
+            (None, Some(default)) => Ok(Some(Checked {
+                value: default(),
+                location,
+                written: false,
+            })),
+            (None, None) => Ok(None),
+        }
+    }
+
+    /// `Ok` when the key is absent; else an error at its line: "not used here: `why`".
+    pub fn refuse(self, why: &str) -> Result<()> {
+        self.config.refuse(self.raw, self.key.dotted, why)
+    }
+}
+
+/// A key's value, checked against its declaration, with where it stands: a later check that
+/// involves it (a board too large for its cells) names its line and key through
+/// [`error`](Self::error) without writing either again.
+#[derive(Clone, Debug)]
+pub struct Checked<T> {
+    value: T,
+    location: Location,
+    written: bool,
+}
+
+impl<T> Checked<T> {
+    /// The value.
+    pub fn get(&self) -> &T {
+        &self.value
+    }
+
+    /// The value, owned.
+    pub fn into_inner(self) -> T {
+        self.value
+    }
+
+    /// Where the value stands (file, line when written, key).
+    pub fn location(&self) -> &Location {
+        &self.location
+    }
+
+    /// Whether the value was written in the file (not a default).
+    pub fn is_written(&self) -> bool {
+        self.written
+    }
+
+    /// An error about this key: at its line when it was written, else at the key alone.
+    pub fn error(&self, message: impl Into<String>) -> Error {
+        Error::input(self.location.clone(), message)
+    }
+}
+
+impl<T: Copy> Checked<T> {
+    /// The value, copied.
+    pub fn value(&self) -> T {
+        self.value
+    }
+}
+
+/// Declares a plugin's section (`[puzzle]`, `[goal]`, `[heuristic]`) once: a serde struct
+/// (unknown keys refused, every value [`Spanned`] and optional, so a check can name its line),
+/// its [`Keys`] list for `statespace puzzles`, and an accessor per key that gives the value
+/// checked against its declaration (a [`Field`]). Each key needs a doc comment (its help text)
+/// and may declare, in this order, `#[range(a..=b)]` (the values allowed) and `#[default(v)]`
+/// (the value when absent). The struct also gets `kind` (the plugin's name in `[puzzle]`, the
+/// goal's in `[goal]`, the heuristic's in `[heuristic]`) and `kind_at(config)`, the kind
+/// [`Checked`] (for an error at its line).
+///
+/// A key's dotted name (`puzzle.rows`), its range and its default are written once, here; the
+/// accessor, the errors and the help all come from this.
 ///
 /// ```
 /// statespace::keys! {
 ///     /// `[puzzle]` of a counter puzzle.
-///     pub struct CounterKeys {
-///         /// the modulus, 2 to 100
+///     pub struct CounterKeys in [puzzle] {
+///         /// the modulus
+///         #[range(2..=100)]
+///         #[default(10)]
 ///         modulus: i64,
+///         /// the name of the counter
+///         label: String,
 ///     }
 /// }
-/// use statespace::config::Keys;
-/// assert_eq!(CounterKeys::KEYS[0].name, "modulus");
-/// assert_eq!(CounterKeys::KEYS[0].doc, "the modulus, 2 to 100");
+/// use statespace::config::{Config, Keys};
+/// assert_eq!(CounterKeys::KEYS[0].help(), "the modulus; 2 to 100; default 10");
+/// assert_eq!(CounterKeys::KEYS[0].dotted, "puzzle.modulus");
+///
+/// let config = Config::parse("c.toml", "[puzzle]\nkind = \"counter\"\nmodulus = 7\n").unwrap();
+/// let keys: CounterKeys = config.section().unwrap().unwrap();
+/// assert_eq!(keys.modulus(&config).value().unwrap().value(), 7);
+/// assert!(keys.label(&config).optional().unwrap().is_none());
+/// let err = keys.label(&config).value().unwrap_err().to_string();
+/// assert_eq!(err, "c.toml: puzzle.label: missing (required here)");
+///
+/// let config = Config::parse("c.toml", "[puzzle]\nkind = \"counter\"\nmodulus = 1\n").unwrap();
+/// let keys: CounterKeys = config.section().unwrap().unwrap();
+/// let err = keys.modulus(&config).value().unwrap_err().to_string();
+/// assert_eq!(err, "c.toml:3: puzzle.modulus: 1 is out of range (allowed: 2 to 100)");
+///
+/// let config = Config::parse("c.toml", "[puzzle]\nkind = \"counter\"\n").unwrap();
+/// let keys: CounterKeys = config.section().unwrap().unwrap();
+/// let modulus = keys.modulus(&config).value().unwrap();
+/// assert_eq!((modulus.value(), modulus.is_written()), (10, false));
 /// ```
 #[macro_export]
 macro_rules! keys {
     (
         $(#[$meta:meta])*
-        $vis:vis struct $name:ident {
+        $vis:vis struct $name:ident in [$section:ident] {
             $(
                 #[doc = $doc:literal]
+                $(#[range($range:expr)])?
+                $(#[default($default:expr)])?
                 $field:ident : $ty:ty
             ),* $(,)?
         }
@@ -132,7 +309,8 @@ macro_rules! keys {
         #[derive(Debug, ::serde::Deserialize)]
         #[serde(deny_unknown_fields)]
         $vis struct $name {
-            /// `kind`: the puzzle's name in `[puzzle]`, the goal's in `[goal]`.
+            /// `kind`: the puzzle's name in `[puzzle]`, the goal's in `[goal]`, the
+            /// heuristic's in `[heuristic]`.
             pub kind: $crate::config::Spanned<String>,
             $(
                 #[doc = $doc]
@@ -140,10 +318,74 @@ macro_rules! keys {
             )*
         }
         impl $crate::config::Keys for $name {
+            const SECTION: &'static str = stringify!($section);
             const KEYS: &'static [$crate::config::Key] = &[
-                $( $crate::config::Key { name: stringify!($field), doc: $crate::config::trim_doc($doc) }, )*
+                $( $crate::config::Key {
+                    name: stringify!($field),
+                    dotted: concat!(stringify!($section), ".", stringify!($field)),
+                    doc: $crate::config::trim_doc($doc),
+                    range: $crate::keys!(@range_text $($range)?),
+                    default: $crate::keys!(@default_text $($default)?),
+                }, )*
             ];
         }
+        #[allow(dead_code)]
+        impl $name {
+            /// `kind`, checked (for an error at its line).
+            pub fn kind_at(
+                &self,
+                config: &$crate::config::Config,
+            ) -> $crate::config::Checked<String> {
+                config.checked_kind(&self.kind, concat!(stringify!($section), ".kind"))
+            }
+            $crate::keys!(@accessors 0usize; $(
+                [$doc] [$($range)?] [$($default)?] $field : $ty;
+            )*);
+        }
+    };
+    (@accessors $index:expr;) => {};
+    (@accessors $index:expr; [$doc:literal] [$($range:expr)?] [$($default:expr)?] $field:ident : $ty:ty; $($rest:tt)*) => {
+        #[doc = concat!("`", stringify!($field), "`: ", $doc)]
+        pub fn $field<'a>(
+            &'a self,
+            config: &'a $crate::config::Config,
+        ) -> $crate::config::Field<'a, $ty> {
+            $crate::config::Field {
+                raw: &self.$field,
+                key: &<Self as $crate::config::Keys>::KEYS[$index],
+                check: $crate::keys!(@check $ty; $($range)?),
+                default: $crate::keys!(@default $ty; $($default)?),
+                config,
+            }
+        }
+        $crate::keys!(@accessors $index + 1usize; $($rest)*);
+    };
+    (@range_text) => { None };
+    (@range_text $range:expr) => {
+        Some(|| {
+            let range = $range;
+            format!("{} to {}", range.start(), range.end())
+        })
+    };
+    (@default_text) => { None };
+    (@default_text $value:expr) => { Some(stringify!($value)) };
+    (@check $ty:ty;) => { None };
+    (@check $ty:ty; $range:expr) => {
+        Some(|value: &$ty| {
+            let range = $range;
+            match range.contains(value) {
+                true => None,
+                false => Some(format!(
+                    "{value} is out of range (allowed: {} to {})",
+                    range.start(),
+                    range.end()
+                )),
+            }
+        })
+    };
+    (@default $ty:ty;) => { None };
+    (@default $ty:ty; $value:expr) => {
+        Some(|| -> $ty { ::core::convert::Into::into($value) })
     };
 }
 
@@ -174,13 +416,15 @@ pub struct SearchSection {
     pub memory: Option<Spanned<String>>,
     /// Worker threads for engines that use several (`explore`); default: chosen by size.
     pub threads: Option<Spanned<i64>>,
-    /// The heuristic of `astar` and `idastar` (the puzzle's names: `default`, `manhattan`, `pdb`,
-    /// ...; absent: the puzzle's default).
-    pub heuristic: Option<Spanned<String>>,
-    /// Pattern-database groups: the pieces of each (`[[1, 2, 3], [4, 5, 6]]`).
-    pub pdb: Option<Spanned<Vec<Vec<i64>>>>,
-    /// Pattern databases also looked up in the puzzle's reflection.
-    pub reflect: Option<Spanned<bool>>,
+    /// Moved to `[heuristic] kind`: read only to say so.
+    #[serde(default)]
+    heuristic: Option<Spanned<IgnoredAny>>,
+    /// Moved to `[heuristic] groups`: read only to say so.
+    #[serde(default)]
+    pdb: Option<Spanned<IgnoredAny>>,
+    /// Moved to `[heuristic] reflect`: read only to say so.
+    #[serde(default)]
+    reflect: Option<Spanned<IgnoredAny>>,
 }
 
 /// `[start]`: the position to solve.
@@ -209,7 +453,9 @@ impl Config {
             kind: raw.puzzle.kind,
             search: raw.search,
             start: raw.start,
+            heuristic: raw.heuristic.map(|h| h.kind),
         };
+        config.check_moved()?;
         config.check_start()?;
         Ok(config)
     }
@@ -218,19 +464,76 @@ impl Config {
     /// (both declared with [`keys!`](crate::keys)). An unknown or misplaced key, or a value of
     /// the wrong type, is an error at its line.
     pub fn sections<P: Keys, G: Keys>(&self) -> Result<(P, Option<G>)> {
-        #[derive(Deserialize)]
-        #[serde(bound = "P: Keys, G: Keys")]
-        struct Typed<P, G> {
-            puzzle: P,
-            goal: Option<G>,
-            #[allow(dead_code)]
-            search: Option<IgnoredAny>,
-            #[allow(dead_code)]
-            start: Option<IgnoredAny>,
+        let puzzle = self
+            .section::<P>()?
+            .ok_or_else(|| self.missing(P::SECTION))?;
+        Ok((puzzle, self.section::<G>()?))
+    }
+
+    /// The plugin's section `K` (declared with [`keys!`](crate::keys), named by
+    /// [`Keys::SECTION`]) when the file has it. An unknown key or a value of the wrong type is an
+    /// error at its line.
+    pub fn section<K: Keys>(&self) -> Result<Option<K>> {
+        /// The whole file read for one section, every other skipped unread.
+        struct Only<K>(Option<K>);
+        impl<'de, K: Keys> Deserialize<'de> for Only<K> {
+            fn deserialize<D: serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> std::result::Result<Self, D::Error> {
+                struct Sections<K>(std::marker::PhantomData<K>);
+                impl<'de, K: Keys> serde::de::Visitor<'de> for Sections<K> {
+                    type Value = Only<K>;
+                    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                        f.write_str("a config's sections")
+                    }
+                    fn visit_map<A: serde::de::MapAccess<'de>>(
+                        self,
+                        mut map: A,
+                    ) -> std::result::Result<Only<K>, A::Error> {
+                        let mut found = None;
+                        while let Some(name) = map.next_key::<String>()? {
+                            if name == K::SECTION {
+                                found = Some(map.next_value::<K>()?);
+                            } else {
+                                map.next_value::<IgnoredAny>()?;
+                            }
+                        }
+                        Ok(Only(found))
+                    }
+                }
+                deserializer.deserialize_map(Sections(std::marker::PhantomData))
+            }
         }
-        let typed: Typed<P, G> =
+        let only: Only<K> =
             toml::from_str(&self.text).map_err(|e| toml_error(&self.name, &self.text, e))?;
-        Ok((typed.puzzle, typed.goal))
+        Ok(only.0)
+    }
+
+    /// A section's `kind` with where it stands (for [`keys!`](crate::keys)'s `kind_at`).
+    pub fn checked_kind(&self, kind: &Spanned<String>, dotted: &str) -> Checked<String> {
+        Checked {
+            value: kind.get_ref().clone(),
+            location: Location::file(&self.name)
+                .at_line(line_of(&self.text, kind.span().start))
+                .with_key(dotted),
+            written: true,
+        }
+    }
+
+    /// Refuses the `[search]` keys that moved to `[heuristic]`, saying where they went.
+    fn check_moved(&self) -> Result<()> {
+        let search = &self.search;
+        let why = "moved: write it in the [heuristic] section as";
+        for (raw, key, now) in [
+            (&search.heuristic, "search.heuristic", "kind"),
+            (&search.pdb, "search.pdb", "groups"),
+            (&search.reflect, "search.reflect", "reflect"),
+        ] {
+            if let Some(raw) = raw {
+                return Err(self.error_at(raw.span(), key, format!("{why} `{now}`")));
+            }
+        }
+        Ok(())
     }
 
     /// An error about the value at `span`, under `key` (`puzzle.rows`).
@@ -286,13 +589,14 @@ impl Config {
     pub fn pattern_target(
         &self,
         kind: &Spanned<String>,
-        target: &Option<Spanned<String>>,
+        target: Field<'_, String>,
     ) -> Result<Option<BoardText>> {
-        match (target, kind.get_ref() == "pattern") {
-            (Some(target), true) => Ok(Some(self.board_text(target, "goal.target"))),
-            (None, true) => Err(self.missing("goal.target")),
-            (target, false) => {
-                self.refuse(target, "goal.target", "only the pattern goal has a target")?;
+        let key = target.key.dotted;
+        match (target.raw, kind.get_ref() == "pattern") {
+            (Some(raw), true) => Ok(Some(self.board_text(raw, key))),
+            (None, true) => Err(self.missing(key)),
+            (_, false) => {
+                target.refuse("only the pattern goal has a target")?;
                 Ok(None)
             }
         }
@@ -306,7 +610,7 @@ impl Config {
     }
 
     /// `[search]` limits, over `base` (which carries the memory budget and any CLI limits).
-    pub fn limits(&self, mut base: crate::search::Limits) -> Result<crate::search::Limits> {
+    pub fn limits(&self, mut base: crate::limit::Limits) -> Result<crate::limit::Limits> {
         if self.search.max_depth.is_some() {
             let d = self.int_in(
                 &self.search.max_depth,
@@ -394,68 +698,6 @@ impl Config {
     }
 }
 
-/// A board as text, with where it came from so that a parse error can name the file and line.
-#[derive(Clone, Debug)]
-pub struct BoardText {
-    /// The board as written.
-    pub text: String,
-    /// The file name, or `<stdin>`.
-    pub file: String,
-    /// The file line where the text's first line stands.
-    pub first_line: usize,
-    /// The config key it came from, if any.
-    pub key: Option<String>,
-    /// The text is a scramble (moves from the goal), not a board: see
-    /// [`BoardFormat::read`](crate::space::BoardFormat::read).
-    pub scramble: bool,
-}
-
-impl BoardText {
-    /// A board read whole from a file or stdin.
-    pub fn from_file(file: &str, text: String) -> Self {
-        BoardText {
-            text,
-            file: file.to_string(),
-            first_line: 1,
-            key: None,
-            scramble: false,
-        }
-    }
-
-    /// An error at `line` (1-based) of this text.
-    pub fn error(&self, line: usize, message: impl Into<String>) -> Error {
-        let mut location = Location::file(&self.file).at_line(self.first_line + line - 1);
-        location.key = self.key.clone();
-        Error::input(location, message)
-    }
-
-    /// Refuses a scramble: for puzzles (and engines) that read boards only.
-    pub fn board_only(&self) -> Result<()> {
-        if self.scramble {
-            Err(self.error_whole("this puzzle takes a [start] board, not a scramble"))
-        } else {
-            Ok(())
-        }
-    }
-
-    /// An error about the board as a whole (empty, wrong number of rows).
-    pub fn error_whole(&self, message: impl Into<String>) -> Error {
-        let mut location = Location::file(&self.file).at_line(self.first_line);
-        location.key = self.key.clone();
-        Error::input(location, message)
-    }
-
-    /// The non-blank lines, trimmed, each with its 1-based line number in the text.
-    pub fn rows(&self) -> Vec<(usize, &str)> {
-        self.text
-            .lines()
-            .enumerate()
-            .map(|(i, l)| (i + 1, l.trim()))
-            .filter(|(_, l)| !l.is_empty())
-            .collect()
-    }
-}
-
 /// A search engine's id: the name configs and the command line use for it (`bfs`, `table`, a
 /// plugin's own `algebraic`).
 ///
@@ -538,14 +780,45 @@ impl serde::Serialize for Mode {
     }
 }
 
-/// `Ok` when `mode` is among `supported`, else a message that lists them.
-pub fn check_mode(mode: &str, supported: &[Mode]) -> std::result::Result<Mode, String> {
+/// A mode asked of a puzzle that does not run it: the modes it does, and why others are missing
+/// when the plugin said (`for a 9 x 9 board: ...`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnsupportedMode {
+    /// The mode asked for, as written.
+    pub asked: String,
+    /// The modes the puzzle runs.
+    pub supported: Vec<Mode>,
+    /// Why the puzzle lacks some modes, when its plugin said.
+    pub note: Option<String>,
+}
+
+impl fmt::Display for UnsupportedMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (asked, supported) = (&self.asked, names(&self.supported));
+        match &self.note {
+            Some(note) => write!(
+                f,
+                "search mode `{asked}` is not available {note} (supported: {supported})"
+            ),
+            None => write!(
+                f,
+                "search mode `{asked}` is not supported by this puzzle (supported: {supported})"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for UnsupportedMode {}
+
+/// The mode among `supported` named `mode`, else an [`UnsupportedMode`] that lists them.
+pub fn check_mode(mode: &str, supported: &[Mode]) -> std::result::Result<Mode, UnsupportedMode> {
     match supported.iter().find(|m| m.name() == mode) {
         Some(&found) => Ok(found),
-        None => Err(format!(
-            "search mode `{mode}` is not supported by this puzzle (supported: {})",
-            names(supported)
-        )),
+        None => Err(UnsupportedMode {
+            asked: mode.to_string(),
+            supported: supported.to_vec(),
+            note: None,
+        }),
     }
 }
 
@@ -571,7 +844,7 @@ pub fn parse_duration(text: &str) -> std::result::Result<std::time::Duration, Du
 
 /// A positive byte count no larger than the physical memory: `4GiB`, `512 MB`, `1000000`.
 pub fn parse_bytes(text: &str) -> std::result::Result<u64, SizeError> {
-    let physical = crate::search::physical_memory();
+    let physical = crate::limit::physical_memory();
     match text.trim().parse::<bytesize::ByteSize>() {
         Ok(size) if physical.is_some_and(|p| size.as_u64() > p) => Err(SizeError::MoreThanMemory {
             text: text.to_string(),
@@ -607,7 +880,7 @@ pub enum SizeError {
     /// More than the machine's physical memory.
     #[error(
         "`{text}` is more than this machine's {} of memory",
-        crate::search::human_bytes(*physical as u128)
+        crate::limit::human_bytes(*physical as u128)
     )]
     MoreThanMemory {
         /// The text given.
@@ -683,6 +956,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_unsupported_mode_lists_the_supported_ones_and_the_plugins_reason() {
+        let modes = [Mode::BFS, Mode::AUTO];
+        assert_eq!(check_mode("bfs", &modes), Ok(Mode::BFS));
+        let mut err = check_mode("table", &modes).unwrap_err();
+        assert_eq!(
+            (err.asked.as_str(), &err.supported[..]),
+            ("table", &modes[..])
+        );
+        assert_eq!(
+            err.to_string(),
+            "search mode `table` is not supported by this puzzle (supported: bfs, auto)"
+        );
+        err.note = Some("for a 9 x 9 board".into());
+        assert_eq!(
+            err.to_string(),
+            "search mode `table` is not available for a 9 x 9 board (supported: bfs, auto)"
+        );
+    }
+
+    #[test]
     fn type_errors_name_line_and_key() {
         let text = "[puzzle]\nkind = \"flip\"\n[search]\nmax_depth = \"four\"\n";
         let err = Config::parse("x.toml", text).unwrap_err().to_string();
@@ -703,7 +996,7 @@ mod tests {
     crate::keys! {
         /// A test plugin's `[puzzle]`.
         #[allow(dead_code)]
-        struct TestKeys {
+        struct TestKeys in [puzzle] {
             /// a size
             size: i64,
         }
@@ -712,7 +1005,7 @@ mod tests {
     crate::keys! {
         /// A test plugin's `[goal]`.
         #[allow(dead_code)]
-        struct TestGoal {
+        struct TestGoal in [goal] {
             /// a target
             target: String,
         }

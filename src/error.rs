@@ -4,7 +4,7 @@
 //! a flag), a file that cannot be read or written, and a cluster whose peers failed it. Input
 //! errors say where ([`Location`]: in a file, at a flag, in a command). Each displays as one
 //! line that says where and what, so the CLI can print it as is. Limits (depth, states, time,
-//! memory) are not errors but outcomes: see [`Limit`](crate::search::Limit).
+//! memory) are not errors but outcomes: see [`Limit`](crate::limit::Limit).
 
 use std::fmt;
 
@@ -140,7 +140,7 @@ pub enum Error {
         /// What was refused (`export`).
         location: Location,
         /// The limit it would pass.
-        limit: crate::search::Limit,
+        limit: crate::limit::Limit,
     },
     /// A cluster run that failed: a peer never connected, went away or refused the sweep
     /// (`explore --hostfile`).

@@ -15,13 +15,15 @@
 //! The trade-off: one indirect call per solve (nothing per state) buys a CLI and a test suite
 //! that know nothing about any puzzle's types.
 
+use crate::board_text::BoardText;
 use crate::cache::TableCache;
-use crate::config::{BoardText, Mode, check_mode};
+use crate::config::{Mode, UnsupportedMode, check_mode};
 use crate::error::{Error, Location, Result};
 use crate::graph::{ExportLimits, StateGraph};
+use crate::limit::{Limit, Limits};
 use crate::picture::BoardStyle;
 use crate::search::layers::Layers;
-use crate::search::{Limit, Limits, Outcome, Report, Stats};
+use crate::search::{Outcome, Report, Stats};
 use serde_json::Value;
 use std::fmt::Display;
 use std::sync::Arc;
@@ -185,28 +187,21 @@ impl Instance {
     /// The mode named `name`, if this instance runs it; else the message that lists the
     /// supported modes (and says why others are missing, when the plugin said). Checked before
     /// any work.
-    pub fn mode_named(&self, name: &str) -> std::result::Result<Mode, String> {
-        let modes = self.modes();
-        check_mode(name, &modes).map_err(|message| match &self.note {
-            Some(note) => {
-                let names: Vec<_> = modes.iter().map(|m| m.name()).collect();
-                format!(
-                    "search mode `{name}` is not available {note} (supported: {})",
-                    names.join(", ")
-                )
-            }
-            None => message,
+    pub fn mode_named(&self, name: &str) -> std::result::Result<Mode, UnsupportedMode> {
+        check_mode(name, &self.modes()).map_err(|unsupported| UnsupportedMode {
+            note: self.note.clone(),
+            ..unsupported
         })
     }
 
     /// Checks `mode` before any work, as [`mode_named`](Self::mode_named).
-    pub fn check_mode(&self, mode: Mode) -> std::result::Result<(), String> {
+    pub fn check_mode(&self, mode: Mode) -> std::result::Result<(), UnsupportedMode> {
         self.mode_named(mode.name()).map(|_| ())
     }
 
     /// Makes the mode named `name` the default (the config's `[search] mode`), if the instance
     /// has it.
-    pub fn set_default_mode(&mut self, name: &str) -> std::result::Result<(), String> {
+    pub fn set_default_mode(&mut self, name: &str) -> std::result::Result<(), UnsupportedMode> {
         self.default_mode = Some(self.mode_named(name)?);
         Ok(())
     }
@@ -214,8 +209,9 @@ impl Instance {
     /// Parses `board` and solves it with `mode` within `limits`. `auto` runs the engine it
     /// stands for; the solution names that engine and carries `"auto": true`.
     pub fn solve(&self, board: &BoardText, mode: Mode, limits: &Limits) -> Result<Solution> {
-        self.check_mode(mode)
-            .map_err(|m| Error::input(Location::file(&board.file).with_key("mode"), m))?;
+        self.check_mode(mode).map_err(|e| {
+            Error::input(Location::file(&board.file).with_key("mode"), e.to_string())
+        })?;
         let engine = match mode {
             Mode::AUTO => self.auto_engine().expect("checked: auto has an engine"),
             other => other,

@@ -37,15 +37,18 @@
 //! and generic methods (not object-safe), and the engines are generic so that the successor loop
 //! is monomorphised; a pointer to `bfs::solve_indexed::<Tiles>` keeps all of that.
 
-use crate::cache::{Recipe, Source, TableCache};
-use crate::config::{BoardText, Mode};
+use crate::board_text::BoardText;
+use crate::cache::{Source, TableCache};
+use crate::config::Mode;
 use crate::error::Result;
 use crate::graph::{self, ExportLimits};
 use crate::instance::{Direction, Exploration, Instance, Solution, TableDetails};
+use crate::limit::{Limit, Limits};
 use crate::search::cluster::{self, Cluster, Swept};
 use crate::search::layers::{self, Layers};
+use crate::search::table::cached::{self, Recipe};
 use crate::search::table::{self, DistanceTable, Inconsistent};
-use crate::search::{Limit, Limits, Outcome, Report, Stats, astar, bfs, idastar, iddfs};
+use crate::search::{Outcome, Report, Stats, astar, bfs, idastar, iddfs};
 use crate::space::{
     BoardFormat, Describe, GoalSet, Heuristic, Indexed, Invariant, Invertible, SplitMoves,
     StateSpace, Symmetric, XorMoves,
@@ -216,11 +219,13 @@ impl<P: Puzzle> Kit<P> {
             build: table::build::<P>,
             lookup: DistanceTable::outcome::<P>,
             fetch: |cache, space, limits, build| {
-                cache.load_or_build(space, &Recipe::distance_table(), limits, || {
+                cached::load_or_build(cache, space, &Recipe::distance_table(), limits, || {
                     build(space, limits)
                 })
             },
-            discard: |cache, space, why| cache.discard(space, &Recipe::distance_table(), why),
+            discard: |cache, space, why| {
+                cached::discard(cache, space, &Recipe::distance_table(), why)
+            },
         };
         kit.table = Some((engine, (layers::backward::<P>, cluster::backward::<P>)));
         kit

@@ -7,20 +7,24 @@
 //!
 //! - [`space`]: the [`StateSpace`](space::StateSpace) trait every puzzle implements, and the
 //!   optional capabilities engines ask for (dense index, invertible moves, goal enumeration, ...).
-//! - [`search`]: the engines and what they share: limits, outcomes, paths, stats.
+//! - [`search`]: the engines and what they share: outcomes, paths, stats.
 //!   - [`search::bfs`], [`search::iddfs`], [`search::astar`], [`search::idastar`]: path searches.
-//!   - [`search::table`] (folder): distance tables, every state's distance by one backward BFS.
+//!   - [`search::table`] (folder): distance tables, every state's distance by one backward BFS;
+//!     [`search::table::cached`]: a table in the cache (fingerprint, check, `load_or_build`).
 //!   - [`search::pdb`]: pattern databases, heuristics from an abstraction's distance table.
 //!   - [`search::layers`] (folder): the whole-space bitset sweep behind `explore`.
 //!   - [`search::cluster`] (folder): that sweep on timely workers, across processes.
-//!   - [`search::ticker`]: how every engine stops for the time limit and Ctrl-C.
 //!   - [`search::visited`]: BFS's visited stores, a bitset or a hash set.
-//! - [`cache`] (folder): distance tables saved on disk and loaded back, checked, on the next run.
+//! - [`limit`] (folder): the run's [`Limits`](limit::Limits), the [`Limit`](limit::Limit) that
+//!   stopped it; [`limit::ticker`]: how every engine stops for the time limit and Ctrl-C.
+//! - [`cache`] (folder): tables saved on disk and loaded back, checked, on the next run: bytes
+//!   and fingerprints only (a distance table's side is [`search::table::cached`]).
 //! - [`kit`]: the generic glue: a plugin's space and its capabilities -> every engine they allow.
 //! - [`instance`]: what the CLI drives: a configured puzzle's engines by mode, explore, export,
 //!   and the type-erased results.
 //! - [`registry`]: puzzle kind name -> plugin (built in by the CLI, or registered at run time).
 //! - [`config`]: the TOML layer, errors that name file, line and key; the [`keys!`] macro.
+//! - [`board_text`]: a board as text with its file, line and key: what plugins parse.
 //! - [`setup`]: a plugin's work before the search (reading a definition, compiling moves) under
 //!   the run's limits: time, Ctrl-C, memory.
 //! - [`rank`] (folder): dense indices for plugins' [`Indexed`](space::Indexed) spaces:
@@ -29,10 +33,26 @@
 //!   rendered as DOT, GraphML, node-link JSON or a self-contained HTML page.
 //! - [`picture`]: how a plugin's board text is drawn (its [`BoardStyle`](picture::BoardStyle)).
 //! - [`plot`]: a small SVG bar-chart writer (depth histograms).
+//! - [`escape`]: the one XML/HTML escaper of the writers above (GraphML, SVG, the HTML page).
 //! - [`random`]: a reproducible generator for scrambles, sampled states and bench inputs.
 //! - [`toys`] (folder): tiny spaces (a ring, a line, Lights Out, a maze, a 2 x 3 sliding puzzle)
 //!   on which the engines are documented and tested: this crate names no real puzzle.
 //! - [`error`]: the error type; every error displays as one line.
+//!
+//! # Floors
+//!
+//! A module imports only modules on floors below its own (`.ci/floors` checks that the imports
+//! make no circle, here and inside every folder module):
+//!
+//! | floor | modules |
+//! |---|---|
+//! | 0, the ground | [`limit`], [`escape`], [`random`], [`rank`] |
+//! | 1 | [`error`], [`cache`] (bytes and fingerprints), [`picture`], [`plot`] |
+//! | 2 | [`board_text`], [`setup`] |
+//! | 3 | [`space`], [`config`] |
+//! | 4 | [`search`] (the engines, and a distance table's place in the cache), [`graph`], [`toys`] |
+//! | 5 | [`instance`] |
+//! | 6 | [`kit`], [`registry`] |
 //!
 //! The puzzles are crates of their own (`puzzles/*/`: `statespace-flip`, `-shift`, `-tiles`,
 //! `-perm`), built on this crate's public API as a third-party plugin would be; the command line
@@ -41,12 +61,15 @@
 
 #![deny(missing_docs)]
 
+pub mod board_text;
 pub mod cache;
 pub mod config;
 pub mod error;
+pub mod escape;
 pub mod graph;
 pub mod instance;
 pub mod kit;
+pub mod limit;
 pub mod picture;
 pub mod plot;
 pub mod random;

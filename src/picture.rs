@@ -33,7 +33,7 @@
 //! - **Size.** A strip of big boards is large (one rectangle a cell): past [`MAX_SVG_CELLS`] cells
 //!   in all, [`solution_svg`] refuses rather than write a file no viewer opens.
 
-use crate::graph::xml_escape;
+use crate::escape;
 use std::fmt::{self, Write};
 
 /// How a board's text is drawn.
@@ -281,11 +281,11 @@ pub fn solution_svg(style: &BoardStyle, title: &str, frames: &[Frame]) -> Result
     let height = TITLE_HEIGHT + rows as f64 * (slot_h + GAP) - GAP + MARGIN;
 
     let mut svg = svg_open(width, height);
-    writeln!(svg, "<title>{}</title>", xml_escape(title)).unwrap();
+    writeln!(svg, "<title>{}</title>", escape::xml(title)).unwrap();
     writeln!(
         svg,
         "<text x=\"{MARGIN:.1}\" y=\"22.0\" font-size=\"14\" font-weight=\"bold\">{}</text>",
-        xml_escape(title)
+        escape::xml(title)
     )
     .unwrap();
     for (i, frame) in frames.iter().enumerate() {
@@ -306,7 +306,7 @@ pub fn solution_svg(style: &BoardStyle, title: &str, frames: &[Frame]) -> Result
         writeln!(
             svg,
             "<g class=\"board\" transform=\"translate({bx:.1},{by:.1})\"><title>{}</title>",
-            xml_escape(frame.label)
+            escape::xml(frame.label)
         )
         .unwrap();
         draw_board(&mut svg, style, &grids[i], &changed, mark);
@@ -317,7 +317,7 @@ pub fn solution_svg(style: &BoardStyle, title: &str, frames: &[Frame]) -> Result
              text-anchor=\"middle\">{}</text>",
             x + slot_w / 2.0,
             y + board_h + 18.0,
-            xml_escape(frame.label)
+            escape::xml(frame.label)
         )
         .unwrap();
     }
@@ -411,7 +411,7 @@ fn draw_board(
                     "<text x=\"4.0\" y=\"{:.1}\" font-family=\"monospace\" font-size=\"{TEXT_FONT}\" \
                      style=\"white-space:pre\">{}</text>",
                     3.0 + (r as f64 + 0.8) * TEXT_LINE,
-                    xml_escape(&line[0])
+                    escape::xml(&line[0])
                 )
                 .unwrap();
             }
@@ -526,7 +526,7 @@ fn cell_text(svg: &mut String, x: f64, y: f64, cell: f64, text: &str, colour: &s
         x + cell / 2.0,
         y + cell * 0.68,
         (cell * 0.5).floor(),
-        xml_escape(text)
+        escape::xml(text)
     )
     .unwrap();
 }

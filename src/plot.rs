@@ -17,6 +17,7 @@
 //! widths are estimated (0.6 em per character in a sans-serif font), which is what decides
 //! "fits"; a viewer's real font may be a little narrower or wider.
 
+use crate::escape;
 use std::fmt::Write;
 
 const WIDTH: f64 = 640.0;
@@ -55,13 +56,13 @@ pub fn histogram_svg(title: &str, x_label: &str, y_label: &str, counts: &[u64]) 
          viewBox=\"0 0 {WIDTH} {HEIGHT}\" font-family=\"sans-serif\">"
     )
     .unwrap();
-    writeln!(svg, "<title>{}</title>", escape(title)).unwrap();
+    writeln!(svg, "<title>{}</title>", escape::xml(title)).unwrap();
     svg.push_str("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
     writeln!(
         svg,
         "<text x=\"{:.1}\" y=\"30\" text-anchor=\"middle\" font-size=\"16\" font-weight=\"bold\">{}</text>",
         WIDTH / 2.0,
-        escape(title)
+        escape::xml(title)
     )
     .unwrap();
 
@@ -131,7 +132,7 @@ pub fn histogram_svg(title: &str, x_label: &str, y_label: &str, counts: &[u64]) 
         "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"13\">{}</text>",
         (LEFT + RIGHT) / 2.0,
         BOTTOM + 44.0,
-        escape(x_label)
+        escape::xml(x_label)
     )
     .unwrap();
     let middle = (TOP + BOTTOM) / 2.0;
@@ -139,7 +140,7 @@ pub fn histogram_svg(title: &str, x_label: &str, y_label: &str, counts: &[u64]) 
         svg,
         "<text x=\"20\" y=\"{middle:.1}\" text-anchor=\"middle\" font-size=\"13\" \
          transform=\"rotate(-90 20 {middle:.1})\">{}</text>",
-        escape(y_label)
+        escape::xml(y_label)
     )
     .unwrap();
     svg.push_str("</svg>\n");
@@ -170,13 +171,6 @@ fn y_scale(max: u64) -> (u128, u128) {
 /// Estimated width of `chars` characters at `font_size`.
 fn text_width(chars: usize, font_size: f64) -> f64 {
     chars as f64 * font_size * CHAR_EM
-}
-
-/// Text safe in SVG (XML) content.
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }
 
 #[cfg(test)]

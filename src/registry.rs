@@ -19,7 +19,7 @@ use crate::cache::TableCache;
 use crate::config::{Config, Key, Mode};
 use crate::error::{Error, Location, Result};
 use crate::instance::Instance;
-use crate::search::Limits;
+use crate::limit::Limits;
 
 /// What `statespace puzzles` prints about a plugin.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -34,6 +34,12 @@ pub struct PluginInfo {
     pub goals: &'static [(&'static str, &'static str)],
     /// The `[goal]` keys besides `kind`.
     pub goal_keys: &'static [Key],
+    /// `(heuristic kind, meaning)` for each `[heuristic] kind` of `astar` and `idastar`; the
+    /// first is the default. Empty when the puzzle has no heuristic (a `[heuristic]` section is
+    /// then refused).
+    pub heuristics: &'static [(&'static str, &'static str)],
+    /// The `[heuristic]` keys besides `kind`.
+    pub heuristic_keys: &'static [Key],
     /// A small config that builds (`statespace puzzles` lists the modes it offers).
     pub example: &'static str,
     /// The plugin's own engines, beside the library's ([`Mode::LIBRARY`]): each mode and what
@@ -164,17 +170,28 @@ impl Registry {
                 ),
             )
         })?;
-        let mut instance = plugin.build(config, limits)?;
-        if !instance.modes().contains(&crate::config::Mode::IDASTAR) {
-            let why = "this puzzle has no heuristic (no astar, idastar)";
-            config.refuse(&config.search.heuristic, "search.heuristic", why)?;
-            config.refuse(&config.search.pdb, "search.pdb", why)?;
-            config.refuse(&config.search.reflect, "search.reflect", why)?;
+        let info = plugin.info();
+        if let Some(kind) = &config.heuristic {
+            let error = |message: String| config.error_at(kind.span(), "heuristic.kind", message);
+            let known: Vec<_> = info.heuristics.iter().map(|(name, _)| *name).collect();
+            if known.is_empty() {
+                return Err(error(
+                    "not used here: this puzzle has no heuristic (no astar, idastar)".into(),
+                ));
+            }
+            if !known.contains(&kind.get_ref().as_str()) {
+                return Err(error(format!(
+                    "unknown heuristic `{}` (known: {})",
+                    kind.get_ref(),
+                    known.join(", ")
+                )));
+            }
         }
+        let mut instance = plugin.build(config, limits)?;
         if let Some((mode, span)) = config.mode() {
             instance
                 .set_default_mode(mode)
-                .map_err(|e| config.error_at(span, "search.mode", e))?;
+                .map_err(|e| config.error_at(span, "search.mode", e.to_string()))?;
         }
         Ok(instance)
     }

@@ -20,7 +20,7 @@
 //! Ctrl-C).
 
 use crate::error::{Error, Location, Result};
-use crate::search::{Latch, Limits, WORK_PER_POLL};
+use crate::limit::{Latch, Limits, WORK_PER_POLL};
 use std::path::Path;
 
 /// The bytes the allocator takes for a block of `bytes`: glibc's malloc adds an 8-byte header
@@ -118,7 +118,7 @@ impl Setup {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::Limit;
+    use crate::limit::Limit;
     use std::sync::atomic::AtomicBool;
     use std::time::Duration;
 

@@ -27,7 +27,8 @@
 //!
 //! ```
 //! use statespace::space::StateSpace;
-//! use statespace::search::{bfs, Limits, Outcome};
+//! use statespace::search::{bfs, Outcome};
+//! use statespace::limit::Limits;
 //!
 //! struct Counter;
 //! impl StateSpace for Counter {
@@ -109,20 +110,23 @@ pub trait StateSpace {
 /// Invariant: `parse` of `format(s)` is `s` again.
 pub trait BoardFormat: StateSpace {
     /// Parses `text`; an error names the file and line through
-    /// [`BoardText::error`](crate::config::BoardText::error).
-    fn parse(&self, text: &crate::config::BoardText) -> crate::error::Result<Self::State>;
+    /// [`BoardText::error`](crate::board_text::BoardText::error).
+    fn parse(&self, text: &crate::board_text::BoardText) -> crate::error::Result<Self::State>;
     /// The state as board text (rows, one per line).
     fn format(&self, state: Self::State) -> String;
 
     /// The state a scramble (moves applied to the goal, in the puzzle's notation) reaches. The
     /// default refuses: only puzzles with a move notation read scrambles.
-    fn parse_scramble(&self, text: &crate::config::BoardText) -> crate::error::Result<Self::State> {
+    fn parse_scramble(
+        &self,
+        text: &crate::board_text::BoardText,
+    ) -> crate::error::Result<Self::State> {
         text.board_only()?;
         self.parse(text)
     }
 
     /// `text` as a state: a scramble or a board, as the text says.
-    fn read(&self, text: &crate::config::BoardText) -> crate::error::Result<Self::State> {
+    fn read(&self, text: &crate::board_text::BoardText) -> crate::error::Result<Self::State> {
         if text.scramble {
             self.parse_scramble(text)
         } else {

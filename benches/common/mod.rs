@@ -5,7 +5,7 @@
 //! grid for each of the 20 moves and encodes it back. The answer for a board is the minimum over
 //! its three colours' masks.
 
-use statespace::search::Limits;
+use statespace::limit::Limits;
 use statespace_shift::Geometry;
 use statespace_shift::{Board, RegionSolver};
 use std::collections::VecDeque;

@@ -12,9 +12,9 @@
 //! Lines end at `\n` or `\r\n`, as `str::lines` has them, and a byte-order mark at the start of
 //! the input is dropped, as [`read_input`](super::read_input) drops it.
 
-use statespace::config::BoardText;
+use statespace::board_text::BoardText;
 use statespace::error::{Error, Location};
-use statespace::search::human_bytes;
+use statespace::limit::human_bytes;
 use std::io::{self, BufRead};
 
 /// The most text one board may take, whatever the memory budget: twice the largest board any

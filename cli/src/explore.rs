@@ -24,9 +24,9 @@ use indicatif::HumanCount;
 use statespace::config::{Config, MAX_THREADS};
 use statespace::error::{Error, Location};
 use statespace::instance::{Direction, Exploration, ExploreOptions};
+use statespace::limit::{Limit, human_bytes};
 use statespace::registry::Registry;
 use statespace::search::cluster::{self, Cluster};
-use statespace::search::{Limit, human_bytes};
 use std::fmt::Write;
 use std::path::PathBuf;
 

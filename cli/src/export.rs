@@ -29,8 +29,8 @@ use statespace::graph::{
     self, DEFAULT_MAX_STATES, ExportLimits, HTML_DEFAULT_MAX_STATES, HTML_MAX_STATES,
     MAX_STATES_CAP,
 };
+use statespace::limit::Limits;
 use statespace::registry::Registry;
-use statespace::search::Limits;
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]

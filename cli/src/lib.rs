@@ -9,7 +9,7 @@
 //! # struct MyPlugin;
 //! # impl Plugin for MyPlugin {
 //! #     fn info(&self) -> PluginInfo { unimplemented!() }
-//! #     fn build(&self, _: &statespace::config::Config, _: &statespace::search::Limits)
+//! #     fn build(&self, _: &statespace::config::Config, _: &statespace::limit::Limits)
 //! #         -> statespace::error::Result<statespace::instance::Instance> { unimplemented!() }
 //! # }
 //! fn main() -> std::process::ExitCode {
@@ -39,10 +39,11 @@ mod puzzles;
 mod solve;
 
 use clap::{Parser, Subcommand};
-use statespace::config::{BoardText, Config};
+use statespace::board_text::BoardText;
+use statespace::config::Config;
 use statespace::error::{Error, Location};
+use statespace::limit::Limit;
 use statespace::registry::Registry;
-use statespace::search::Limit;
 use std::process::ExitCode;
 
 /// The puzzles built into the `statespace` binary: Flip (with the POJ 1753 judge), Shift (with

@@ -2,7 +2,7 @@
 
 use statespace::config::{Config, parse_bytes, parse_duration};
 use statespace::error::{Error, Location};
-use statespace::search::Limits;
+use statespace::limit::Limits;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Set by the first Ctrl-C; engines poll it through [`Limits::interrupt`].

@@ -49,7 +49,7 @@ pub fn run(args: PuzzlesArgs, registry: &Registry) -> Result<Exit, Error> {
         writeln!(out, "{}: {}", info.kind, info.summary).unwrap();
         writeln!(out, "  [puzzle] keys:").unwrap();
         for key in info.puzzle_keys {
-            writeln!(out, "    {:<12} {}", key.name, key.doc).unwrap();
+            writeln!(out, "    {:<12} {}", key.name, key.help()).unwrap();
         }
         writeln!(out, "  [goal] kinds:").unwrap();
         for (goal, meaning) in info.goals {
@@ -58,7 +58,19 @@ pub fn run(args: PuzzlesArgs, registry: &Registry) -> Result<Exit, Error> {
         if !info.goal_keys.is_empty() {
             writeln!(out, "  [goal] keys:").unwrap();
             for key in info.goal_keys {
-                writeln!(out, "    {:<12} {}", key.name, key.doc).unwrap();
+                writeln!(out, "    {:<12} {}", key.name, key.help()).unwrap();
+            }
+        }
+        if !info.heuristics.is_empty() {
+            writeln!(out, "  [heuristic] kinds (astar, idastar):").unwrap();
+            for (heuristic, meaning) in info.heuristics {
+                writeln!(out, "    {heuristic:<18} {meaning}").unwrap();
+            }
+        }
+        if !info.heuristic_keys.is_empty() {
+            writeln!(out, "  [heuristic] keys:").unwrap();
+            for key in info.heuristic_keys {
+                writeln!(out, "    {:<12} {}", key.name, key.help()).unwrap();
             }
         }
         let modes: Vec<_> = modes.iter().map(|m| m.name()).collect();

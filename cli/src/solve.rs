@@ -28,9 +28,9 @@ use super::{Exit, board_arg, output, stderr_line, write_stdout};
 use statespace::config::{Config, Mode};
 use statespace::error::{Error, Location};
 use statespace::instance::{Answer, Instance, Solution};
+use statespace::limit::{Limit, Limits};
 use statespace::picture::{self, Frame};
 use statespace::registry::Registry;
-use statespace::search::{Limit, Limits};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -68,7 +68,7 @@ pub fn run(args: SolveArgs, registry: &Registry) -> Result<Exit, Error> {
     let mode = match &args.mode {
         Some(name) => instance
             .mode_named(name)
-            .map_err(|m| Error::input(Location::flag("--mode"), m))?,
+            .map_err(|e| Error::input(Location::flag("--mode"), e.to_string()))?,
         None => instance.default_mode(),
     };
     if let Some(path) = &args.boards {

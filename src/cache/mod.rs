@@ -1,14 +1,19 @@
-//! Distance tables cached on disk, so that a table is built once per machine rather than once
-//! per run; and the rules by which a file on disk is trusted (this page is the one place they
-//! are written).
+//! Tables cached on disk, so that a table is built once per machine rather than once per run;
+//! and the rules by which a file on disk is trusted (this page is the one place they are
+//! written).
 //!
 //! A [`TableCache`] keeps one file per table in a directory: `$XDG_CACHE_HOME/statespace`, else
 //! `~/.cache/statespace` ([`TableCache::default_dir`]), or one the caller names (the CLI's
-//! `--cache-dir`). [`TableCache::load_or_build`] takes the space a table is of, the [`Recipe`]
-//! that says how it is built from it, the run's limits and a closure that builds it; it loads the
-//! file when a valid one is there, else builds and saves it, and says which happened
-//! ([`Source`]). Every table the project caches goes through it: the `table` engine's, every
-//! pattern database, Shift's colour-mask tables and the HDU judge's.
+//! `--cache-dir`). [`TableCache::load_or_build`] takes the table's [`Entry`] (a label and the
+//! [`Fingerprint`] of what determines its contents), the run's limits, a check of a loaded table
+//! against what it is to answer for, and a closure that builds it; it loads the file when a
+//! valid one is there, else builds and saves it, and says which happened ([`Source`]).
+//!
+//! The cache knows bytes and fingerprints only: what it stores is any [`Stored`] payload, and it
+//! depends on nothing above the [`limit`](crate::limit) floor. A distance table's fingerprint,
+//! its check against the space and the one `load_or_build` every cached table goes through (the
+//! `table` engine's, every pattern database, Shift's colour-mask tables and the HDU judge's) are
+//! the table's: [`table::cached`](crate::search::table::cached).
 //!
 //! # Trust
 //!
@@ -17,9 +22,10 @@
 //!
 //! *What names a table.* Its [`Fingerprint`]: a SHA-256 of exactly what determines the table's
 //! contents (the space's size and index layout, its moves as transforms, its goal states, the
-//! recipe, the format versions), never a puzzle's name or a file's path ([`fingerprint`] lists
-//! the fields). Two configs of one puzzle share a file; a definition edited in place is another
-//! table. The file's name is the recipe's label and the fingerprint in hex
+//! recipe, the format versions), never a puzzle's name or a file's path
+//! ([`table::cached`](crate::search::table::cached) lists the fields). Two configs of one
+//! puzzle share a file; a definition edited in place is another table. The file's name is the
+//! [`Entry`]'s label (the recipe's) and the fingerprint in hex
 //! (`pdb-3f0c...e1.table`).
 //!
 //! *What is checked on load*, in order; the first failure decides:
@@ -30,10 +36,11 @@
 //! 2. magic bytes, file format version ([`FORMAT_VERSION`]), reserved bytes zero;
 //! 3. the stored fingerprint equals the one asked for;
 //! 4. the payload's length equals what the file holds, and its CRC-32 the stored one;
-//! 5. the payload's own structure ([`DistanceTable::read_from`]: widths, counts, every entry
-//!    accounted for by the histogram);
-//! 6. the table against the space ([`verify()`]): size, goals at distance 0, the local rule of
-//!    distances at random states and along random walks from the goals.
+//! 5. the payload's own structure ([`Stored::read_from`]; a distance table's: widths, counts,
+//!    every entry accounted for by the histogram);
+//! 6. the table against what it answers for (the caller's check; a distance table's is
+//!    [`verify`](fn@crate::search::table::verify): size, goals at distance 0, the local rule of
+//!    distances at random states and along random walks from the goals).
 //!
 //! The file is read, not memory-mapped: a file truncated or rewritten by another program while it
 //! is read fails check 4 or 5 instead of killing the process with `SIGBUS`.
@@ -68,14 +75,15 @@
 //! | 8 | the payload's length |
 //! | 4 | CRC-32 (IEEE) of the payload |
 //! | 4 | reserved, 0 |
-//! | payload | the table, as [`DistanceTable::write_to`] lays it out |
+//! | payload | the table, as its [`Stored::write_to`] lays it out |
 //!
 //! # Example
 //!
 //! ```
-//! use statespace::cache::{Recipe, Source, TableCache};
 //! use statespace::cache::fingerprint::Content;
-//! use statespace::search::{table, Limits};
+//! use statespace::cache::{Source, TableCache};
+//! use statespace::limit::Limits;
+//! use statespace::search::table::{self, cached, cached::Recipe};
 //! use statespace::space::{Describe, GoalSet, Indexed, Invertible, StateSpace};
 //! # struct Ring;
 //! # impl StateSpace for Ring {
@@ -102,22 +110,20 @@
 //! let recipe = Recipe::distance_table();
 //! let build = || table::build(&Ring, &limits);
 //!
-//! let (t, source) = cache.load_or_build(&Ring, &recipe, &limits, build).unwrap();
+//! let (t, source) = cached::load_or_build(&cache, &Ring, &recipe, &limits, build).unwrap();
 //! assert_eq!(source, Source::Built);
-//! let (again, source) = cache.load_or_build(&Ring, &recipe, &limits, build).unwrap();
+//! let (again, source) = cached::load_or_build(&cache, &Ring, &recipe, &limits, build).unwrap();
 //! assert_eq!(source, Source::Loaded);
 //! assert_eq!(again.distance(&Ring, 7).unwrap(), t.distance(&Ring, 7).unwrap());
 //! ```
 
 pub mod fingerprint;
-pub mod verify;
+#[cfg(test)]
+mod tests;
 
-pub use fingerprint::{Fingerprint, Recipe};
-pub use verify::verify;
+pub use fingerprint::Fingerprint;
 
-use crate::search::table::{DistanceTable, ReadError};
-use crate::search::{Latch, Limit, Limits};
-use crate::space::{Describe, GoalSet, Indexed, Invertible};
+use crate::limit::{Latch, Limit, Limits};
 use std::ffi::OsStr;
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
@@ -155,7 +161,76 @@ impl Source {
     }
 }
 
-/// A directory of cached distance tables; see the module docs.
+/// What a cache file is filed and checked under: a word for the file's name and the
+/// fingerprint of what determines the table's contents (module docs, *What names a table*).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// A word for the file's name (`table`, `pdb`); not part of the fingerprint.
+    pub label: &'static str,
+    /// What the file is checked to hold.
+    pub fingerprint: Fingerprint,
+}
+
+impl Entry {
+    /// The file name: the label, the fingerprint in hex, `.table`.
+    pub fn file_name(&self) -> String {
+        format!("{}-{}.table", self.label, self.fingerprint.hex())
+    }
+}
+
+/// What a cache file holds: a table that writes itself as a payload and reads itself back,
+/// checking its own structure (check 5 of the module docs).
+pub trait Stored: Sized {
+    /// The number of bytes [`write_to`](Self::write_to) writes.
+    fn serialized_len(&self) -> u64;
+
+    /// Writes the payload.
+    fn write_to(&self, out: &mut impl Write) -> io::Result<()>;
+
+    /// Reads a payload of `len` bytes back, trusting nothing in it; `latch` is polled as a large
+    /// payload is read, so that the time limit and Ctrl-C hold.
+    fn read_from(input: &mut impl Read, len: u64, latch: &Latch) -> Result<Self, ReadError>;
+}
+
+/// Why [`Stored::read_from`] returned no table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReadError {
+    /// The bytes are not a valid table: the first check that failed, in one line.
+    Invalid(String),
+    /// A limit (time, Ctrl-C) stopped the read: the bytes were not all looked at.
+    Stopped(Limit),
+}
+
+impl From<String> for ReadError {
+    fn from(why: String) -> Self {
+        ReadError::Invalid(why)
+    }
+}
+
+impl From<&str> for ReadError {
+    fn from(why: &str) -> Self {
+        ReadError::Invalid(why.to_string())
+    }
+}
+
+impl From<Limit> for ReadError {
+    fn from(limit: Limit) -> Self {
+        ReadError::Stopped(limit)
+    }
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::Invalid(why) => f.write_str(why),
+            ReadError::Stopped(limit) => write!(f, "stopped: {limit}"),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+/// A directory of cached tables; see the module docs.
 pub struct TableCache {
     /// `None`: caching is off (disabled, or no directory could be resolved).
     dir: Option<PathBuf>,
@@ -225,31 +300,19 @@ impl TableCache {
         self.dir.as_deref()
     }
 
-    /// The file that holds the table `recipe` makes of `space`; `None` when caching is off.
-    pub fn path_for<S>(&self, space: &S, recipe: &Recipe) -> Option<PathBuf>
-    where
-        S: Indexed + GoalSet + Describe + ?Sized,
-    {
-        let fingerprint = fingerprint::of(space, recipe);
-        self.file(&fingerprint, recipe)
+    /// The file that holds `entry`'s table; `None` when caching is off.
+    pub fn path_for(&self, entry: &Entry) -> Option<PathBuf> {
+        Some(self.dir.as_ref()?.join(entry.file_name()))
     }
 
-    /// Whether a file for the table `recipe` makes of `space` is there (not yet whether it is
-    /// valid: loading checks that).
-    pub fn holds<S>(&self, space: &S, recipe: &Recipe) -> bool
-    where
-        S: Indexed + GoalSet + Describe + ?Sized,
-    {
-        self.path_for(space, recipe)
-            .is_some_and(|path| path.is_file())
+    /// Whether a file for `entry` is there (not yet whether it is valid: loading checks that).
+    pub fn holds(&self, entry: &Entry) -> bool {
+        self.path_for(entry).is_some_and(|path| path.is_file())
     }
 
-    fn file(&self, fingerprint: &Fingerprint, recipe: &Recipe) -> Option<PathBuf> {
-        Some(self.dir.as_ref()?.join(file_name(fingerprint, recipe)))
-    }
-
-    /// The table `recipe` makes of `space`: loaded from its file when a valid one is there (every
-    /// check of the module docs), else built by `build` and saved (atomically) for the next run.
+    /// `entry`'s table: loaded from its file when a valid one is there (every check of the
+    /// module docs, `check` last: the table against what it is to answer for), else built by
+    /// `build` and saved (atomically) for the next run.
     ///
     /// - A file larger than `limits`' memory budget is refused before it is read
     ///   ([`Limit::Memory`] with its size), as a build of that table would be.
@@ -257,26 +320,20 @@ impl TableCache {
     ///   replaced; a cache directory that cannot be written is reported once and the table
     ///   returned unsaved.
     /// - Only `build`'s error and the memory refusal are returned.
-    pub fn load_or_build<S>(
+    pub fn load_or_build<T: Stored, E: std::fmt::Display>(
         &self,
-        space: &S,
-        recipe: &Recipe,
+        entry: &Entry,
         limits: &Limits,
-        build: impl FnOnce() -> Result<DistanceTable, Limit>,
-    ) -> Result<(DistanceTable, Source), Limit>
-    where
-        S: Indexed + Invertible + GoalSet + Describe + ?Sized,
-    {
-        let fingerprint = fingerprint::of(space, recipe);
-        if let Some(path) = self.file(&fingerprint, recipe)
-            && let Some(table) = self.load(&path, &fingerprint, limits, |table| {
-                verify(space, table, recipe)
-            })?
+        check: impl FnOnce(&T) -> Result<(), E>,
+        build: impl FnOnce() -> Result<T, Limit>,
+    ) -> Result<(T, Source), Limit> {
+        if let Some(path) = self.path_for(entry)
+            && let Some(table) = self.load(&path, &entry.fingerprint, limits, check)?
         {
             return Ok((table, Source::Loaded));
         }
         let table = build()?;
-        let source = if self.store(&fingerprint, recipe, &table) {
+        let source = if self.store(entry, &table) {
             Source::Built
         } else {
             Source::BuiltNotSaved
@@ -284,15 +341,11 @@ impl TableCache {
         Ok((table, source))
     }
 
-    /// Removes the file of the table `recipe` makes of `space`, with one warning line that says
-    /// `why`: for a caller whose loaded table proved inconsistent in use (module docs). The
-    /// caller then builds the table again (the next [`load_or_build`](Self::load_or_build)
-    /// does).
-    pub fn discard<S>(&self, space: &S, recipe: &Recipe, why: &str)
-    where
-        S: Indexed + GoalSet + Describe + ?Sized,
-    {
-        if let Some(path) = self.path_for(space, recipe) {
+    /// Removes `entry`'s file, with one warning line that says `why`: for a caller whose loaded
+    /// table proved inconsistent in use (module docs). The caller then builds the table again
+    /// (the next [`load_or_build`](Self::load_or_build) does).
+    pub fn discard(&self, entry: &Entry, why: &str) {
+        if let Some(path) = self.path_for(entry) {
             self.reject(&path, why);
         }
     }
@@ -300,13 +353,13 @@ impl TableCache {
     /// The table in `path` if it is there and passes every check, `accept` last; `Err` only for
     /// a file over the memory budget. A file that fails a check is reported and removed; a
     /// missing file is no news.
-    fn load(
+    fn load<T: Stored, E: std::fmt::Display>(
         &self,
         path: &Path,
         fingerprint: &Fingerprint,
         limits: &Limits,
-        accept: impl FnOnce(&DistanceTable) -> Result<(), crate::search::table::Inconsistent>,
-    ) -> Result<Option<DistanceTable>, Limit> {
+        accept: impl FnOnce(&T) -> Result<(), E>,
+    ) -> Result<Option<T>, Limit> {
         let file = match open_regular(path) {
             Ok(file) => file,
             Err(Unreadable::Absent) => return Ok(None),
@@ -354,10 +407,10 @@ impl TableCache {
         ));
     }
 
-    /// Saves `table` under `fingerprint` (temporary file, then rename); `false`, after a
-    /// warning, when it could not be saved, and `false` silently when caching is off. Removes
-    /// stale temporary files first (module docs).
-    fn store(&self, fingerprint: &Fingerprint, recipe: &Recipe, table: &DistanceTable) -> bool {
+    /// Saves `table` as `entry` (temporary file, then rename); `false`, after a warning, when it
+    /// could not be saved, and `false` silently when caching is off. Removes stale temporary
+    /// files first (module docs).
+    fn store(&self, entry: &Entry, table: &impl Stored) -> bool {
         let Some(dir) = &self.dir else {
             return false;
         };
@@ -367,8 +420,8 @@ impl TableCache {
                 .prefix(".table-")
                 .suffix(".tmp")
                 .tempfile_in(dir)?;
-            write_file(temp.as_file_mut(), fingerprint, table)?;
-            temp.persist(dir.join(file_name(fingerprint, recipe)))
+            write_file(temp.as_file_mut(), &entry.fingerprint, table)?;
+            temp.persist(dir.join(entry.file_name()))
                 .map_err(|e| e.error)?;
             Ok(())
         });
@@ -403,11 +456,6 @@ pub fn resolve_dir(xdg_cache_home: Option<&OsStr>, home: Option<&OsStr>) -> Opti
     }
     let home = home.filter(|h| !h.is_empty())?;
     Some(Path::new(home).join(".cache").join("statespace"))
-}
-
-/// The file name of a table: the recipe's label, the fingerprint in hex, `.table`.
-pub fn file_name(fingerprint: &Fingerprint, recipe: &Recipe) -> String {
-    format!("{}-{}.table", recipe.label, fingerprint.hex())
 }
 
 /// Why a cache file could not be opened.
@@ -484,7 +532,7 @@ fn remove_stale_temporaries(dir: &Path) {
 
 /// Writes the header and the payload to `file`: the checksum is computed while the payload
 /// streams out, then written into the header in place.
-fn write_file(file: &mut File, fingerprint: &Fingerprint, table: &DistanceTable) -> io::Result<()> {
+fn write_file(file: &mut File, fingerprint: &Fingerprint, table: &impl Stored) -> io::Result<()> {
     let mut out = BufWriter::with_capacity(64 << 10, &mut *file);
     out.write_all(&MAGIC)?;
     out.write_all(&FORMAT_VERSION.to_le_bytes())?;
@@ -534,12 +582,12 @@ impl<R: Read> Read for Hashing<R> {
 
 /// Reads `file` (of `size` bytes) and runs checks 2 to 5 of the module docs; the error is one
 /// line, or the limit that stopped the read.
-fn read_checked(
+fn read_checked<T: Stored>(
     file: File,
     size: u64,
     fingerprint: &Fingerprint,
     latch: &Latch,
-) -> Result<DistanceTable, ReadError> {
+) -> Result<T, ReadError> {
     let truncated = || format!("truncated ({size} bytes)");
     if size < HEADER {
         return Err(truncated().into());
@@ -574,7 +622,7 @@ fn read_checked(
         inner: input.take(payload_len),
         crc: crc32fast::Hasher::new(),
     };
-    let table = match DistanceTable::read_from(&mut payload, payload_len, latch) {
+    let table = match T::read_from(&mut payload, payload_len, latch) {
         Err(ReadError::Stopped(limit)) => return Err(ReadError::Stopped(limit)),
         table => table,
     };
@@ -591,505 +639,4 @@ fn read_checked(
         );
     }
     table.map_err(|e| format!("invalid table: {e}").into())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::search::table;
-    use crate::space::StateSpace;
-    use fingerprint::Content;
-    use std::sync::{Arc, Barrier, Mutex};
-
-    /// A ring of `n` states; a move steps `step` either way; the goal is `goal`.
-    #[derive(Clone, Copy)]
-    struct Ring {
-        n: u64,
-        step: u64,
-        goal: u64,
-    }
-    const RING: Ring = Ring {
-        n: 1000,
-        step: 1,
-        goal: 0,
-    };
-    impl StateSpace for Ring {
-        type State = u64;
-        type Move = i8;
-        fn successors(&self, s: u64, visit: &mut dyn FnMut(i8, u64)) {
-            visit(1, (s + self.step) % self.n);
-            visit(-1, (s + self.n - self.step) % self.n);
-        }
-        fn is_goal(&self, s: u64) -> bool {
-            s == self.goal
-        }
-    }
-    impl Indexed for Ring {
-        fn size(&self) -> u128 {
-            self.n as u128
-        }
-        fn index(&self, s: u64) -> u64 {
-            s
-        }
-        fn state(&self, i: u64) -> u64 {
-            i
-        }
-    }
-    impl Invertible for Ring {
-        fn inverse(&self, m: i8) -> i8 {
-            -m
-        }
-    }
-    impl GoalSet for Ring {
-        fn goals(&self, visit: &mut dyn FnMut(u64)) {
-            visit(self.goal)
-        }
-    }
-    impl Describe for Ring {
-        fn describe(&self, content: &mut Content) {
-            content
-                .str("ring")
-                .u64(self.n)
-                .u64(self.step)
-                .u64(self.goal);
-        }
-    }
-
-    /// A ring that describes itself as [`RING`] whatever it is: a plugin whose description
-    /// forgets a parameter. The fingerprint's measured parts must still tell them apart.
-    struct Forgetful(Ring);
-    impl StateSpace for Forgetful {
-        type State = u64;
-        type Move = i8;
-        fn successors(&self, s: u64, visit: &mut dyn FnMut(i8, u64)) {
-            self.0.successors(s, visit)
-        }
-        fn is_goal(&self, s: u64) -> bool {
-            self.0.is_goal(s)
-        }
-    }
-    impl Indexed for Forgetful {
-        fn size(&self) -> u128 {
-            self.0.size()
-        }
-        fn index(&self, s: u64) -> u64 {
-            s
-        }
-        fn state(&self, i: u64) -> u64 {
-            i
-        }
-    }
-    impl GoalSet for Forgetful {
-        fn goals(&self, visit: &mut dyn FnMut(u64)) {
-            self.0.goals(visit)
-        }
-    }
-    impl Describe for Forgetful {
-        fn describe(&self, content: &mut Content) {
-            RING.describe(content)
-        }
-    }
-
-    fn recipe() -> Recipe {
-        Recipe::distance_table()
-    }
-
-    fn limits() -> Limits {
-        Limits::default()
-    }
-
-    fn build_of(ring: Ring) -> impl Fn() -> Result<DistanceTable, Limit> {
-        move || table::build(&ring, &Limits::default())
-    }
-
-    fn load_or_build(cache: &TableCache, ring: Ring) -> (DistanceTable, Source) {
-        cache
-            .load_or_build(&ring, &recipe(), &limits(), build_of(ring))
-            .unwrap()
-    }
-
-    /// The table's bytes without the build's elapsed time (bytes 40..48), which differs from
-    /// one build to the next.
-    fn content(t: &DistanceTable) -> Vec<u8> {
-        let mut bytes = t.to_bytes();
-        bytes[40..48].fill(0);
-        bytes
-    }
-
-    /// A cache in `dir` whose warnings are collected.
-    fn collecting(dir: &Path) -> (TableCache, Arc<Mutex<Vec<String>>>) {
-        let warnings = Arc::new(Mutex::new(Vec::new()));
-        let sink = warnings.clone();
-        let cache = TableCache::new(Some(dir.to_path_buf()), true, move |w| {
-            sink.lock().unwrap().push(w.to_string())
-        });
-        (cache, warnings)
-    }
-
-    fn taken(warnings: &Mutex<Vec<String>>) -> Vec<String> {
-        std::mem::take(&mut *warnings.lock().unwrap())
-    }
-
-    fn files_in(dir: &Path) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
-    }
-
-    #[test]
-    fn a_table_is_built_once_then_loaded() {
-        let dir = tempfile::tempdir().unwrap();
-        let (cache, warnings) = collecting(dir.path());
-        let (built, source) = load_or_build(&cache, RING);
-        assert_eq!(source, Source::Built);
-        let path = cache.path_for(&RING, &recipe()).unwrap();
-        assert!(path.is_file());
-        let name = path.file_name().unwrap().to_str().unwrap();
-        assert!(
-            name.starts_with("table-") && name.ends_with(".table"),
-            "{name}"
-        );
-        assert_eq!(name.len(), "table-".len() + 64 + ".table".len());
-        let (loaded, source) = cache
-            .load_or_build(&RING, &recipe(), &limits(), || panic!("must not rebuild"))
-            .unwrap();
-        assert_eq!(source, Source::Loaded);
-        assert!(source.is_loaded());
-        assert!(loaded.to_bytes() == built.to_bytes());
-        assert_eq!(loaded.distance(&RING, 700).unwrap(), Some(300));
-        assert!(taken(&warnings).is_empty());
-        // Only the table's file is left: no temporary file.
-        assert_eq!(files_in(dir.path()).len(), 1);
-    }
-
-    #[test]
-    fn the_fingerprint_is_the_content_not_the_name() {
-        let key = |ring: Ring| fingerprint::of(&ring, &recipe());
-        assert_eq!(key(RING), key(RING));
-        // Other moves, another goal, another size: other tables.
-        assert_ne!(key(RING), key(Ring { step: 3, ..RING }));
-        assert_ne!(key(RING), key(Ring { goal: 5, ..RING }));
-        assert_ne!(key(RING), key(Ring { n: 999, ..RING }));
-        // The recipe counts: an exact pattern database is another table.
-        assert_ne!(
-            key(RING),
-            fingerprint::of(&RING, &Recipe::pattern_database())
-        );
-        // But not its label (a file name only).
-        let relabelled = Recipe {
-            label: "other",
-            ..recipe()
-        };
-        assert_eq!(key(RING), fingerprint::of(&RING, &relabelled));
-        // A description that forgets the moves is caught by the measured goals and probe walks.
-        let forgetful = |ring| fingerprint::of(&Forgetful(ring), &recipe());
-        assert_ne!(forgetful(RING), forgetful(Ring { step: 3, ..RING }));
-        assert_ne!(forgetful(RING), forgetful(Ring { goal: 5, ..RING }));
-    }
-
-    #[test]
-    fn spaces_with_other_moves_never_share_a_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let (cache, warnings) = collecting(dir.path());
-        let other = Ring { step: 3, ..RING };
-        let (a, _) = load_or_build(&cache, RING);
-        let (b, source) = load_or_build(&cache, other);
-        assert_eq!(source, Source::Built, "not the first ring's file");
-        assert_eq!(a.distance(&RING, 3).unwrap(), Some(3));
-        assert_eq!(b.distance(&other, 3).unwrap(), Some(1));
-        assert_eq!(files_in(dir.path()).len(), 2);
-        assert!(taken(&warnings).is_empty());
-    }
-
-    /// Damages the cached file with `damage`, then checks that the next call warns once (naming
-    /// `reason`), rebuilds, and leaves a valid file that the call after loads.
-    fn damaged_file_is_replaced(reason: &str, damage: impl Fn(&mut Vec<u8>)) {
-        let dir = tempfile::tempdir().unwrap();
-        let (cache, warnings) = collecting(dir.path());
-        let (good, _) = load_or_build(&cache, RING);
-        let path = cache.path_for(&RING, &recipe()).unwrap();
-        let mut bytes = std::fs::read(&path).unwrap();
-        damage(&mut bytes);
-        std::fs::write(&path, &bytes).unwrap();
-
-        let (table, source) = load_or_build(&cache, RING);
-        assert_eq!(source, Source::Built, "{reason}");
-        assert!(content(&table) == content(&good));
-        let lines = taken(&warnings);
-        assert_eq!(lines.len(), 1, "{reason}: {lines:?}");
-        assert!(lines[0].contains(reason), "{reason}: {}", lines[0]);
-        assert!(lines[0].contains("removed, rebuilding"), "{}", lines[0]);
-        assert!(!lines[0].contains('\n'));
-
-        let (_, source) = load_or_build(&cache, RING);
-        assert_eq!(source, Source::Loaded, "{reason}: the file was replaced");
-        assert!(taken(&warnings).is_empty());
-    }
-
-    /// Rewrites the payload's checksum after an edit, as a forger would.
-    fn fix_checksum(bytes: &mut [u8]) {
-        let crc = crc32fast::hash(&bytes[HEADER as usize..]);
-        bytes[56..60].copy_from_slice(&crc.to_le_bytes());
-    }
-
-    #[test]
-    fn a_corrupted_byte_fails_the_checksum() {
-        damaged_file_is_replaced("checksum mismatch", |b| {
-            let middle = b.len() / 2;
-            b[middle] ^= 0x10;
-        });
-    }
-
-    #[test]
-    fn a_truncated_file_is_rebuilt() {
-        damaged_file_is_replaced("truncated", |b| b.truncate(b.len() - 5));
-        damaged_file_is_replaced("truncated", |b| b.truncate(10));
-        damaged_file_is_replaced("truncated", |b| b.clear());
-    }
-
-    #[test]
-    fn a_wrong_magic_or_version_is_rebuilt() {
-        damaged_file_is_replaced("magic", |b| b[0] = b'X');
-        damaged_file_is_replaced("version 3", |b| b[8] = 3);
-    }
-
-    #[test]
-    fn a_file_of_another_fingerprint_is_rebuilt() {
-        damaged_file_is_replaced("holds another table", |b| b[20] ^= 1);
-    }
-
-    #[test]
-    fn a_payload_that_fails_its_own_checks_is_rebuilt() {
-        damaged_file_is_replaced("invalid table", |b| {
-            // Corrupt the table's bits-per-entry byte and fix the checksum: only the payload's
-            // own validation can catch it.
-            b[HEADER as usize + 12] = 3;
-            fix_checksum(b);
-        });
-    }
-
-    #[test]
-    fn a_forged_table_that_passes_every_file_check_fails_against_the_space() {
-        // The payload of another ring's table under this ring's fingerprint, checksum fixed:
-        // whole, well formed, the right size; its distances are another space's.
-        let other = Ring { goal: 500, ..RING };
-        let forged = build_of(other)().unwrap().to_bytes();
-        damaged_file_is_replaced("does not fit this puzzle", |b| {
-            b.truncate(HEADER as usize);
-            b.extend_from_slice(&forged);
-            fix_checksum(b);
-        });
-        // Every entry moved one state along: the same histogram, one goal off.
-        let shifted = build_of(Ring { goal: 1, ..RING })().unwrap().to_bytes();
-        damaged_file_is_replaced("does not fit this puzzle", |b| {
-            b.truncate(HEADER as usize);
-            b.extend_from_slice(&shifted);
-            fix_checksum(b);
-        });
-    }
-
-    #[test]
-    fn a_file_over_the_memory_budget_is_refused_before_it_is_read() {
-        let dir = tempfile::tempdir().unwrap();
-        let (cache, _) = collecting(dir.path());
-        load_or_build(&cache, RING);
-        let tight = Limits {
-            memory_budget: 100,
-            ..Limits::default()
-        };
-        let refused = cache.load_or_build(&RING, &recipe(), &tight, || panic!("refused first"));
-        assert!(matches!(refused, Err(Limit::Memory { .. })), "{refused:?}");
-    }
-
-    #[test]
-    fn a_limit_stops_a_load_and_leaves_the_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let (cache, warnings) = collecting(dir.path());
-        load_or_build(&cache, RING);
-        let out_of_time = Limits {
-            time_limit: Some(Duration::ZERO),
-            ..Limits::default()
-        };
-        let stopped = cache.load_or_build(&RING, &recipe(), &out_of_time, || panic!("stopped"));
-        assert_eq!(stopped.unwrap_err(), Limit::Time(Duration::ZERO));
-        assert!(taken(&warnings).is_empty(), "nothing wrong with the file");
-        assert_eq!(load_or_build(&cache, RING).1, Source::Loaded);
-    }
-
-    #[test]
-    fn a_fifo_or_directory_in_place_of_a_file_is_not_waited_on() {
-        let dir = tempfile::tempdir().unwrap();
-        let (cache, warnings) = collecting(dir.path());
-        let path = cache.path_for(&RING, &recipe()).unwrap();
-        let fifo = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
-        // SAFETY: a valid C string; mkfifo only creates a file.
-        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
-        // With no writer, opening it for reading would block forever; it is refused instead.
-        let (_, source) = load_or_build(&cache, RING);
-        assert_eq!(source, Source::Built);
-        let lines = taken(&warnings);
-        assert_eq!(lines.len(), 1, "{lines:?}");
-        assert!(
-            lines[0].contains("not a regular file (a FIFO)"),
-            "{}",
-            lines[0]
-        );
-        // Removed and replaced by the table.
-        assert!(path.is_file());
-        let (_, source) = load_or_build(&cache, RING);
-        assert_eq!(source, Source::Loaded);
-
-        std::fs::remove_file(&path).unwrap();
-        std::fs::create_dir(&path).unwrap();
-        let (_, source) = load_or_build(&cache, RING);
-        assert_eq!(
-            source,
-            Source::BuiltNotSaved,
-            "a directory cannot be replaced"
-        );
-        let lines = taken(&warnings);
-        assert!(
-            lines[0].contains("not a regular file (a directory)"),
-            "{lines:?}"
-        );
-    }
-
-    #[test]
-    fn stale_temporary_files_are_removed_and_fresh_ones_kept() {
-        let dir = tempfile::tempdir().unwrap();
-        let (cache, _) = collecting(dir.path());
-        let stale = dir.path().join(".table-killed.tmp");
-        let fresh = dir.path().join(".table-writing.tmp");
-        let unrelated = dir.path().join("notes.tmp");
-        for path in [&stale, &fresh, &unrelated] {
-            std::fs::write(path, b"partial").unwrap();
-        }
-        let old = std::time::SystemTime::now() - STALE_AFTER - Duration::from_secs(60);
-        File::options()
-            .write(true)
-            .open(&stale)
-            .unwrap()
-            .set_modified(old)
-            .unwrap();
-        load_or_build(&cache, RING);
-        assert!(!stale.exists(), "a killed writer's file is cleaned");
-        assert!(fresh.exists(), "another process may still be writing it");
-        assert!(unrelated.exists(), "not ours");
-    }
-
-    #[test]
-    fn a_discarded_file_is_removed_with_one_warning() {
-        let dir = tempfile::tempdir().unwrap();
-        let (cache, warnings) = collecting(dir.path());
-        load_or_build(&cache, RING);
-        cache.discard(&RING, &recipe(), "no closer successor at index 7");
-        let lines = taken(&warnings);
-        assert_eq!(lines.len(), 1);
-        assert!(lines[0].contains("no closer successor at index 7; removed, rebuilding"));
-        assert!(!cache.holds(&RING, &recipe()));
-        assert_eq!(load_or_build(&cache, RING).1, Source::Built);
-    }
-
-    #[test]
-    fn an_unwritable_directory_warns_once_and_still_answers() {
-        let dir = tempfile::tempdir().unwrap();
-        // A path through a regular file can be neither created nor written, even by root.
-        let blocker = dir.path().join("file");
-        std::fs::write(&blocker, b"not a directory").unwrap();
-        let (cache, warnings) = collecting(&blocker.join("cache"));
-        for _ in 0..2 {
-            let (table, source) = load_or_build(&cache, RING);
-            assert_eq!(source, Source::BuiltNotSaved);
-            assert_eq!(table.distance(&RING, 1).unwrap(), Some(1));
-        }
-        let lines = taken(&warnings);
-        assert_eq!(lines.len(), 1, "{lines:?}");
-        assert!(lines[0].contains("cannot write"), "{}", lines[0]);
-    }
-
-    #[test]
-    fn a_disabled_cache_builds_every_time_and_writes_nothing() {
-        let dir = tempfile::tempdir().unwrap();
-        let warnings = Arc::new(Mutex::new(Vec::new()));
-        let sink = warnings.clone();
-        let cache = TableCache::new(Some(dir.path().to_path_buf()), false, move |w| {
-            sink.lock().unwrap().push(w.to_string())
-        });
-        assert!(cache.dir().is_none());
-        assert_eq!(load_or_build(&cache, RING).1, Source::BuiltNotSaved);
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
-        assert!(taken(&warnings).is_empty());
-        let disabled = TableCache::disabled();
-        assert_eq!(load_or_build(&disabled, RING).1, Source::BuiltNotSaved);
-    }
-
-    #[test]
-    fn a_failed_build_is_returned_and_nothing_saved() {
-        let dir = tempfile::tempdir().unwrap();
-        let (cache, _) = collecting(dir.path());
-        let refused = Limits {
-            memory_budget: 10,
-            ..Limits::default()
-        };
-        let result =
-            cache.load_or_build(&RING, &recipe(), &refused, || table::build(&RING, &refused));
-        assert!(matches!(result, Err(Limit::Memory { .. })));
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
-    }
-
-    #[test]
-    fn two_builders_at_once_both_get_the_table_and_leave_a_valid_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let (cache, warnings) = collecting(dir.path());
-        let both_building = Barrier::new(2);
-        let expected = content(&build_of(RING)().unwrap());
-        std::thread::scope(|scope| {
-            let runs: Vec<_> = (0..2)
-                .map(|_| {
-                    scope.spawn(|| {
-                        cache.load_or_build(&RING, &recipe(), &limits(), || {
-                            // Both have looked for the file and found none before either saves.
-                            both_building.wait();
-                            build_of(RING)()
-                        })
-                    })
-                })
-                .collect();
-            for run in runs {
-                let (table, source) = run.join().unwrap().unwrap();
-                assert_eq!(source, Source::Built);
-                assert!(content(&table) == expected);
-            }
-        });
-        let (table, source) = load_or_build(&cache, RING);
-        assert_eq!(source, Source::Loaded);
-        assert!(content(&table) == expected);
-        assert!(taken(&warnings).is_empty());
-        assert_eq!(files_in(dir.path()).len(), 1);
-    }
-
-    #[test]
-    fn the_directory_follows_xdg_then_home() {
-        let os = |s: &'static str| Some(OsStr::new(s));
-        assert_eq!(
-            resolve_dir(os("/var/cache/me"), os("/home/me")),
-            Some(PathBuf::from("/var/cache/me/statespace"))
-        );
-        for xdg in [None, os(""), os("relative/cache")] {
-            assert_eq!(
-                resolve_dir(xdg, os("/home/me")),
-                Some(PathBuf::from("/home/me/.cache/statespace")),
-                "{xdg:?}"
-            );
-        }
-        assert_eq!(
-            resolve_dir(os("/x"), None),
-            Some(PathBuf::from("/x/statespace"))
-        );
-        assert_eq!(resolve_dir(None, None), None);
-        assert_eq!(resolve_dir(os(""), os("")), None);
-    }
 }

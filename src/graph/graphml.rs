@@ -11,7 +11,7 @@
 //! reads.
 
 use super::StateGraph;
-use super::xml_escape;
+use crate::escape;
 use std::fmt::Write;
 
 /// `(id, for, type)` of every attribute; the id doubles as `attr.name`.
@@ -60,7 +60,7 @@ pub fn to_graphml(graph: &StateGraph) -> String {
         writeln!(
             out,
             "    <data key=\"cut\">{}</data>",
-            xml_escape(&cut.to_string())
+            escape::xml(&cut.to_string())
         )
         .unwrap();
     }
@@ -70,7 +70,7 @@ pub fn to_graphml(graph: &StateGraph) -> String {
         writeln!(
             out,
             "      <data key=\"board\">{}</data>",
-            xml_escape(&n.board)
+            escape::xml(&n.board)
         )
         .unwrap();
         writeln!(out, "      <data key=\"depth\">{}</data>", n.depth).unwrap();
@@ -86,23 +86,10 @@ pub fn to_graphml(graph: &StateGraph) -> String {
             out,
             "    <edge id=\"e{id}\" source=\"n{source}\" target=\"n{target}\">\
              <data key=\"move\">{}</data></edge>",
-            xml_escape(&edge.label)
+            escape::xml(&edge.label)
         )
         .unwrap();
     }
     out.push_str("  </graph>\n</graphml>\n");
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn escape_covers_markup_quotes_and_forbidden_controls() {
-        assert_eq!(
-            xml_escape("a<b & \"c\" 'd'>\u{1}\n"),
-            "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;\u{FFFD}\n"
-        );
-    }
 }

@@ -46,6 +46,7 @@
 //!   of distinct labels, so 5,000 Flip 5 x 5 boards and their 40,000 moves are about 1 MB.
 
 use super::StateGraph;
+use crate::escape;
 use crate::picture::BoardStyle;
 use serde::Serialize;
 
@@ -132,7 +133,7 @@ pub fn to_html(graph: &StateGraph, style: &BoardStyle, title: &str) -> String {
             "<div id=\"cut\">Cut: {} at {} states and {} moves. This is not the whole \
              component: goal distances are unknown, and a clicked board's path is the shortest \
              inside this graph (raise --max-states or --depth for more).</div>\n",
-            escape(&cut.to_string()),
+            escape::xml(&cut.to_string()),
             graph.node_count(),
             graph.edge_count()
         ),
@@ -153,7 +154,7 @@ pub fn to_html(graph: &StateGraph, style: &BoardStyle, title: &str) -> String {
             ", cut"
         }
     );
-    let title = escape(title);
+    let title = escape::xml(title);
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; \
@@ -187,14 +188,6 @@ fn d3_for_page() -> String {
         "the vendored d3 changed: update D3_BANNER and D3_BANNER_IN_PAGE"
     );
     format!("{D3_BANNER_IN_PAGE}\n{rest}")
-}
-
-/// Escapes text for HTML content.
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 #[cfg(test)]

@@ -80,7 +80,7 @@ impl Default for ExportLimits {
         ExportLimits {
             max_depth: None,
             max_states: DEFAULT_MAX_STATES,
-            memory_budget: crate::search::default_memory_budget(),
+            memory_budget: crate::limit::default_memory_budget(),
         }
     }
 }
@@ -306,7 +306,7 @@ fn check_memory<P: StateSpace>(
         // The same limit, and so the same exit code, as a search over the budget.
         return Err(Error::Limit {
             location: Location::command("export").with_key("max-states"),
-            limit: crate::search::Limit::Memory {
+            limit: crate::limit::Limit::Memory {
                 needed,
                 budget: limits.memory_budget,
             },
@@ -416,26 +416,6 @@ fn set_goal_distances<Ty: EdgeType>(graph: &mut Graph<StateNode, MoveEdge, Ty>) 
             }
         }
     }
-}
-
-/// Text safe in XML (GraphML, SVG) content and in double-quoted attributes; the control
-/// characters XML forbids become U+FFFD.
-pub fn xml_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            // Characters XML forbids even escaped: shown as the replacement character.
-            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('\u{FFFD}'),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

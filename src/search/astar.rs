@@ -46,7 +46,8 @@
 //! open set empties: every state reachable from the start (under the move-order rule) was
 //! expanded and none is a goal.
 
-use super::{Latch, Limit, Limits, Outcome, Path, Report, Stats, Step};
+use super::{Outcome, Path, Report, Stats, Step};
+use crate::limit::{Latch, Limit, Limits};
 use crate::space::{Heuristic, Indexed, StateSpace};
 use hashbrown::HashMap;
 
@@ -60,7 +61,8 @@ use hashbrown::HashMap;
 ///
 /// ```
 /// # use statespace::space::{Heuristic, StateSpace};
-/// # use statespace::search::{astar, Limits, Outcome};
+/// # use statespace::search::{astar, Outcome};
+/// # use statespace::limit::Limits;
 /// struct Line; // states 0..=9, a move steps left or right, the goal is 7
 /// impl StateSpace for Line {
 ///     type State = u8;

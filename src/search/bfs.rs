@@ -14,7 +14,8 @@
 //! and none is a goal.
 
 use super::visited::{BitVisited, HashVisited, Visited};
-use super::{Latch, Limit, Limits, Outcome, Path, Report, Stats, Step};
+use super::{Outcome, Path, Report, Stats, Step};
+use crate::limit::{Latch, Limit, Limits};
 use crate::space::{Indexed, StateSpace};
 
 /// BFS with a hash-set visited store; works on any space.
@@ -25,7 +26,8 @@ use crate::space::{Indexed, StateSpace};
 ///
 /// ```
 /// # use statespace::space::StateSpace;
-/// # use statespace::search::{bfs, Limits, Outcome};
+/// # use statespace::search::{bfs, Outcome};
+/// # use statespace::limit::Limits;
 /// struct Line; // states 0..=9, a move steps left or right, the goal is 7
 /// impl StateSpace for Line {
 ///     type State = u8;
@@ -66,7 +68,7 @@ pub fn solve_indexed<P: Indexed>(
 
 /// BFS with a caller-chosen visited store.
 ///
-/// Memory is checked whenever the [`Ticker`](super::Ticker) polls (every few thousand successors
+/// Memory is checked whenever the [`Ticker`](crate::limit::Ticker) polls (every few thousand successors
 /// generated) against what the queue and the store would hold after their next growth (both
 /// double when full), so the run stops with [`Limit::Memory`] before the process passes the
 /// budget rather than after.

@@ -27,7 +27,8 @@
 //! iteration cuts no node: the pruned tree was exhausted, and by the `may_follow` invariant it
 //! reaches every reachable state. The per-iteration counts are in [`Stats::iterations`].
 
-use super::{Iteration, Latch, Limit, Limits, Outcome, Path, Report, Stats, Step, Ticker};
+use super::{Iteration, Outcome, Path, Report, Stats, Step};
+use crate::limit::{Latch, Limit, Limits, Ticker};
 use crate::space::{Heuristic, StateSpace};
 
 /// IDA* from `start`.
@@ -41,7 +42,8 @@ use crate::space::{Heuristic, StateSpace};
 ///
 /// ```
 /// # use statespace::space::{Heuristic, StateSpace};
-/// # use statespace::search::{idastar, Limits, Outcome};
+/// # use statespace::search::{idastar, Outcome};
+/// # use statespace::limit::Limits;
 /// struct Line; // states 0..=9, a move steps left or right, the goal is 7
 /// impl StateSpace for Line {
 ///     type State = u8;

@@ -14,7 +14,8 @@
 //! [`Outcome::Unsolvable`] is returned when a round ends without meeting its depth bound anywhere:
 //! the pruned tree was exhausted, and by the `may_follow` invariant it reaches every reachable state.
 
-use super::{Latch, Limit, Limits, Outcome, Path, Report, Stats, Step, Ticker};
+use super::{Outcome, Path, Report, Stats, Step};
+use crate::limit::{Latch, Limit, Limits, Ticker};
 use crate::space::StateSpace;
 
 /// IDDFS from `start`.
@@ -26,7 +27,8 @@ use crate::space::StateSpace;
 ///
 /// ```
 /// # use statespace::space::StateSpace;
-/// # use statespace::search::{iddfs, Limits, Outcome};
+/// # use statespace::search::{iddfs, Outcome};
+/// # use statespace::limit::Limits;
 /// struct Line; // states 0..=9, a move steps left or right, the goal is 7
 /// impl StateSpace for Line {
 ///     type State = u8;

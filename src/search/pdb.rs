@@ -51,8 +51,9 @@
 //! Estimates allocate nothing.
 
 use super::table::{self, DistanceTable, Width};
-use super::{Limit, Limits};
-use crate::cache::{Recipe, Source, TableCache};
+use crate::cache::{Source, TableCache};
+use crate::limit::{Limit, Limits};
+use crate::search::table::cached::{self, Recipe};
 use crate::space::{Describe, GoalSet, Heuristic, Indexed, Invertible, StateSpace};
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -182,7 +183,9 @@ impl<A> PatternDatabase<A> {
         let build = || abstraction.build_table(limits);
         let (table, source) = match cache {
             // The cache checks a loaded table against the space (size, exactness, distances).
-            Some(cache) => cache.load_or_build(space, &abstraction.recipe(), limits, build)?,
+            Some(cache) => {
+                cached::load_or_build(cache, space, &abstraction.recipe(), limits, build)?
+            }
             None => (build()?, Source::BuiltNotSaved),
         };
         Ok(PatternDatabase {
@@ -273,7 +276,7 @@ pub fn build_all<P: StateSpace + ?Sized, A: Abstraction<P>>(
         // A build that takes long gets one line first, so a first run does not look hung.
         let to_build: Vec<&A> = abstractions
             .iter()
-            .filter(|a| !cache.holds(a.space(), &a.recipe()))
+            .filter(|a| !cached::holds(cache, a.space(), &a.recipe()))
             .collect();
         let bytes: u128 = to_build.iter().map(|a| a.build_bytes()).sum();
         if bytes >= LONG_BUILD_BYTES {
@@ -281,7 +284,7 @@ pub fn build_all<P: StateSpace + ?Sized, A: Abstraction<P>>(
                 "pattern databases: building {} of them once ({} of working memory at most); \
                  later runs load them from the table cache",
                 to_build.len(),
-                super::human_bytes(memory_needed(&abstractions))
+                crate::limit::human_bytes(memory_needed(&abstractions))
             ));
         }
     }

@@ -15,8 +15,8 @@
 
 pub mod heuristic;
 
+use crate::board_text::BoardText;
 use crate::cache::fingerprint::Content;
-use crate::config::BoardText;
 use crate::error::Result;
 use crate::space::{BoardFormat, Describe, GoalSet, Indexed, Invertible, StateSpace, XorMoves};
 

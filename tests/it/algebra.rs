@@ -5,7 +5,8 @@ use crate::flip::brute_force;
 use proptest::prelude::*;
 use statespace::config::{Config, Mode};
 use statespace::instance::{Answer, Instance, Solution};
-use statespace::search::{Limits, Outcome, bfs};
+use statespace::limit::Limits;
+use statespace::search::{Outcome, bfs};
 use statespace_flip::algebra::{self, AlgebraOutcome, PressSet};
 use statespace_flip::{BitBoard, Flip, FlipGoal, Geometry};
 

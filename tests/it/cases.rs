@@ -4,13 +4,13 @@
 //! A case is a table under its puzzle kind (`[[flip]]`, `[[shift]]`, `[[tiles]]`): `name`,
 //! `answer` (the fewest moves, or "Impossible"), `board` (rows), optionally `goal` (the goal kind;
 //! the plugin's default when absent), `modes` (the engines to run; every mode the instance has
-//! when absent) and `heuristic` (`[search] heuristic`), and any of the puzzle's own `[puzzle]` and
-//! `[goal]` keys, which the plugin declares (so a plugin's new key needs no change here). A new
+//! when absent) and `heuristic` (`[heuristic] kind`), and any of the puzzle's own `[puzzle]`,
+//! `[goal]` and `[heuristic]` keys, which the plugin declares (so a plugin's new key needs no change here). A new
 //! engine is checked by every case as soon as an instance offers its mode.
 
 use statespace::config::{Config, Mode};
 use statespace::instance::Answer;
-use statespace::search::Limits;
+use statespace::limit::Limits;
 use toml::Value;
 
 pub struct Case {
@@ -64,7 +64,7 @@ fn to_case(kind: &str, case: &toml::Table) -> Case {
     let mut puzzle = toml::Table::new();
     puzzle.insert("kind".into(), Value::String(kind.into()));
     let mut goal = toml::Table::new();
-    let mut search = toml::Table::new();
+    let mut heuristic = toml::Table::new();
     for (key, value) in case {
         if is(info.puzzle_keys, key) {
             puzzle.insert(key.clone(), value.clone());
@@ -75,7 +75,9 @@ fn to_case(kind: &str, case: &toml::Table) -> Case {
         } else if is(info.goal_keys, key) {
             goal.insert(key.clone(), value.clone());
         } else if key == "heuristic" {
-            search.insert(key.clone(), value.clone());
+            heuristic.insert("kind".into(), value.clone());
+        } else if is(info.heuristic_keys, key) {
+            heuristic.insert(key.clone(), value.clone());
         } else {
             assert!(
                 ["name", "board", "answer", "modes"].contains(&key.as_str()),
@@ -89,8 +91,8 @@ fn to_case(kind: &str, case: &toml::Table) -> Case {
     if !goal.is_empty() {
         config.insert("goal".into(), Value::Table(goal));
     }
-    if !search.is_empty() {
-        config.insert("search".into(), Value::Table(search));
+    if !heuristic.is_empty() {
+        config.insert("heuristic".into(), Value::Table(heuristic));
     }
     let mut start = toml::Table::new();
     start.insert("board".into(), Value::String(rows_text(&case["board"])));
@@ -130,7 +132,7 @@ fn check(case: &Case, instance: &statespace::instance::Instance, config: &Config
             assert_eq!(moves.len(), expected, "{label}: moves {moves:?}");
             assert_eq!(boards.len(), moves.len(), "{label}");
             let last = boards.last().cloned().unwrap_or(solution.start.clone());
-            let end = statespace::config::BoardText::from_file("end", last);
+            let end = statespace::board_text::BoardText::from_file("end", last);
             let again = instance.solve(&end, Mode::BFS, &Limits::default()).unwrap();
             assert!(
                 matches!(&again.answer, Answer::Solved { moves, .. } if moves.is_empty()),

@@ -46,7 +46,7 @@ fn solve_json_has_the_documented_fields_and_its_path_replays() {
     };
     let flip = Flip::new(g, FlipGoal::Uniform);
     let board =
-        statespace::config::BoardText::from_file("s", json["start"].as_str().unwrap().into());
+        statespace::board_text::BoardText::from_file("s", json["start"].as_str().unwrap().into());
     let mut state = g.parse(&board).unwrap();
     for label in json["path"].as_array().unwrap() {
         let label = label.as_str().unwrap();

@@ -5,7 +5,7 @@
 use statespace::config::{Config, DurationError, SizeError, parse_bytes, parse_duration};
 use statespace::error::{Error, Location, Place};
 use statespace::instance::ExploreOptions;
-use statespace::search::Limits;
+use statespace::limit::Limits;
 use statespace::search::cluster::Cluster;
 
 /// The location and message of an input error; panics on any other error.
@@ -75,7 +75,7 @@ fn durations_and_sizes_are_refused_with_typed_errors() {
         "`zz` is not a size like 4GiB or 512MB"
     );
     assert_eq!(parse_bytes("0"), Err(SizeError::Zero("0".into())));
-    if let Some(physical) = statespace::search::physical_memory() {
+    if let Some(physical) = statespace::limit::physical_memory() {
         let more = parse_bytes("1000000TiB").unwrap_err();
         assert_eq!(
             more,

@@ -5,7 +5,8 @@
 use crate::{config, config_file, statespace};
 use predicates::prelude::*;
 use proptest::prelude::*;
-use statespace::search::{Limits, Outcome, bfs, layers};
+use statespace::limit::Limits;
+use statespace::search::{Outcome, bfs, layers};
 use statespace_flip::{Flip, FlipGoal, Geometry};
 use std::time::{Duration, Instant};
 
@@ -53,7 +54,10 @@ fn explore_reproduces_the_published_4x4_histogram() {
     );
     let start = flip
         .geometry()
-        .parse(&statespace::config::BoardText::from_file("x", board.into()))
+        .parse(&statespace::board_text::BoardText::from_file(
+            "x",
+            board.into(),
+        ))
         .unwrap();
     let Outcome::Solved(path) = bfs::solve_indexed(&flip, start, &Limits::default()).outcome else {
         panic!("unsolvable farthest board")

@@ -3,7 +3,8 @@
 //! replay to a goal.
 
 use proptest::prelude::*;
-use statespace::search::{Limits, Outcome, bfs, iddfs};
+use statespace::limit::Limits;
+use statespace::search::{Outcome, bfs, iddfs};
 use statespace::space::{StateSpace, replay};
 use statespace_flip::{Flip, FlipGoal, FlipGoalKeys, FlipKeys, Geometry};
 
@@ -134,7 +135,7 @@ fn limits_stop_the_search() {
         assert!(
             matches!(
                 outcome,
-                Outcome::LimitReached(statespace::search::Limit::Depth(1))
+                Outcome::LimitReached(statespace::limit::Limit::Depth(1))
             ),
             "{outcome:?}"
         );
@@ -147,7 +148,7 @@ fn limits_stop_the_search() {
     assert!(
         matches!(
             outcome,
-            Outcome::LimitReached(statespace::search::Limit::States(10))
+            Outcome::LimitReached(statespace::limit::Limit::States(10))
         ),
         "{outcome:?}"
     );

@@ -7,8 +7,9 @@
 //! runs on stable inside `cargo test`, so CI runs a short fuzz pass on every change.
 
 use proptest::prelude::*;
-use statespace::config::{BoardText, Config};
-use statespace::search::Limits;
+use statespace::board_text::BoardText;
+use statespace::config::Config;
+use statespace::limit::Limits;
 use statespace_flip::Geometry;
 use std::time::Duration;
 

@@ -4,8 +4,9 @@
 //! converter; additive databases on 15-puzzle boards near the goal; cache, memory and bad groups.
 
 use statespace::cache::{Source, TableCache};
+use statespace::limit::{Limit, Limits};
 use statespace::search::pdb::{Max, PatternDatabase, PdbError};
-use statespace::search::{Limit, Limits, Outcome, astar, idastar, table};
+use statespace::search::{Outcome, astar, idastar, table};
 use statespace::space::{Heuristic, Indexed, Invariant, StateSpace, replay};
 use statespace_tiles::board::from_blank_first;
 use statespace_tiles::heuristic::{

@@ -6,12 +6,14 @@
 //! definition (exit 2, one line naming the file and the line or JSON path).
 
 use crate::{config, statespace};
-use statespace::config::{BoardText, Config, Mode};
+use statespace::board_text::BoardText;
+use statespace::config::{Config, Mode};
 use statespace::error::Error;
 use statespace::instance::{Answer, ExploreOptions, Instance};
+use statespace::limit::{Limit, Limits};
 use statespace::random::Lcg;
 use statespace::search::pdb::Abstraction;
-use statespace::search::{Limit, Limits, Outcome, idastar, layers, table};
+use statespace::search::{Outcome, idastar, layers, table};
 use statespace::setup::Setup;
 use statespace::space::{Heuristic, Indexed, Invariant, SplitMoves, StateSpace, replay};
 use statespace_perm::def::Metric;
@@ -762,12 +764,12 @@ fn perm_auto_runs_ida_with_pattern_databases_within_the_memory_budget() {
 fn perm_heuristic_keys_are_checked() {
     for (extra, message) in [
         (
-            "[search]\nheuristic = \"manhattan\"",
-            "unknown perm heuristic `manhattan` (known: pdb)",
+            "[heuristic]\nkind = \"manhattan\"",
+            "heuristic.kind: unknown heuristic `manhattan` (known: pdb)",
         ),
         (
-            "[search]\nheuristic = \"pdb\"\npdb = [[1, 2]]",
-            "search.pdb: not used here: perm pattern databases are picked from the orbits",
+            "[heuristic]\nkind = \"pdb\"\ngroups = [[1, 2]]",
+            "heuristic.groups: unknown field `groups`",
         ),
     ] {
         let (code, err) = bad("t.tws", GOOD, extra);

@@ -7,8 +7,9 @@ use predicates::prelude::*;
 use proptest::prelude::*;
 use statespace::cache::TableCache;
 use statespace::config::Mode;
+use statespace::limit::Limits;
 use statespace::rank::Colex;
-use statespace::search::{Limits, Outcome, bfs, iddfs};
+use statespace::search::{Outcome, bfs, iddfs};
 use statespace::space::{Invertible, StateSpace, replay};
 use statespace_shift::{
     Board, BoardGoal, Boards, ColourMasks, Geometry, Palette, RegionSolver, Shift,

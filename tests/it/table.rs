@@ -3,8 +3,9 @@
 //! anything is allocated. Every check runs on both codings (exact and mod 3) and, where the
 //! space has symmetries, on the symmetric build too.
 
+use statespace::limit::{Limit, Limits};
 use statespace::search::table::{DistanceTable, Width};
-use statespace::search::{Limit, Limits, Outcome, bfs, table};
+use statespace::search::{Outcome, bfs, table};
 use statespace::space::{Indexed, StateSpace, replay};
 use statespace_flip::{Flip, FlipGoal, Geometry};
 use statespace_shift::{self as shift, ColourMasks};

@@ -4,9 +4,11 @@
 //! labels alone, and the 8-puzzle's whole-space table is OEIS A089473.
 
 use crate::{config_file, statespace};
-use statespace::config::{BoardText, Config, Mode};
+use statespace::board_text::BoardText;
+use statespace::config::{Config, Mode};
 use statespace::instance::{Answer, Instance};
-use statespace::search::{Limits, table};
+use statespace::limit::Limits;
+use statespace::search::table;
 use statespace::space::{BoardFormat, Indexed};
 use statespace_tiles::Tiles;
 use std::collections::{HashMap, VecDeque};
@@ -428,18 +430,18 @@ fn the_tiles_case_files_agree_with_brute_force() {
 
 #[test]
 fn heuristics_come_from_the_config_and_bad_ones_name_their_line() {
-    let head = "[puzzle]\nkind = \"tiles\"\nrows = 3\ncols = 3\n[start]\nboard = \"\"\"\n8 6 7\n2 5 4\n3 _ 1\n\"\"\"\n[search]\n";
+    let head = "[puzzle]\nkind = \"tiles\"\nrows = 3\ncols = 3\n[start]\nboard = \"\"\"\n8 6 7\n2 5 4\n3 _ 1\n\"\"\"\n";
     for (search, mode) in [
-        ("heuristic = \"default\"\n", "idastar"),
+        ("[heuristic]\nkind = \"default\"\n", "idastar"),
         ("", "astar"),
-        ("heuristic = \"manhattan\"\n", "idastar"),
-        ("heuristic = \"linear-conflict\"\n", "astar"),
+        ("[heuristic]\nkind = \"manhattan\"\n", "idastar"),
+        ("[heuristic]\nkind = \"linear-conflict\"\n", "astar"),
         (
-            "heuristic = \"pdb\"\npdb = [[1, 2, 3, 4], [5, 6, 7, 8]]\n",
+            "[heuristic]\nkind = \"pdb\"\ngroups = [[1, 2, 3, 4], [5, 6, 7, 8]]\n",
             "idastar",
         ),
         (
-            "heuristic = \"pdb\"\npdb = [[1, 2, 3], [4, 5, 6], [7, 8]]\nreflect = false\n",
+            "[heuristic]\nkind = \"pdb\"\ngroups = [[1, 2, 3], [4, 5, 6], [7, 8]]\nreflect = false\n",
             "astar",
         ),
     ] {
@@ -462,21 +464,41 @@ fn heuristics_come_from_the_config_and_bad_ones_name_their_line() {
     }
     let bad = [
         (
-            "heuristic = \"hamming\"\n",
-            ":12: search.heuristic: unknown tiles heuristic `hamming`",
-        ),
-        ("heuristic = \"pdb\"\n", ": search.pdb: missing"),
-        (
-            "heuristic = \"pdb\"\npdb = [[1, 2], [2, 3]]\n",
-            ":13: search.pdb: tile 2 is in two groups",
+            "[heuristic]\nkind = \"hamming\"\n",
+            ":12: heuristic.kind: unknown heuristic `hamming` (known: default, linear-conflict, manhattan, pdb)",
         ),
         (
-            "heuristic = \"pdb\"\npdb = [[1, 9]]\n",
-            ":13: search.pdb: 9 is not a tile (1 to 8)",
+            "[heuristic]\nkind = \"pdb\"\n",
+            ": heuristic.groups: missing",
         ),
         (
-            "pdb = [[1, 2]]\n",
-            ":12: search.pdb: not used here: only with heuristic = \"pdb\"",
+            "[heuristic]\nkind = \"pdb\"\ngroups = [[1, 2], [2, 3]]\n",
+            ":13: heuristic.groups: tile 2 is in two groups",
+        ),
+        (
+            "[heuristic]\nkind = \"pdb\"\ngroups = [[1, 9]]\n",
+            ":13: heuristic.groups: 9 is not a tile (1 to 8)",
+        ),
+        (
+            "[heuristic]\nkind = \"manhattan\"\ngroups = [[1, 2]]\n",
+            ":13: heuristic.groups: not used here: only with kind = \"pdb\"",
+        ),
+        (
+            "[heuristic]\nkind = \"pdb\"\ngroups = [[1, 2]]\nreflect = \"yes\"\n",
+            ":14: heuristic.reflect: invalid type",
+        ),
+        (
+            "[heuristic]\nkind = \"pdb\"\ngroup = [[1, 2]]\n",
+            ":13: heuristic.group: unknown field",
+        ),
+        // The keys' old home says where they went.
+        (
+            "[search]\nheuristic = \"pdb\"\n",
+            ":12: search.heuristic: moved: write it in the [heuristic] section as `kind`",
+        ),
+        (
+            "[search]\npdb = [[1, 2]]\n",
+            ":12: search.pdb: moved: write it in the [heuristic] section as `groups`",
         ),
     ];
     for (search, message) in bad {
@@ -489,14 +511,14 @@ fn heuristics_come_from_the_config_and_bad_ones_name_their_line() {
     }
     // A puzzle with no heuristic refuses the key.
     let flip = config_file(
-        "[puzzle]\nkind = \"flip\"\nrows = 2\ncols = 2\n[search]\nheuristic = \"manhattan\"\n",
+        "[puzzle]\nkind = \"flip\"\nrows = 2\ncols = 2\n[heuristic]\nkind = \"manhattan\"\n",
     );
     statespace()
         .args(["solve", flip.path().to_str().unwrap()])
         .assert()
         .code(2)
         .stderr(predicates::str::contains(
-            ":6: search.heuristic: not used here: this puzzle has no heuristic",
+            ":6: heuristic.kind: not used here: this puzzle has no heuristic",
         ));
 }
 
@@ -506,8 +528,13 @@ fn heuristics_come_from_the_config_and_bad_ones_name_their_line() {
 #[test]
 fn the_default_heuristic_falls_back_within_the_memory_budget() {
     let text = std::fs::read_to_string(crate::config("tiles-4x4.toml")).unwrap();
-    let text = text.replace("heuristic = \"linear-conflict\"", "memory = \"20MB\"");
-    assert!(!text.contains("heuristic ="));
+    let text = text
+        .replace("kind = \"linear-conflict\"", "kind = \"default\"")
+        .replace(
+            "time_limit = \"60s\"",
+            "time_limit = \"60s\"\nmemory = \"20MB\"",
+        );
+    assert!(!text.contains("\"linear-conflict\"") && text.contains("memory"));
     let file = config_file(&text);
     let out = statespace()
         .args(["solve", file.path().to_str().unwrap(), "--json"])

@@ -5,8 +5,9 @@
 
 use crate::statespace;
 use serde_json::Value;
-use statespace::cache::{Recipe, TableCache};
+use statespace::cache::TableCache;
 use statespace::random::Lcg;
+use statespace::search::table::cached::{self, Recipe};
 use statespace::space::{BoardFormat, Indexed};
 use statespace_flip::{Flip, FlipGoal, Geometry};
 use std::path::{Path, PathBuf};
@@ -408,12 +409,12 @@ fn the_library_keys_every_table_by_its_space_alone() {
     };
     let recipe = Recipe::distance_table();
     assert_eq!(
-        cache.path_for(&board(false), &recipe),
-        cache.path_for(&board(false), &recipe)
+        cached::path_for(&cache, &board(false), &recipe),
+        cached::path_for(&cache, &board(false), &recipe)
     );
     assert_ne!(
-        cache.path_for(&board(false), &recipe),
-        cache.path_for(&board(true), &recipe)
+        cached::path_for(&cache, &board(false), &recipe),
+        cached::path_for(&cache, &board(true), &recipe)
     );
 }
 

@@ -37,7 +37,8 @@
 
 use super::bitboard::{BitBoard, spread_row, words_for};
 use super::board::Geometry;
-use statespace::search::{Latch, Limit, Limits, Stats};
+use statespace::limit::{Latch, Limit, Limits};
+use statespace::search::Stats;
 
 /// The longest side the solver accepts.
 pub const MAX_SIDE: u32 = 4096;
@@ -97,7 +98,7 @@ pub struct AlgebraReport {
 ///
 /// ```
 /// use statespace_flip::{BitBoard, Geometry, algebra};
-/// use statespace::search::Limits;
+/// use statespace::limit::Limits;
 /// let g = Geometry { rows: 3, cols: 3, wrap: false };
 /// let mut start = BitBoard::new(3, 3);
 /// start.press(1, 1, false); // a plus in the middle: one press clears it

@@ -13,7 +13,7 @@
 //! Text form and errors are those of [`Geometry::parse_cells`], the one parser for every size.
 
 use super::board::Geometry;
-use statespace::config::BoardText;
+use statespace::board_text::BoardText;
 use statespace::error::Result;
 
 /// An R x C board of bits (black = 1), rows of `u64` words; see the module docs for the layout.

@@ -12,7 +12,7 @@
 //! bbwb
 //! ```
 
-use statespace::config::BoardText;
+use statespace::board_text::BoardText;
 use statespace::error::Result;
 
 /// The most cells a `u64` board holds.

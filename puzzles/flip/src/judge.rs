@@ -5,11 +5,12 @@
 
 use crate::board::Geometry;
 use crate::space::{Flip, FlipGoal};
+use statespace::board_text::BoardText;
 use statespace::cache::TableCache;
-use statespace::config::BoardText;
 use statespace::error::{Error, Location};
+use statespace::limit::Limits;
 use statespace::registry::Judge;
-use statespace::search::{Limits, Outcome, bfs};
+use statespace::search::{Outcome, bfs};
 
 /// The judge, for the plugin's [`judges`](statespace::registry::Plugin::judges).
 pub const POJ1753: Judge = Judge {

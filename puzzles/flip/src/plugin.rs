@@ -16,13 +16,14 @@ use super::bitboard::BitBoard;
 use super::board::{Geometry, MAX_CELLS as SEARCH_MAX_CELLS};
 use super::space::{CellLabel, Flip, FlipGoal};
 use serde_json::Value;
-use statespace::config::{BoardText, Config, Mode};
+use statespace::board_text::BoardText;
+use statespace::config::{Config, Mode};
 use statespace::error::Result;
 use statespace::instance::{Answer, Details, Instance, Solution};
 use statespace::kit::Kit;
+use statespace::limit::Limits;
 use statespace::picture::BoardStyle;
 use statespace::registry::{Plugin, PluginInfo};
-use statespace::search::Limits;
 use statespace::space::BoardFormat;
 
 /// Registered as `flip`.
@@ -40,19 +41,22 @@ pub const PER_STEP_BOARDS_MAX_BYTES: u64 = 1 << 20;
 
 statespace::keys! {
     /// `[puzzle]` of Flip.
-    pub struct FlipKeys {
-        /// board rows, 1 to 4096 (bfs/iddfs/table: rows * cols <= 64; algebraic: <= 4194304)
+    pub struct FlipKeys in [puzzle] {
+        /// board rows (bfs/iddfs/table: rows * cols <= 64; algebraic: <= 4194304)
+        #[range(1..=algebra::MAX_SIDE as i64)]
         rows: i64,
-        /// board columns, 1 to 4096 (bfs/iddfs/table: rows * cols <= 64; algebraic: <= 4194304)
+        /// board columns (bfs/iddfs/table: rows * cols <= 64; algebraic: <= 4194304)
+        #[range(1..=algebra::MAX_SIDE as i64)]
         cols: i64,
-        /// true: the board is a torus (default false)
+        /// true: the board is a torus
+        #[default(false)]
         wrap: bool,
     }
 }
 
 statespace::keys! {
     /// `[goal]` of Flip.
-    pub struct FlipGoalKeys {
+    pub struct FlipGoalKeys in [goal] {
         /// the target board, for the pattern goal (rows of b/w)
         target: String,
     }
@@ -75,6 +79,8 @@ impl Plugin for FlipPlugin {
                 ("pattern", "the board in [goal] target"),
             ],
             goal_keys: <FlipGoalKeys as statespace::config::Keys>::KEYS,
+            heuristics: &[],
+            heuristic_keys: &[],
             example: "[puzzle]\nkind = \"flip\"\nrows = 4\ncols = 4\n",
             engines: &[(ALGEBRAIC, "Linear algebra over GF(2) (Flip on any size)")],
         }
@@ -83,22 +89,17 @@ impl Plugin for FlipPlugin {
     fn build(&self, config: &Config, _limits: &Limits) -> Result<Instance> {
         // The setup is bounded by the keys' ranges (no file to read): nothing to count.
         let (keys, goal) = config.sections::<FlipKeys, FlipGoalKeys>()?;
-        let side = 1..=algebra::MAX_SIDE as i64;
-        let rows = config.int_in(&keys.rows, "puzzle.rows", side.clone())? as u32;
-        let cols = config.int_in(&keys.cols, "puzzle.cols", side)? as u32;
+        let rows = keys.rows(config).value()?.value() as u32;
+        let cols = keys.cols(config).value()?;
+        let (cols, cols_error) = (cols.value() as u32, |m| cols.error(m));
         let cells = rows as u64 * cols as u64;
         if cells > algebra::MAX_CELLS {
-            let span = keys.cols.as_ref().expect("checked above").span();
-            return Err(config.error_at(
-                span,
-                "puzzle.cols",
-                format!(
-                    "a {rows} x {cols} board has {cells} cells; flip boards hold at most {}",
-                    algebra::MAX_CELLS
-                ),
-            ));
+            return Err(cols_error(format!(
+                "a {rows} x {cols} board has {cells} cells; flip boards hold at most {}",
+                algebra::MAX_CELLS
+            )));
         }
-        let wrap = keys.wrap.as_ref().is_some_and(|w| *w.get_ref());
+        let wrap = keys.wrap(config).value()?.value();
         let geometry = Geometry { rows, cols, wrap };
         let goal = parse_goal(config, geometry, goal.as_ref())?;
         let description = describe(geometry, &goal);
@@ -183,17 +184,15 @@ fn parse_goal(config: &Config, geometry: Geometry, goal: Option<&FlipGoalKeys>) 
         return Ok(Goal::Uniform);
     };
     // Some exactly for the pattern goal.
-    let target = config.pattern_target(&goal.kind, &goal.target)?;
+    let target = config.pattern_target(&goal.kind, goal.target(config))?;
     match (goal.kind.get_ref().as_str(), target) {
         (_, Some(text)) => Ok(Goal::Pattern(BitBoard::parse(geometry, &text)?)),
         ("uniform", None) => Ok(Goal::Uniform),
         ("all-white", None) => Ok(Goal::AllWhite),
         ("all-black", None) => Ok(Goal::AllBlack),
-        (other, None) => Err(config.error_at(
-            goal.kind.span(),
-            "goal.kind",
-            format!("unknown flip goal `{other}` (known: uniform, all-white, all-black, pattern)"),
-        )),
+        (other, None) => Err(goal.kind_at(config).error(format!(
+            "unknown flip goal `{other}` (known: uniform, all-white, all-black, pattern)"
+        ))),
     }
 }
 

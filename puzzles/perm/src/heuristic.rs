@@ -62,10 +62,11 @@ use crate::space::{PermMove, PermSpace};
 use crate::state::Packed;
 use statespace::cache::TableCache;
 use statespace::cache::fingerprint::Content;
+use statespace::limit::{Limit, Limits};
 use statespace::rank::Arrangements;
+use statespace::search::layers;
 use statespace::search::pdb::{self, Abstraction, Max, PatternDatabase, PdbError};
 use statespace::search::table::{self, DistanceTable, Width};
-use statespace::search::{Limit, Limits, layers};
 use statespace::space::{Describe, GoalSet, Indexed, Invertible, SplitMoves, StateSpace};
 
 /// The most pieces one pattern tracks (a [`Placement`] holds their slots and twists inline).

@@ -32,8 +32,8 @@ use statespace::config::{Config, Keys, Mode};
 use statespace::error::{Error, Location, Result};
 use statespace::instance::Instance;
 use statespace::kit::{HeuristicFactory, Kit, SharedHeuristic};
+use statespace::limit::Limits;
 use statespace::registry::{Plugin, PluginInfo};
-use statespace::search::Limits;
 use statespace::setup::Setup;
 use std::path::Path;
 use std::sync::Arc;
@@ -43,19 +43,26 @@ pub struct PermPlugin;
 
 statespace::keys! {
     /// `[puzzle]` of a permutation puzzle.
-    pub struct PermKeys {
+    pub struct PermKeys in [puzzle] {
         /// the definition file, relative to the config's directory: .json is KPuzzle, anything else ksolve/twsearch text; builtin:NAME for the project's own (2x2x2, 3x3x3, skewb, pyraminx, loopover-3x3, ...)
         definition: String,
         /// the generators to search with (twsearch's --moves); default every move that is not derived
         moves: Vec<String>,
-        /// htm (every power of a generator is one move, the default) or qtm (only the quarter turns)
+        /// htm (every power of a generator is one move) or qtm (only the quarter turns)
+        #[default("htm")]
         metric: String,
     }
 }
 
 statespace::keys! {
     /// `[goal]` of a permutation puzzle.
-    pub struct PermGoalKeys {}
+    pub struct PermGoalKeys in [goal] {}
+}
+
+statespace::keys! {
+    /// `[heuristic]` of a permutation puzzle: `kind = "pdb"`, no other key (the patterns are
+    /// picked from the orbits: corners, groups of edges; see [`heuristic`](super::heuristic)).
+    pub struct PermHeuristicKeys in [heuristic] {}
 }
 
 /// The most bytes a state may take (the largest state type).
@@ -125,6 +132,11 @@ impl Plugin for PermPlugin {
             puzzle_keys: PermKeys::KEYS,
             goals: &[("solved", "the definition's solved state (default)")],
             goal_keys: PermGoalKeys::KEYS,
+            heuristics: &[(
+                "pdb",
+                "the max of pattern databases picked from the orbits (default)",
+            )],
+            heuristic_keys: PermHeuristicKeys::KEYS,
             example: "[puzzle]\nkind = \"perm\"\ndefinition = \"builtin:loopover-3x3\"\n",
             engines: &[],
         }
@@ -140,55 +152,37 @@ impl Plugin for PermPlugin {
                 "unknown perm goal `{}` (known: solved)",
                 goal.kind.get_ref()
             );
-            return Err(config.error_at(goal.kind.span(), "goal.kind", message));
+            return Err(goal.kind_at(config).error(message));
         }
-        let file = keys
-            .definition
-            .as_ref()
-            .ok_or_else(|| config.missing("puzzle.definition"))?;
-        let def = match file.get_ref().strip_prefix("builtin:") {
+        // Read before the definition, so that a misspelt heuristic key costs no parse.
+        config.section::<PermHeuristicKeys>()?;
+        let file = keys.definition(config).value()?;
+        let def = match file.get().strip_prefix("builtin:") {
             Some(name) => builtin(name, &mut setup).ok_or_else(|| {
                 let known: Vec<&str> = BUILTIN.iter().map(|(k, _)| *k).collect();
-                config.error_at(
-                    file.span(),
-                    "puzzle.definition",
-                    format!(
-                        "no built-in definition \"{name}\" (known: {})",
-                        known.join(", ")
-                    ),
-                )
+                file.error(format!(
+                    "no built-in definition \"{name}\" (known: {})",
+                    known.join(", ")
+                ))
             })??,
             None => {
                 let dir = Path::new(&config.name).parent().unwrap_or(Path::new(""));
-                read_definition(&dir.join(file.get_ref()), &mut setup)?
+                read_definition(&dir.join(file.get()), &mut setup)?
             }
         };
-        let metric = match &keys.metric {
-            None => Metric::Htm,
-            Some(m) => m
-                .get_ref()
-                .parse()
-                .map_err(|e: String| config.error_at(m.span(), "puzzle.metric", e))?,
-        };
-        let (names, at) = match &keys.moves {
-            Some(list) => {
-                let line = statespace::config::line_of(&config.text, list.span().start);
-                let at = Location::file(&config.name)
-                    .at_line(line)
-                    .with_key("puzzle.moves");
-                (Some(list.get_ref().as_slice()), at)
-            }
+        let metric = keys.metric(config).value()?;
+        let metric: Metric = metric.get().parse().map_err(|e: String| metric.error(e))?;
+        let moves = keys.moves(config).optional()?;
+        let (names, at) = match &moves {
+            Some(list) => (Some(list.get().as_slice()), list.location().clone()),
             None => (None, Location::file(&config.name).with_key("puzzle")),
         };
         let bytes = def.state_bytes();
         if bytes > MAX_STATE_BYTES {
-            return Err(Error::input(
-                Location::file(&config.name).with_key("puzzle.definition"),
-                format!(
-                    "{}: a state takes {bytes} bytes, more than the {MAX_STATE_BYTES} supported",
-                    file.get_ref()
-                ),
-            ));
+            return Err(file.error(format!(
+                "{}: a state takes {bytes} bytes, more than the {MAX_STATE_BYTES} supported",
+                file.get()
+            )));
         }
         let powers = def.generators(names, metric, &at, &mut setup)?;
         // The generators' names: a generator's powers come together.
@@ -200,11 +194,10 @@ impl Plugin for PermPlugin {
         let description = format!(
             "{} ({}), moves {}, {metric}",
             def.name,
-            file.get_ref(),
+            file.get(),
             names.join(" ")
         );
         let qtm = metric == Metric::Qtm;
-        search_keys(config)?;
         let setup = &mut setup;
         match bytes {
             0..=16 => instance::<16>(def, &powers, qtm, description, setup),
@@ -213,21 +206,6 @@ impl Plugin for PermPlugin {
             _ => instance::<128>(def, &powers, qtm, description, setup),
         }
     }
-}
-
-/// `[search] heuristic`: `pdb` (the default and only one: the patterns are picked from the
-/// classes, see [`heuristic`](super::heuristic)); `pdb` groups and `reflect` are the tiles'.
-fn search_keys(config: &Config) -> Result<()> {
-    let search = &config.search;
-    if let Some(name) = &search.heuristic
-        && name.get_ref() != "pdb"
-    {
-        let message = format!("unknown perm heuristic `{}` (known: pdb)", name.get_ref());
-        return Err(config.error_at(name.span(), "search.heuristic", message));
-    }
-    let why = "perm pattern databases are picked from the orbits (corners; groups of edges)";
-    config.refuse(&search.pdb, "search.pdb", why)?;
-    config.refuse(&search.reflect, "search.reflect", why)
 }
 
 /// The instance over `Packed<N>` states: every engine, IDA* and A* with the max of pattern

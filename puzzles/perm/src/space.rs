@@ -54,8 +54,8 @@ use super::def::{Definition, MAX_MOVES, Power};
 use super::index::Layout;
 use super::state::{MoveTable, Packed, Packer};
 use hashbrown::HashMap;
+use statespace::board_text::BoardText;
 use statespace::cache::fingerprint::Content;
-use statespace::config::BoardText;
 use statespace::error::{Error, Location, Result};
 use statespace::setup::{Setup, heap, listed};
 use statespace::space::{

@@ -16,7 +16,7 @@
 //! Text form: one line per row of colour letters (`GWGGWW`), either case; surrounding whitespace
 //! and blank lines are ignored.
 
-use statespace::config::BoardText;
+use statespace::board_text::BoardText;
 use statespace::error::Result;
 use std::fmt;
 use std::ops::{BitAnd, BitOr, Not, Shl, Shr};

@@ -13,8 +13,8 @@ use crate::board::{Board, Geometry, Palette};
 use crate::solver::RegionSolver;
 use statespace::cache::TableCache;
 use statespace::error::{Error, Location};
+use statespace::limit::Limits;
 use statespace::registry::Judge;
-use statespace::search::Limits;
 
 /// The judge, for the plugin's [`judges`](statespace::registry::Plugin::judges).
 pub const HDU3278: Judge = Judge {

@@ -13,9 +13,10 @@ use statespace::config::{Config, Keys, Mode};
 use statespace::error::{Error, Location, Result};
 use statespace::instance::{Answer, Details, Instance, Solution, TableDetails};
 use statespace::kit::Kit;
+use statespace::limit::Limits;
 use statespace::picture::BoardStyle;
 use statespace::registry::{Plugin, PluginInfo};
-use statespace::search::{Limits, Outcome};
+use statespace::search::Outcome;
 use std::sync::Arc;
 
 /// Registered as `shift`.
@@ -23,19 +24,22 @@ pub struct ShiftPlugin;
 
 statespace::keys! {
     /// `[puzzle]` of Shift.
-    pub struct ShiftKeys {
-        /// board rows, 3 or more (rows * cols <= 64)
+    pub struct ShiftKeys in [puzzle] {
+        /// board rows (rows * cols <= 64)
+        #[range(MIN_SIDE as i64..=(MAX_CELLS / MIN_SIDE) as i64)]
         rows: i64,
-        /// board columns, 3 or more (rows * cols <= 64)
+        /// board columns (rows * cols <= 64)
+        #[range(MIN_SIDE as i64..=(MAX_CELLS / MIN_SIDE) as i64)]
         cols: i64,
-        /// the colour letters, 2 to 16 (default "BWG")
+        /// the colour letters, 2 to 16
+        #[default("BWG")]
         colours: String,
     }
 }
 
 statespace::keys! {
     /// `[goal]` of Shift.
-    pub struct ShiftGoalKeys {
+    pub struct ShiftGoalKeys in [goal] {
         /// the target board, for the pattern goal
         target: String,
         /// region-uniform: [top, left, bottom, right], 1-based and inclusive
@@ -67,6 +71,8 @@ impl Plugin for ShiftPlugin {
                 ("pattern", "the board in [goal] target (bfs, iddfs)"),
             ],
             goal_keys: ShiftGoalKeys::KEYS,
+            heuristics: &[],
+            heuristic_keys: &[],
             example: "[puzzle]\nkind = \"shift\"\nrows = 4\ncols = 6\n",
             engines: &[],
         }
@@ -75,25 +81,17 @@ impl Plugin for ShiftPlugin {
     fn build(&self, config: &Config, _limits: &Limits) -> Result<Instance> {
         // The setup is bounded by the keys' ranges (no file to read): nothing to count.
         let (keys, goal) = config.sections::<ShiftKeys, ShiftGoalKeys>()?;
-        let max_side = (MAX_CELLS / MIN_SIDE) as i64;
-        let rows = config.int_in(&keys.rows, "puzzle.rows", MIN_SIDE as i64..=max_side)? as u32;
-        let cols = config.int_in(&keys.cols, "puzzle.cols", MIN_SIDE as i64..=max_side)? as u32;
+        let rows = keys.rows(config).value()?.value() as u32;
+        let cols_checked = keys.cols(config).value()?;
+        let cols = cols_checked.value() as u32;
         if rows * cols > MAX_CELLS {
-            let span = keys.cols.as_ref().expect("checked above").span();
-            return Err(config.error_at(
-                span,
-                "puzzle.cols",
-                format!(
-                    "a {rows} x {cols} board has {} cells; shift boards hold at most {MAX_CELLS}",
-                    rows * cols
-                ),
-            ));
+            return Err(cols_checked.error(format!(
+                "a {rows} x {cols} board has {} cells; shift boards hold at most {MAX_CELLS}",
+                rows * cols
+            )));
         }
-        let palette = match &keys.colours {
-            None => Palette::default(),
-            Some(raw) => Palette::new(raw.get_ref())
-                .map_err(|e| config.error_at(raw.span(), "puzzle.colours", e))?,
-        };
+        let colours = keys.colours(config).value()?;
+        let palette = Palette::new(colours.get()).map_err(|e| colours.error(e))?;
         let geometry = Geometry { rows, cols };
         let goal = parse_goal(config, geometry, &palette, goal.as_ref())?;
         let style = style(&palette);
@@ -226,29 +224,22 @@ fn parse_goal(
     };
     let kind = goal.kind.get_ref().as_str();
     // Some exactly for the pattern goal.
-    let target = config.pattern_target(&goal.kind, &goal.target)?;
+    let target = config.pattern_target(&goal.kind, goal.target(config))?;
     if kind != "region-uniform" {
-        config.refuse(
-            &goal.region,
-            "goal.region",
-            "only the region-uniform goal has a region",
-        )?;
+        goal.region(config)
+            .refuse("only the region-uniform goal has a region")?;
     }
-    let colour = match &goal.colour {
+    let colour = match goal.colour(config).optional()? {
         None => None,
         Some(raw) => {
-            let mut letters = raw.get_ref().chars();
+            let mut letters = raw.get().chars();
             match (
                 letters.next().and_then(|l| palette.colour(l)),
                 letters.next(),
             ) {
                 (Some(c), None) => Some(c),
                 _ => {
-                    return Err(config.error_at(
-                        raw.span(),
-                        "goal.colour",
-                        format!("{:?} is not one of {palette}", raw.get_ref()),
-                    ));
+                    return Err(raw.error(format!("{:?} is not one of {palette}", raw.get())));
                 }
             }
         }
@@ -259,12 +250,9 @@ fn parse_goal(
             colour,
         }),
         ("region-uniform", None) => {
-            let raw = goal
-                .region
-                .as_ref()
-                .ok_or_else(|| config.missing("goal.region"))?;
-            let bad = |message: String| config.error_at(raw.span(), "goal.region", message);
-            let [top, left, bottom, right] = raw.get_ref()[..] else {
+            let raw = goal.region(config).value()?;
+            let bad = |message: String| raw.error(message);
+            let [top, left, bottom, right] = raw.get()[..] else {
                 return Err(bad("expected [top, left, bottom, right]".into()));
             };
             let (rows, cols) = (geometry.rows as i64, geometry.cols as i64);
@@ -287,33 +275,22 @@ fn parse_goal(
             Ok(ShiftGoal::Region { region, colour })
         }
         (_, Some(text)) => {
-            config.refuse(
-                &goal.colour,
-                "goal.colour",
-                "the pattern goal fixes every colour",
-            )?;
+            goal.colour(config)
+                .refuse("the pattern goal fixes every colour")?;
             let bits = palette.bits_per_cell();
             if geometry.cells() * bits > 128 {
-                return Err(config.error_at(
-                    goal.kind.span(),
-                    "goal.kind",
-                    format!(
-                        "a pattern goal packs a board in 128 bits: {} cells of {} colours need {}",
-                        geometry.cells(),
-                        palette.len(),
-                        geometry.cells() * bits
-                    ),
-                ));
+                return Err(goal.kind_at(config).error(format!(
+                    "a pattern goal packs a board in 128 bits: {} cells of {} colours need {}",
+                    geometry.cells(),
+                    palette.len(),
+                    geometry.cells() * bits
+                )));
             }
             Ok(ShiftGoal::Pattern(geometry.parse(palette, &text)?))
         }
-        (other, None) => Err(config.error_at(
-            goal.kind.span(),
-            "goal.kind",
-            format!(
-                "unknown shift goal `{other}` (known: interior-uniform, region-uniform, pattern)"
-            ),
-        )),
+        (other, None) => Err(goal.kind_at(config).error(format!(
+            "unknown shift goal `{other}` (known: interior-uniform, region-uniform, pattern)"
+        ))),
     }
 }
 

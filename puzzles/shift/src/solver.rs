@@ -18,10 +18,12 @@
 
 use super::board::{Board, Geometry, Palette, Shift};
 use super::space::ColourMasks;
-use statespace::cache::{Recipe, Source, TableCache};
+use statespace::cache::{Source, TableCache};
 use statespace::config::Mode;
+use statespace::limit::{Limit, Limits};
+use statespace::search::table::cached::{self, Recipe};
 use statespace::search::table::{self, DistanceTable, Inconsistent, Width};
-use statespace::search::{Limit, Limits, Outcome, Path, Stats, bfs, iddfs};
+use statespace::search::{Outcome, Path, Stats, bfs, iddfs};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -110,7 +112,7 @@ impl RegionSolver {
         rest.memory_budget = limits.memory_budget.saturating_sub(held);
         // The board's mirrors keep the region: a quarter of the work on the HDU board.
         let (table, source) =
-            cache.load_or_build(&space, &Recipe::distance_table(), &rest, || {
+            cached::load_or_build(cache, &space, &Recipe::distance_table(), &rest, || {
                 table::build_symmetric(&space, &rest, Width::Auto)
             })?;
         let built = Arc::new(MaskTable {
@@ -132,7 +134,7 @@ impl RegionSolver {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .remove(&k);
-        cache.discard(&t.space, &Recipe::distance_table(), &why.0);
+        cached::discard(cache, &t.space, &Recipe::distance_table(), &why.0);
     }
 
     /// The fewest moves only, by table: `Ok(None)` when no colour can fill the region. What the

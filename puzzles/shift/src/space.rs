@@ -14,8 +14,8 @@
 use super::board::{Board, Geometry, Palette, Shift, Shifter, Word};
 pub use super::mirror::Mirror;
 use super::mirror::MirrorTables;
+use statespace::board_text::BoardText;
 use statespace::cache::fingerprint::Content;
-use statespace::config::BoardText;
 use statespace::error::Result;
 use statespace::rank::{Colex, next_same_popcount};
 use statespace::space::{

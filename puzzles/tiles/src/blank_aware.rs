@@ -50,8 +50,9 @@
 //! with an independent search over (placement, blank cell)).
 
 use rayon::prelude::*;
+use statespace::limit::{Latch, Limit, Limits};
+use statespace::search::Stats;
 use statespace::search::table::DistanceTable;
-use statespace::search::{Latch, Limit, Limits, Stats};
 use std::sync::atomic::{AtomicU16, AtomicU32, Ordering};
 
 /// The largest cost a word's 6-bit field holds (stored as cost + 1, 0 meaning unreached).

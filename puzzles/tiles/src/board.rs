@@ -14,7 +14,7 @@
 //! ordered goal puts it last. [`from_blank_first`] converts, keeping optimal lengths.
 
 use super::space::{Board, MAX_CELLS, Tiles};
-use statespace::config::BoardText;
+use statespace::board_text::BoardText;
 use statespace::error::Result;
 use statespace::space::BoardFormat;
 

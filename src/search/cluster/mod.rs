@@ -105,8 +105,8 @@
 //! | `wire.rs` | the messages workers send each other, and the coding of successor indices |
 //!
 //! [`CHUNK_WORDS`]: layers::CHUNK_WORDS
-//! [`Ticker`]: crate::search::Ticker
-//! [`Latch`]: crate::search::Latch
+//! [`Ticker`]: crate::limit::Ticker
+//! [`Latch`]: crate::limit::Latch
 
 mod expand;
 mod fault;
@@ -117,9 +117,9 @@ mod run;
 mod wire;
 mod worker;
 
-use super::Limits;
 use super::layers::{self, Layers, XorWords};
 use crate::error::{Error, Location};
+use crate::limit::Limits;
 use crate::space::{GoalSet, Indexed, Invertible, XorMoves};
 use expand::{PerState, Pull};
 use run::run;
@@ -321,7 +321,7 @@ pub fn xor_backward<P: XorMoves + GoalSet + Send + Sync + 'static>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::Limit;
+    use crate::limit::Limit;
     use crate::toys::{Lights, LightsGoal};
     use std::time::Instant;
 

@@ -5,7 +5,7 @@
 //! timeout is given up instead of waited for.
 
 use super::{Cluster, Fault};
-use crate::search::{Latch, Limit};
+use crate::limit::{Latch, Limit};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::time::{Duration, Instant};

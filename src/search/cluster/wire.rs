@@ -2,7 +2,7 @@
 //! indices (sorted and delta-coded as varints: [`encode_indices`]), each layer's summaries, a
 //! halt, and heartbeats. Serialized by timely (bincode) on the way between processes.
 
-use crate::search::Limit;
+use crate::limit::Limit;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 

@@ -53,7 +53,7 @@
 //! # Limits
 //!
 //! The time limit and Ctrl-C are polled through the run's [`Latch`], shared by the threads: at
-//! the start of every chunk, and within a chunk by a [`Ticker`](super::Ticker) counting the
+//! the start of every chunk, and within a chunk by a [`Ticker`](crate::limit::Ticker) counting the
 //! successors generated (a chunk of states with hundreds of moves each is seconds of work), so
 //! a run stops within a fraction of a second; the layers completed by then are exact and
 //! reported, the interrupted one is dropped. `max_depth` ends the run after that many layers,
@@ -87,7 +87,8 @@ mod xor;
 pub(super) use sweep::Merged;
 pub(super) use xor::XorWords;
 
-use super::{Latch, Limit, Limits, Stats};
+use super::Stats;
+use crate::limit::{Latch, Limit, Limits};
 use crate::space::{GoalSet, Indexed, Invertible, SplitMoves, XorMoves};
 use per_state::PerState;
 use split::SplitTables;
@@ -141,7 +142,8 @@ pub struct Layers<S> {
 ///
 /// ```
 /// use statespace::toys::{Lights, LightsGoal};
-/// use statespace::search::{Limits, layers};
+/// use statespace::search::layers;
+/// use statespace::limit::Limits;
 /// let flip = Lights::new(2, 2, false, LightsGoal::Uniform);
 /// let limits = Limits::default();
 /// let options = layers::Options { limits: &limits, threads: Some(1) };
@@ -187,7 +189,8 @@ pub fn xor_forward<P: XorMoves + Sync>(
 ///
 /// ```
 /// use statespace::toys::{Lights, LightsGoal};
-/// use statespace::search::{Limits, layers};
+/// use statespace::search::layers;
+/// use statespace::limit::Limits;
 /// let flip = Lights::new(4, 4, false, LightsGoal::Uniform);
 /// let limits = Limits::default();
 /// let options = layers::Options { limits: &limits, threads: None };

@@ -4,7 +4,7 @@
 
 use super::CHUNK_WORDS;
 use super::sweep::{Advance, Bitsets, Merged, as_atomic, merge, or_into, over_chunks};
-use crate::search::Latch;
+use crate::limit::Latch;
 use crate::space::Indexed;
 use std::ops::Range;
 use std::sync::atomic::AtomicU64;

@@ -44,7 +44,7 @@
 //! (the Skewb's) keeps it large and the sweep pushes throughout, which is still exact.
 
 use super::sweep::{Advance, Bitsets, Merged, as_atomic, merge, or_into, over_chunks};
-use crate::search::{Latch, Limit, Ticker};
+use crate::limit::{Latch, Limit, Ticker};
 use crate::space::SplitMoves;
 use rayon::prelude::*;
 use std::sync::atomic::AtomicU64;
@@ -422,7 +422,7 @@ impl Advance for SplitTables {
 #[cfg(test)]
 mod tests {
     use super::SplitTables;
-    use crate::search::Limits;
+    use crate::limit::Limits;
     use crate::search::layers::{Options, backward, memory_needed, split_backward};
     use crate::space::{GoalSet, Indexed, Invertible, SplitMoves, StateSpace};
 
@@ -540,7 +540,7 @@ mod tests {
             limits: &limits,
             threads: Some(1),
         };
-        let latch = crate::search::Latch::new(&limits);
+        let latch = crate::limit::Latch::new(&limits);
         assert!(matches!(
             SplitTables::tabulate(&space, None, &latch),
             Ok(None)
@@ -575,7 +575,7 @@ mod tests {
         let split = split_backward(&space, options, &mut |_, _| {});
         assert!(matches!(
             split.stopped,
-            Some(crate::search::Limit::Memory { .. })
+            Some(crate::limit::Limit::Memory { .. })
         ));
     }
 }

@@ -13,7 +13,8 @@
 //! ([`as_atomic`], [`or_into`]), and the merge pass that ends a pushed layer ([`merge`]).
 
 use super::{CHUNK_WORDS, EachLayer, Layers, Options, memory_needed, threads_for};
-use crate::search::{Latch, Limit, Stats};
+use crate::limit::{Latch, Limit};
+use crate::search::Stats;
 use crate::space::Indexed;
 use rayon::prelude::*;
 use std::ops::Range;

@@ -5,7 +5,7 @@
 
 use super::CHUNK_WORDS;
 use super::sweep::{Advance, Bitsets, Merged, zip_chunks};
-use crate::search::Latch;
+use crate::limit::Latch;
 use crate::space::XorMoves;
 
 /// [`XorMoves`] spaces, pulled: each move's mask split into the word offset `m >> 6` and the

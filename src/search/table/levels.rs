@@ -14,7 +14,8 @@ use super::packed::Packed;
 use super::scan::{Codes, Scan, Scanned, reach, scan_for};
 use super::symmetry::{AsIs, Frontier, Narrow, Orbits, Reduction, Whole};
 use super::{DistanceTable, MAX_BITS, MOD3_BITS, START_BITS, Width};
-use crate::search::{Latch, Limit, Limits, Stats};
+use crate::limit::{Latch, Limit, Limits};
+use crate::search::Stats;
 use crate::space::{GoalSet, Indexed, Invertible, Symmetric};
 
 /// Builds the distance table of `space` by one multi-source BFS backward from all its goals, with

@@ -88,19 +88,23 @@
 //! | `symmetry.rs` | the states a build expands (all, or one per orbit); lists of them |
 //! | `sweep.rs` | [`build_xor`], [`build_split`]: tables written from [`layers`]' sweeps |
 //! | `serial.rs` | the on-disk layout, written, and read back checked ([`ReadError`]) |
+//! | `cached.rs` | [`cached`]: the table in the cache (fingerprint, recipe, the one `load_or_build`) |
+//! | `verify.rs` | [`verify()`]: a loaded table checked against the space |
 //!
 //! [`Indexed`]: crate::space::Indexed
 //! [`Invertible`]: crate::space::Invertible
 //! [`Symmetric`]: crate::space::Symmetric
 //! [`SplitMoves`]: crate::space::SplitMoves
 //! [`XorMoves`]: crate::space::XorMoves
-//! [`Limit::Memory`]: crate::search::Limit::Memory
+//! [`Limit::Memory`]: crate::limit::Limit::Memory
 //! [`layers`]: crate::search::layers
+//! [`ReadError`]: crate::cache::ReadError
 //!
 //! # Example
 //!
 //! ```
-//! use statespace::search::{table, Limits};
+//! use statespace::search::table;
+//! use statespace::limit::Limits;
 //! use statespace::space::{GoalSet, Indexed, Invertible, StateSpace};
 //!
 //! /// A ring of 10 states; a move steps one way or the other; the goal is 0.
@@ -138,15 +142,19 @@
 //! assert_eq!(compact.histogram(), t.histogram());
 //! ```
 
+pub mod cached;
 mod levels;
 mod packed;
 mod scan;
 mod serial;
 mod sweep;
 mod symmetry;
+pub mod verify;
+
+pub use verify::verify;
 
 pub use levels::{build, build_symmetric, build_with};
-pub use serial::{FORMAT_VERSION, ReadError};
+pub use serial::FORMAT_VERSION;
 pub use sweep::{build_split, build_split_with, build_xor, build_xor_with};
 
 use super::{Outcome, Path, Stats, Step};
@@ -176,8 +184,7 @@ pub type SpacePath<P> = Path<<P as StateSpace>::State, <P as StateSpace>::Move>;
 
 /// A table that disagrees with the space it is asked about: it was not built from that space (a
 /// cache file of another puzzle, or edited). Its users discard the table and build it again
-/// ([`TableCache::discard`](crate::cache::TableCache::discard)); the cache's
-/// [`verify`](crate::cache::verify()) says so of a file before it is used.
+/// ([`cached::discard`]); [`verify()`] says so of a cache file before it is used.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Inconsistent(pub String);
 

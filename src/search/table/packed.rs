@@ -11,7 +11,7 @@
 //! ([`huge_page_words`]): a lookup in a table far larger than the caches then rarely misses the
 //! TLB too.
 
-use crate::search::{Latch, Limit};
+use crate::limit::{Latch, Limit};
 
 /// Entries of `bits` bits packed into `u64` words; entry `i` is bits `(i % per) * bits ..` of
 /// word `i / per`, where `per = 64 / bits`. Padding lanes past `len` hold the unreached code and
@@ -187,7 +187,7 @@ pub(super) fn huge_page_words(words: usize) -> Vec<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::Limits;
+    use crate::limit::Limits;
 
     #[test]
     fn lanes_equal_finds_exactly_the_matching_entries() {

@@ -26,7 +26,7 @@
 
 use super::packed::Packed;
 use super::symmetry::{Frontier, Reduction};
-use crate::search::{Latch, Limit};
+use crate::limit::{Latch, Limit};
 use crate::space::Indexed;
 
 /// What one level's scan did.

@@ -12,7 +12,9 @@
 
 use super::packed::{Packed, huge_page_words};
 use super::{DistanceTable, MOD3_BITS};
-use crate::search::{Latch, Limit, Limits, Stats, Ticker};
+use crate::cache::{ReadError, Stored};
+use crate::limit::{Latch, Limits, Ticker};
+use crate::search::Stats;
 
 /// The first bytes of a serialized table ([`DistanceTable::write_to`]).
 const FORMAT_MAGIC: [u8; 8] = *b"SSDTABLE";
@@ -232,43 +234,24 @@ impl DistanceTable {
     }
 }
 
-/// Why [`DistanceTable::read_from`] returned no table.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ReadError {
-    /// The bytes are not a valid table: the first check that failed, in one line.
-    Invalid(String),
-    /// A limit (time, Ctrl-C) stopped the read: the bytes were not all looked at.
-    Stopped(Limit),
-}
+/// A distance table is what the [`TableCache`](crate::cache::TableCache) stores.
+impl Stored for DistanceTable {
+    fn serialized_len(&self) -> u64 {
+        DistanceTable::serialized_len(self)
+    }
 
-impl From<String> for ReadError {
-    fn from(why: String) -> Self {
-        ReadError::Invalid(why)
+    fn write_to(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        DistanceTable::write_to(self, out)
+    }
+
+    fn read_from(
+        input: &mut impl std::io::Read,
+        len: u64,
+        latch: &Latch,
+    ) -> Result<DistanceTable, ReadError> {
+        DistanceTable::read_from(input, len, latch)
     }
 }
-
-impl From<&str> for ReadError {
-    fn from(why: &str) -> Self {
-        ReadError::Invalid(why.to_string())
-    }
-}
-
-impl From<Limit> for ReadError {
-    fn from(limit: Limit) -> Self {
-        ReadError::Stopped(limit)
-    }
-}
-
-impl std::fmt::Display for ReadError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ReadError::Invalid(why) => f.write_str(why),
-            ReadError::Stopped(limit) => write!(f, "stopped: {limit}"),
-        }
-    }
-}
-
-impl std::error::Error for ReadError {}
 
 /// A cursor over a serialized table of known length whose reads fail, rather than panic, past
 /// the end (or when the input ends first).

@@ -12,7 +12,8 @@
 use super::levels::Build;
 use super::symmetry::Whole;
 use super::{DistanceTable, START_BITS, Width};
-use crate::search::{Limit, Limits, layers};
+use crate::limit::{Limit, Limits};
+use crate::search::layers;
 use crate::space::{GoalSet, Indexed, Invertible, SplitMoves, XorMoves};
 
 /// [`build`](super::build) over a space whose moves XOR the index: the table is written from the

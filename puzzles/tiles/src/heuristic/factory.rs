@@ -6,7 +6,7 @@ use super::tile_pdb::{SPLIT_6_6_3, SPLIT_7_8, additive, groups_by_goal_cells};
 use super::transpose::Transpose;
 use crate::space::Tiles;
 use statespace::cache::TableCache;
-use statespace::search::Limits;
+use statespace::limit::Limits;
 use statespace::space::Heuristic;
 
 /// The default heuristic of a board size, and its name for reports.

@@ -22,12 +22,12 @@
 
 use crate::blank_aware;
 use crate::space::{Board, Dir, MAX_CELLS, Slide, Tiles};
-use statespace::cache::Recipe;
 use statespace::cache::fingerprint::Content;
+use statespace::limit::{Limit, Limits};
 use statespace::rank::Arrangements;
 use statespace::search::pdb::{Abstraction, PdbError};
+use statespace::search::table::cached::Recipe;
 use statespace::search::table::{self, DistanceTable, Width};
-use statespace::search::{Limit, Limits};
 use statespace::space::{Describe, GoalSet, Indexed, Invertible, StateSpace};
 
 /// The most tiles in one [`TileGroup`]. Larger groups would not fit any memory budget on a

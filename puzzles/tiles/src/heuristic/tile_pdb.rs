@@ -11,8 +11,8 @@ use super::group::{MAX_GROUP, TileGroup};
 use super::transpose::Transpose;
 use crate::space::{Board, MAX_CELLS, Tiles};
 use statespace::cache::TableCache;
+use statespace::limit::{Limit, Limits};
 use statespace::search::pdb::{self, Abstraction, Additive, PatternDatabase, PdbError};
-use statespace::search::{Limit, Limits};
 use statespace::space::{Heuristic, Indexed};
 
 /// Additive tile pattern databases, optionally with the diagonal reflection: the

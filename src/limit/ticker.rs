@@ -17,7 +17,7 @@
 //! refusal) is latched with [`Latch::trip`].
 //!
 //! ```
-//! use statespace::search::{Latch, Limit, Limits};
+//! use statespace::limit::{Latch, Limit, Limits};
 //! use std::time::Duration;
 //!
 //! let limits = Limits { time_limit: Some(Duration::ZERO), ..Limits::default() };

@@ -24,9 +24,10 @@
 //!
 //! [`DistanceTable::path`]: crate::search::table::DistanceTable::path
 
-use super::fingerprint::Recipe;
+use super::DistanceTable;
+use super::Inconsistent;
+use super::cached::Recipe;
 use crate::random::Lcg;
-use crate::search::table::{DistanceTable, Inconsistent};
 use crate::space::{GoalSet, Indexed, Invertible};
 use std::hash::{BuildHasher, Hasher};
 
@@ -209,7 +210,8 @@ fn random_below(random: &mut Lcg, n: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{Limits, table};
+    use crate::limit::Limits;
+    use crate::search::table;
     use crate::space::StateSpace;
 
     /// A ring of `n` states whose goal is 0; a move steps one way or the other.
