@@ -3,63 +3,13 @@
 use super::*;
 use crate::search::table::cached::{self, Recipe};
 use crate::search::table::{self, DistanceTable};
-use crate::space::{Describe, GoalSet, Indexed, Invertible, StateSpace};
+use crate::space::{Describe, GoalSet, Indexed, StateSpace};
+use crate::toys::Ring;
 use fingerprint::Content;
 use std::sync::{Arc, Barrier, Mutex};
 
-/// A ring of `n` states; a move steps `step` either way; the goal is `goal`.
-#[derive(Clone, Copy)]
-struct Ring {
-    n: u64,
-    step: u64,
-    goal: u64,
-}
-const RING: Ring = Ring {
-    n: 1000,
-    step: 1,
-    goal: 0,
-};
-impl StateSpace for Ring {
-    type State = u64;
-    type Move = i8;
-    fn successors(&self, s: u64, visit: &mut dyn FnMut(i8, u64)) {
-        visit(1, (s + self.step) % self.n);
-        visit(-1, (s + self.n - self.step) % self.n);
-    }
-    fn is_goal(&self, s: u64) -> bool {
-        s == self.goal
-    }
-}
-impl Indexed for Ring {
-    fn size(&self) -> u128 {
-        self.n as u128
-    }
-    fn index(&self, s: u64) -> u64 {
-        s
-    }
-    fn state(&self, i: u64) -> u64 {
-        i
-    }
-}
-impl Invertible for Ring {
-    fn inverse(&self, m: i8) -> i8 {
-        -m
-    }
-}
-impl GoalSet for Ring {
-    fn goals(&self, visit: &mut dyn FnMut(u64)) {
-        visit(self.goal)
-    }
-}
-impl Describe for Ring {
-    fn describe(&self, content: &mut Content) {
-        content
-            .str("ring")
-            .u64(self.n)
-            .u64(self.step)
-            .u64(self.goal);
-    }
-}
+/// The toy ring of 1,000 states, goal 0, step 1.
+const RING: Ring = Ring::new(1000);
 
 /// A ring that describes itself as [`RING`] whatever it is: a plugin whose description
 /// forgets a parameter. The fingerprint's measured parts must still tell them apart.

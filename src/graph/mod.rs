@@ -421,22 +421,7 @@ fn set_goal_distances<Ty: EdgeType>(graph: &mut Graph<StateNode, MoveEdge, Ty>) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::toys::{Lights, LightsGoal};
-
-    /// A counter modulo 10 where a move adds 1 or 3: not invertible, so directed.
-    struct Counter;
-    impl StateSpace for Counter {
-        type State = u8;
-        type Move = u8;
-        fn successors(&self, s: u8, visit: &mut dyn FnMut(u8, u8)) {
-            for step in [1, 3] {
-                visit(step, (s + step) % 10);
-            }
-        }
-        fn is_goal(&self, s: u8) -> bool {
-            s == 0
-        }
-    }
+    use crate::toys::{Counter, Lights, LightsGoal};
 
     fn limits(max_depth: Option<u32>, max_states: u64) -> ExportLimits {
         ExportLimits {

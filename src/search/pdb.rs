@@ -484,6 +484,7 @@ impl<P: StateSpace + ?Sized, A: Abstraction<P>, S: Symmetry<P>> Heuristic<P> for
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::toys::Ring;
 
     /// Two counters on a ring of 6 each, a move steps one of them; the goal is both at 0. State
     /// `(a, b)`; counter `i` is piece `i`.
@@ -502,46 +503,8 @@ mod tests {
         }
     }
 
-    /// One counter of [`Pair`] alone.
-    #[derive(Debug)]
-    struct Ring;
-    impl StateSpace for Ring {
-        type State = u8;
-        type Move = i8;
-        fn successors(&self, s: u8, visit: &mut dyn FnMut(i8, u8)) {
-            visit(1, (s + 1) % 6);
-            visit(-1, (s + 5) % 6);
-        }
-        fn is_goal(&self, s: u8) -> bool {
-            s == 0
-        }
-    }
-    impl Indexed for Ring {
-        fn size(&self) -> u128 {
-            6
-        }
-        fn index(&self, s: u8) -> u64 {
-            s as u64
-        }
-        fn state(&self, i: u64) -> u8 {
-            i as u8
-        }
-    }
-    impl Invertible for Ring {
-        fn inverse(&self, m: i8) -> i8 {
-            -m
-        }
-    }
-    impl GoalSet for Ring {
-        fn goals(&self, visit: &mut dyn FnMut(u8)) {
-            visit(0)
-        }
-    }
-    impl Describe for Ring {
-        fn describe(&self, content: &mut crate::cache::fingerprint::Content) {
-            content.str("ring").u64(6);
-        }
-    }
+    /// One counter of [`Pair`] alone: the toy ring of 6 states.
+    const SIX: Ring = Ring::new(6);
 
     /// Counter `0` or `1` of the pair.
     #[derive(Debug)]
@@ -592,7 +555,7 @@ mod tests {
     #[test]
     fn additive_sums_disjoint_counters_exactly() {
         let dbs = build_all(
-            vec![Counter(0, Ring), Counter(1, Ring)],
+            vec![Counter(0, SIX), Counter(1, SIX)],
             &Limits::default(),
             None,
         )
@@ -607,7 +570,7 @@ mod tests {
         }
         let max = Max::new(
             build_all(
-                vec![Counter(0, Ring), Counter(1, Ring)],
+                vec![Counter(0, SIX), Counter(1, SIX)],
                 &Limits::default(),
                 None,
             )
@@ -622,7 +585,7 @@ mod tests {
     fn bounded_estimates_are_exact_below_the_limit() {
         let dbs = || {
             build_all(
-                vec![Counter(0, Ring), Counter(1, Ring)],
+                vec![Counter(0, SIX), Counter(1, SIX)],
                 &Limits::default(),
                 None,
             )
@@ -660,7 +623,7 @@ mod tests {
     #[test]
     fn overlapping_pieces_are_refused() {
         let dbs = build_all(
-            vec![Counter(0, Ring), Counter(0, Ring)],
+            vec![Counter(0, SIX), Counter(0, SIX)],
             &Limits::default(),
             None,
         )
@@ -676,7 +639,7 @@ mod tests {
             ..Limits::default()
         };
         // Two tables of one word each: 16 bytes over a budget of 8.
-        let err = build_all(vec![Counter(0, Ring), Counter(1, Ring)], &limits, None).unwrap_err();
+        let err = build_all(vec![Counter(0, SIX), Counter(1, SIX)], &limits, None).unwrap_err();
         assert_eq!(
             err,
             Limit::Memory {
@@ -690,10 +653,10 @@ mod tests {
     fn a_cache_builds_once_then_loads() {
         let dir = tempfile::tempdir().unwrap();
         let cache = TableCache::new(Some(dir.path().into()), true, |w| panic!("{w}"));
-        let first = PatternDatabase::build(Counter(1, Ring), &Limits::default(), Some(&cache));
+        let first = PatternDatabase::build(Counter(1, SIX), &Limits::default(), Some(&cache));
         let first = first.unwrap();
         assert_eq!(first.source(), Source::Built);
-        let again = PatternDatabase::build(Counter(1, Ring), &Limits::default(), Some(&cache));
+        let again = PatternDatabase::build(Counter(1, SIX), &Limits::default(), Some(&cache));
         let again = again.unwrap();
         assert_eq!(again.source(), Source::Loaded);
         for s in 0..6 {
@@ -710,7 +673,7 @@ mod tests {
         let cache = TableCache::new(Some(dir.path().into()), true, move |w| {
             seen.lock().unwrap().push(w.to_string())
         });
-        let heavy = || vec![Heavy(Counter(0, Ring)), Heavy(Counter(1, Ring))];
+        let heavy = || vec![Heavy(Counter(0, SIX)), Heavy(Counter(1, SIX))];
         build_all(heavy(), &Limits::default(), Some(&cache)).unwrap();
         let first: Vec<String> = notes.lock().unwrap().drain(..).collect();
         assert_eq!(first.len(), 1, "{first:?}");
@@ -718,7 +681,7 @@ mod tests {
         build_all(heavy(), &Limits::default(), Some(&cache)).unwrap();
         assert!(notes.lock().unwrap().is_empty(), "loaded: no note");
         // Small builds say nothing.
-        build_all(vec![Counter(0, Ring)], &Limits::default(), Some(&cache)).unwrap();
+        build_all(vec![Counter(0, SIX)], &Limits::default(), Some(&cache)).unwrap();
         assert!(notes.lock().unwrap().is_empty());
     }
 }
