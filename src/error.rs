@@ -35,10 +35,29 @@ pub enum Place {
     Registry,
 }
 
+/// `text` on one line: control characters (a newline in a quoted value or a file name) written
+/// as escapes, so that every error stays one line of stderr.
+fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut escaped = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            escaped.extend(c.escape_default());
+        } else {
+            escaped.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(escaped)
+}
+
 impl fmt::Display for Place {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Place::File(name) | Place::Flag(name) | Place::Command(name) => f.write_str(name),
+            Place::File(name) | Place::Flag(name) | Place::Command(name) => {
+                f.write_str(&one_line(name))
+            }
             Place::Registry => f.write_str("registry"),
         }
     }
@@ -125,7 +144,7 @@ pub enum Error {
         message: String,
     },
     /// A file that cannot be read or written.
-    #[error("{path}: {source}")]
+    #[error("{}: {source}", one_line(.path))]
     Io {
         /// The file (or `<stdout>`).
         path: String,
@@ -159,21 +178,7 @@ impl Error {
     /// may hold a newline, from a TOML escape) are written as escapes, so the error stays one
     /// line.
     pub fn input(location: Location, message: impl Into<String>) -> Self {
-        let message: String = message.into();
-        let message = if message.chars().any(char::is_control) {
-            message
-                .chars()
-                .map(|c| {
-                    if c.is_control() {
-                        c.escape_default().to_string()
-                    } else {
-                        c.to_string()
-                    }
-                })
-                .collect()
-        } else {
-            message
-        };
+        let message = one_line(&message.into()).into_owned();
         Error::Input { location, message }
     }
 }
@@ -198,6 +203,19 @@ pub fn read_text(path: &std::path::Path) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_newline_in_a_file_name_keeps_the_error_on_one_line() {
+        let e = Error::input(Location::file("defs/pyram\nx.tws").at_line(2), "bad");
+        assert_eq!(e.to_string(), "defs/pyram\\nx.tws:2: bad");
+        let source = std::io::Error::from(std::io::ErrorKind::NotFound);
+        let e = Error::Io {
+            path: "defs/pyram\nx.tws".into(),
+            source,
+        };
+        assert_eq!(e.to_string().lines().count(), 1, "{e}");
+        assert!(e.to_string().starts_with("defs/pyram\\nx.tws: "), "{e}");
+    }
 
     #[test]
     fn a_quoted_newline_keeps_the_error_on_one_line() {

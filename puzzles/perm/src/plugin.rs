@@ -24,7 +24,7 @@
 //! on Ctrl-C or before passing the memory budget. At most [`MAX_MOVES`](super::def::MAX_MOVES)
 //! moves (powers) and [`MAX_STATE_BYTES`] bytes of state are searched.
 
-use super::def::{Definition, Metric};
+use super::def::{Definition, Metric, UnknownMetric};
 use super::heuristic::{MAX_PATTERN_STATES, Pattern, auto_pieces, heuristic};
 use super::space::PermSpace;
 use super::{kpuzzle, tws};
@@ -171,7 +171,10 @@ impl Plugin for PermPlugin {
             }
         };
         let metric = keys.metric(config).value()?;
-        let metric: Metric = metric.get().parse().map_err(|e: String| metric.error(e))?;
+        let metric: Metric = metric
+            .get()
+            .parse()
+            .map_err(|e: UnknownMetric| metric.error(e.to_string()))?;
         let moves = keys.moves(config).optional()?;
         let (names, at) = match &moves {
             Some(list) => (Some(list.get().as_slice()), list.location().clone()),

@@ -212,42 +212,7 @@ mod tests {
     use super::*;
     use crate::limit::Limits;
     use crate::search::table;
-    use crate::space::StateSpace;
-
-    /// A ring of `n` states whose goal is 0; a move steps one way or the other.
-    struct Ring(u64);
-    impl StateSpace for Ring {
-        type State = u64;
-        type Move = i8;
-        fn successors(&self, s: u64, visit: &mut dyn FnMut(i8, u64)) {
-            visit(1, (s + 1) % self.0);
-            visit(-1, (s + self.0 - 1) % self.0);
-        }
-        fn is_goal(&self, s: u64) -> bool {
-            s == 0
-        }
-    }
-    impl Indexed for Ring {
-        fn size(&self) -> u128 {
-            self.0 as u128
-        }
-        fn index(&self, s: u64) -> u64 {
-            s
-        }
-        fn state(&self, i: u64) -> u64 {
-            i
-        }
-    }
-    impl Invertible for Ring {
-        fn inverse(&self, m: i8) -> i8 {
-            -m
-        }
-    }
-    impl GoalSet for Ring {
-        fn goals(&self, visit: &mut dyn FnMut(u64)) {
-            visit(0)
-        }
-    }
+    use crate::toys::Ring;
 
     /// A serialized table (the layout of `DistanceTable::write_to`) with these entries and
     /// histogram: whatever a forger likes, as long as it is well formed.
@@ -284,25 +249,28 @@ mod tests {
     #[test]
     fn a_table_built_from_the_space_passes() {
         for width in [table::Width::Exact, table::Width::Mod3] {
-            let t = table::build_with(&Ring(1000), &Limits::default(), width).unwrap();
-            assert_eq!(verify(&Ring(1000), &t, &Recipe::distance_table()), Ok(()));
+            let t = table::build_with(&Ring::new(1000), &Limits::default(), width).unwrap();
+            assert_eq!(
+                verify(&Ring::new(1000), &t, &Recipe::distance_table()),
+                Ok(())
+            );
         }
-        let exact = table::build_with(&Ring(9), &Limits::default(), table::Width::Exact);
+        let exact = table::build_with(&Ring::new(9), &Limits::default(), table::Width::Exact);
         assert_eq!(
-            verify(&Ring(9), &exact.unwrap(), &Recipe::pattern_database()),
+            verify(&Ring::new(9), &exact.unwrap(), &Recipe::pattern_database()),
             Ok(())
         );
     }
 
     #[test]
     fn another_size_or_a_mod3_table_for_a_database_fails() {
-        let t = table::build(&Ring(10), &Limits::default()).unwrap();
-        let err = verify(&Ring(11), &t, &Recipe::distance_table())
+        let t = table::build(&Ring::new(10), &Limits::default()).unwrap();
+        let err = verify(&Ring::new(11), &t, &Recipe::distance_table())
             .unwrap_err()
             .0;
         assert!(err.contains("covers 10 states, the space has 11"), "{err}");
-        let mod3 = table::build_with(&Ring(10), &Limits::default(), table::Width::Mod3);
-        let err = verify(&Ring(10), &mod3.unwrap(), &Recipe::pattern_database())
+        let mod3 = table::build_with(&Ring::new(10), &Limits::default(), table::Width::Mod3);
+        let err = verify(&Ring::new(10), &mod3.unwrap(), &Recipe::pattern_database())
             .unwrap_err()
             .0;
         assert!(err.contains("mod 3"), "{err}");
@@ -313,7 +281,7 @@ mod tests {
         // Ring 9: distances 0 1 2 3 4 4 3 2 1; the forgery's are those of the goal at 1.
         let codes = [1, 0, 1, 2, 3, 4, 4, 3, 2];
         let err = verify(
-            &Ring(9),
+            &Ring::new(9),
             &forged(4, &codes, &[1, 2, 2, 2, 2]),
             &Recipe::distance_table(),
         );
@@ -329,7 +297,7 @@ mod tests {
         let t = forged(2, &codes, &[1; 9]);
         // Every run draws other walks: all of them must catch it.
         for _ in 0..20 {
-            let err = verify(&Ring(9), &t, &Recipe::distance_table())
+            let err = verify(&Ring::new(9), &t, &Recipe::distance_table())
                 .unwrap_err()
                 .0;
             assert!(err.contains("index 8") || err.contains("index 1"), "{err}");
@@ -339,11 +307,11 @@ mod tests {
     #[test]
     fn own_builds_are_checked_at_the_goals() {
         let recipe = Recipe::pattern_database().own_build(vec![1]);
-        let t = table::build_with(&Ring(9), &Limits::default(), table::Width::Exact).unwrap();
-        assert_eq!(verify(&Ring(9), &t, &recipe), Ok(()));
+        let t = table::build_with(&Ring::new(9), &Limits::default(), table::Width::Exact).unwrap();
+        assert_eq!(verify(&Ring::new(9), &t, &recipe), Ok(()));
         // A distance 0 away from the goal.
         let codes = [0, 0, 2, 3, 4, 4, 3, 2, 1];
-        let err = verify(&Ring(9), &forged(4, &codes, &[2, 1, 2, 2, 2]), &recipe)
+        let err = verify(&Ring::new(9), &forged(4, &codes, &[2, 1, 2, 2, 2]), &recipe)
             .unwrap_err()
             .0;
         assert!(err.contains("not a goal but has distance 0"), "{err}");

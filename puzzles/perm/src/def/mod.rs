@@ -48,5 +48,5 @@ pub use model::{
     Definition, Illegal, MAX_ORIENTATIONS, MAX_PIECES, MoveDef, Orbit, OrbitState, OrbitTransform,
     State, Transform,
 };
-pub use power::{MAX_EXPANDED_ORDER, MAX_MOVES, Metric, Power, power_name};
+pub use power::{MAX_EXPANDED_ORDER, MAX_MOVES, Metric, Power, UnknownMetric, power_name};
 pub use sequence::{Pending, Turn};

@@ -34,14 +34,26 @@ pub enum Metric {
     Qtm,
 }
 
-impl FromStr for Metric {
-    type Err = String;
+/// A metric name that is neither `htm` nor `qtm` (the name as written).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownMetric(pub String);
 
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
+impl fmt::Display for UnknownMetric {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown metric \"{}\" (expected htm or qtm)", self.0)
+    }
+}
+
+impl std::error::Error for UnknownMetric {}
+
+impl FromStr for Metric {
+    type Err = UnknownMetric;
+
+    fn from_str(s: &str) -> std::result::Result<Self, UnknownMetric> {
         match s {
             "htm" => Ok(Metric::Htm),
             "qtm" => Ok(Metric::Qtm),
-            other => Err(format!("unknown metric \"{other}\" (expected htm or qtm)")),
+            other => Err(UnknownMetric(other.to_string())),
         }
     }
 }
