@@ -132,6 +132,19 @@ impl fmt::Display for Location {
     }
 }
 
+/// A cluster run's failure: a peer that never connected or went away, or refused the sweep
+/// (`explore --hostfile`); one line, for the user. The cluster (`search::cluster`) makes them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault(pub String);
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Fault {}
+
 /// Everything that can go wrong before or around a search.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -164,11 +177,11 @@ pub enum Error {
     /// A cluster run that failed: a peer never connected, went away or refused the sweep
     /// (`explore --hostfile`).
     #[error("cluster: {0}")]
-    Cluster(crate::search::cluster::Fault),
+    Cluster(Fault),
 }
 
-impl From<crate::search::cluster::Fault> for Error {
-    fn from(fault: crate::search::cluster::Fault) -> Self {
+impl From<Fault> for Error {
+    fn from(fault: Fault) -> Self {
         Error::Cluster(fault)
     }
 }
@@ -249,7 +262,7 @@ mod tests {
 
     #[test]
     fn a_cluster_fault_is_an_error_of_its_own() {
-        let fault = crate::search::cluster::Fault("lost process 1 (h:1): gone".into());
+        let fault = Fault("lost process 1 (h:1): gone".into());
         let e = Error::from(fault.clone());
         assert!(matches!(&e, Error::Cluster(f) if *f == fault));
         assert_eq!(e.to_string(), "cluster: lost process 1 (h:1): gone");

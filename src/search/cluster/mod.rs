@@ -244,17 +244,9 @@ impl Cluster {
     }
 }
 
-/// A peer that never connected or went away, or refused the sweep: one line, for the user.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Fault(pub String);
-
-impl std::fmt::Display for Fault {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for Fault {}
+/// A peer that never connected or went away, or refused the sweep (defined with the error type,
+/// which carries it as [`Error::Cluster`](crate::error::Error::Cluster)).
+pub use crate::error::Fault;
 
 /// How the cluster ran, next to the sweep.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
