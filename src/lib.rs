@@ -23,7 +23,8 @@
 //! - [`instance`]: what the CLI drives: a configured puzzle's engines by mode, explore, export,
 //!   and the type-erased results.
 //! - [`registry`]: puzzle kind name -> plugin (built in by the CLI, or registered at run time).
-//! - [`config`]: the TOML layer, errors that name file, line and key; the [`keys!`] macro.
+//! - [`config`] (folder): the TOML layer, errors that name file, line and key; the [`keys!`]
+//!   macro for a plugin's sections (`keys.rs`); engine ids (`mode.rs`).
 //! - [`board_text`]: a board as text with its file, line and key: what plugins parse.
 //! - [`setup`]: a plugin's work before the search (reading a definition, compiling moves) under
 //!   the run's limits: time, Ctrl-C, memory.
