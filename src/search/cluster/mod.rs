@@ -245,7 +245,7 @@ impl Cluster {
 }
 
 /// A peer that never connected or went away, or refused the sweep (defined with the error type,
-/// which carries it as [`Error::Cluster`](crate::error::Error::Cluster)).
+/// which carries it as [`Error::Cluster`]).
 pub use crate::error::Fault;
 
 /// How the cluster ran, next to the sweep.
