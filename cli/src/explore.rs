@@ -282,6 +282,16 @@ fn text(e: &Exploration, memory: &PeakMemory) -> String {
 }
 
 fn json(e: &Exploration, memory: &PeakMemory) -> String {
+    json_value(e, memory).to_string()
+}
+
+/// The `--json` object of an exploration, with the process's peak memory measured now (what
+/// [`crate::exploration_json`] hands to other front ends).
+pub(crate) fn json_of(e: &Exploration) -> serde_json::Value {
+    json_value(e, &PeakMemory::measure(e))
+}
+
+fn json_value(e: &Exploration, memory: &PeakMemory) -> serde_json::Value {
     serde_json::json!({
         "puzzle": e.description,
         "direction": e.direction,
@@ -303,5 +313,4 @@ fn json(e: &Exploration, memory: &PeakMemory) -> String {
         "cluster": e.cluster,
         "stats": e.stats,
     })
-    .to_string()
 }

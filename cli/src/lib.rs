@@ -61,6 +61,19 @@ pub fn builtins() -> Registry {
         .expect("the built-in puzzles have distinct kinds and judges")
 }
 
+/// The object `solve --json` prints for `solution` (every field of the README's table, the
+/// engine's details included): for other front ends, such as the Python bindings, that give
+/// the same answer in the same fields.
+pub fn solution_json(solution: &statespace::instance::Solution) -> serde_json::Value {
+    output::json_value(solution)
+}
+
+/// The object `explore --json` prints for `exploration`, its peak memory measured now (the
+/// process's `VmHWM`): for other front ends, such as the Python bindings.
+pub fn exploration_json(exploration: &statespace::instance::Exploration) -> serde_json::Value {
+    explore::json_of(exploration)
+}
+
 /// Exit codes, as documented in the README.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Exit {
