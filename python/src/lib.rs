@@ -1,16 +1,16 @@
 //! The Python bindings of statespace (issue 22): the built-in puzzles from Python, through the
 //! same configs, engines and JSON as the command line.
 //!
-//! - [`load`] reads a config (a path or TOML text); [`Puzzle::new`] builds one from keyword
+//! - `load` reads a config (a path or TOML text); `Puzzle::new` builds one from keyword
 //!   arguments by writing the TOML text a user would and parsing it with the library, so every
 //!   check is exactly a config's. A bad config, key, mode or board raises `ValueError` with the
 //!   library's one-line message.
-//! - `solve`, `solve_many`, `explore` return [`Record`]s holding the fields of `solve --json` and
+//! - `solve`, `solve_many`, `explore` return `Record`s holding the fields of `solve --json` and
 //!   `explore --json`, built by the command line's own functions
 //!   ([`statespace_cli::solution_json`], [`statespace_cli::exploration_json`]); `export` returns
 //!   the node-link JSON of [`graph::to_json`] as a networkx graph (or the dict without networkx).
-//! - Every engine runs on a thread of its own with the GIL released ([`run_released`]); the
-//!   calling thread waits in slices of [`POLL`], checking Python's signals between them, so
+//! - Every engine runs on a thread of its own with the GIL released (`run_released`); the
+//!   calling thread waits in slices of `POLL`, checking Python's signals between them, so
 //!   Ctrl-C sets the interrupt flag the engines poll and raises `KeyboardInterrupt` once the
 //!   engine has stopped (within a fraction of a second, as in the CLI).
 
@@ -59,7 +59,10 @@ fn py_error(error: Error) -> PyErr {
         Error::Input { location, message } => match &location.place {
             // Our own TOML text: its line numbers mean nothing to the caller.
             Place::File(name) if name.starts_with("Puzzle(") => {
-                let key = location.key.as_deref().map_or(String::new(), |k| format!("{k}: "));
+                let key = location
+                    .key
+                    .as_deref()
+                    .map_or(String::new(), |k| format!("{k}: "));
                 PyValueError::new_err(format!("{name}: {key}{message}"))
             }
             _ => PyValueError::new_err(error.to_string()),
@@ -133,7 +136,9 @@ fn duration_arg(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Duration> {
         return parse_duration(&text).map_err(|e| PyValueError::new_err(format!("{name}: {e}")));
     }
     let seconds: f64 = value.extract().map_err(|_| {
-        PyTypeError::new_err(format!("{name}: seconds (a number) or a string like \"30s\""))
+        PyTypeError::new_err(format!(
+            "{name}: seconds (a number) or a string like \"30s\""
+        ))
     })?;
     Duration::try_from_secs_f64(seconds)
         .ok()
@@ -271,12 +276,18 @@ struct Puzzle {
     instance: Instance,
 }
 
-/// The table cache the command line uses by default (`$XDG_CACHE_HOME/statespace`, else
-/// `~/.cache/statespace`); its warnings go to stderr.
-fn default_cache() -> TableCache {
-    TableCache::new(None, true, |warning| {
-        eprintln!("statespace: warning: {warning}")
-    })
+/// The table cache `cache=` names: `True` the command line's default
+/// (`$XDG_CACHE_HOME/statespace`, else `~/.cache/statespace`), `False` none (`--no-cache`), a
+/// path that directory (`--cache-dir`). Its warnings go to stderr, as the CLI's.
+fn table_cache(cache: &Bound<'_, PyAny>) -> PyResult<TableCache> {
+    let warn = |warning: &str| eprintln!("statespace: warning: {warning}");
+    if let Ok(enabled) = cache.cast::<PyBool>() {
+        return Ok(TableCache::new(None, enabled.is_true(), warn));
+    }
+    let dir: std::path::PathBuf = cache.extract().map_err(|_| {
+        PyTypeError::new_err("cache: True, False or a directory (str or os.PathLike)")
+    })?;
+    Ok(TableCache::new(Some(dir), true, warn))
 }
 
 /// The limits of one run: the config's `[search]` keys, then the arguments.
@@ -298,7 +309,9 @@ impl LimitArgs {
             return Err(PyValueError::new_err("max_states: must be at least 1"));
         }
         Ok(LimitArgs {
-            time_limit: time_limit.map(|t| duration_arg(t, "time_limit")).transpose()?,
+            time_limit: time_limit
+                .map(|t| duration_arg(t, "time_limit"))
+                .transpose()?,
             max_depth,
             max_states,
             memory: memory.map(|m| bytes_arg(m, "memory")).transpose()?,
@@ -330,12 +343,12 @@ impl LimitArgs {
 
 impl Puzzle {
     /// Parses `text` (named `name` in errors) and builds its instance with the GIL released.
-    fn build(py: Python<'_>, name: &str, text: &str) -> PyResult<Puzzle> {
+    fn build(py: Python<'_>, name: &str, text: &str, cache: TableCache) -> PyResult<Puzzle> {
         let config = Config::parse(name, text).map_err(py_error)?;
         let limits = LimitArgs::read(None, None, None, None)?.resolve(&config)?;
         let instance = run_released(py, || registry().build(&config, &limits))?
             .map_err(py_error)?
-            .with_cache(default_cache());
+            .with_cache(cache);
         Ok(Puzzle { config, instance })
     }
 
@@ -371,12 +384,21 @@ fn to_python<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<
 
 #[pymethods]
 impl Puzzle {
-    /// Puzzle(kind, **keys): a built-in puzzle configured by keyword arguments.
+    /// Puzzle(kind, *, cache=True, **keys): a built-in puzzle configured by keyword arguments.
     #[new]
-    #[pyo3(signature = (kind, **keys))]
-    fn new(py: Python<'_>, kind: &str, keys: Option<&Bound<'_, PyDict>>) -> PyResult<Puzzle> {
+    #[pyo3(signature = (kind, *, cache=None, **keys))]
+    fn new(
+        py: Python<'_>,
+        kind: &str,
+        cache: Option<&Bound<'_, PyAny>>,
+        keys: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Puzzle> {
+        let cache = match cache {
+            Some(cache) => table_cache(cache)?,
+            None => table_cache(PyBool::new(py, true).as_any())?,
+        };
         let text = puzzle_toml(kind, keys)?;
-        Puzzle::build(py, &generated_name(kind), &text)
+        Puzzle::build(py, &generated_name(kind), &text, cache)
     }
 
     /// The config's `[puzzle] kind`.
@@ -436,8 +458,8 @@ impl Puzzle {
         let limits =
             LimitArgs::read(time_limit, max_depth, max_states, memory)?.resolve(&self.config)?;
         let board = self.board(board, "<board>")?;
-        let solution = run_released(py, || self.instance.solve(&board, mode, &limits))?
-            .map_err(py_error)?;
+        let solution =
+            run_released(py, || self.instance.solve(&board, mode, &limits))?.map_err(py_error)?;
         Solution::new(py, &statespace_cli::solution_json(&solution))
     }
 
@@ -626,7 +648,10 @@ impl Solution {
 impl Exploration {
     fn new(py: Python<'_>, json: &serde_json::Value) -> PyResult<Py<Exploration>> {
         let record = Record::new(py, "Exploration", json)?;
-        Py::new(py, PyClassInitializer::from(record).add_subclass(Exploration))
+        Py::new(
+            py,
+            PyClassInitializer::from(record).add_subclass(Exploration),
+        )
     }
 }
 
@@ -685,16 +710,29 @@ impl Record {
     }
 }
 
-/// load(source): a Puzzle from a config file's path, or from TOML text (any text with a
-/// newline in it).
+/// load(source, *, cache=True): a Puzzle from a config file's path (str or os.PathLike), or
+/// from TOML text (any str with a newline in it).
 #[pyfunction]
-fn load(py: Python<'_>, source: &str) -> PyResult<Puzzle> {
-    if source.contains('\n') {
-        Puzzle::build(py, "<toml>", source)
-    } else {
-        let text = statespace::error::read_text(std::path::Path::new(source)).map_err(py_error)?;
-        Puzzle::build(py, source, &text)
+#[pyo3(signature = (source, *, cache=None))]
+fn load(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    cache: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Puzzle> {
+    let cache = match cache {
+        Some(cache) => table_cache(cache)?,
+        None => table_cache(PyBool::new(py, true).as_any())?,
+    };
+    if let Ok(text) = source.extract::<String>()
+        && text.contains('\n')
+    {
+        return Puzzle::build(py, "<toml>", &text, cache);
     }
+    let path: std::path::PathBuf = source
+        .extract()
+        .map_err(|_| PyTypeError::new_err("load: a path or TOML text"))?;
+    let text = statespace::error::read_text(&path).map_err(py_error)?;
+    Puzzle::build(py, &path.display().to_string(), &text, cache)
 }
 
 /// puzzles(): every built-in puzzle kind with its keys, goals and heuristics (as

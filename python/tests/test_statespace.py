@@ -1,0 +1,282 @@
+"""The Python bindings against the command line, and their errors, limits and Ctrl-C.
+
+The answers are compared with the `statespace` binary's `--json`: its path comes from
+`STATESPACE_BIN`, else `$CARGO_TARGET_DIR` (or `target/`) `/release` or `/debug`; without one
+those tests are skipped (`.ci/run` sets `STATESPACE_BIN`, so they run in CI).
+"""
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import statespace
+
+ROOT = Path(__file__).resolve().parents[2]
+CONFIGS = sorted(p.name for p in (ROOT / "configs").glob("*.toml"))
+# Configs whose start board takes the CLI more than a few seconds (or only reaches a limit).
+SLOW = {"flip-8x8.toml", "perm-3x3x3-13.toml", "tiles-4x4-pdb.toml"}
+# A 15-puzzle board over 50 moves from the goal: IDDFS (no heuristic) runs for hours on it.
+HARD_15 = "13 14 15 7\n11 12 9 5\n6 _ 2 1\n4 8 10 3"
+
+
+def cli_binary():
+    if "STATESPACE_BIN" in os.environ:
+        return os.environ["STATESPACE_BIN"]
+    target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+    for profile in ("release", "debug"):
+        if (target / profile / "statespace").exists():
+            return str(target / profile / "statespace")
+    return None
+
+
+def cli_json(*args):
+    binary = cli_binary()
+    if binary is None:
+        pytest.skip("no statespace binary: set STATESPACE_BIN or build the CLI")
+    run = subprocess.run(
+        [binary, *args], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert run.returncode in (0, 3, 4), run.stderr
+    return json.loads(run.stdout)
+
+
+def comparable(answer):
+    """An answer without what differs from run to run: the times."""
+    answer = dict(answer)
+    answer["stats"] = {
+        k: v for k, v in answer["stats"].items() if k not in ("elapsed", "build")
+    }
+    return answer
+
+
+@pytest.mark.parametrize("name", [c for c in CONFIGS if c not in SLOW])
+def test_solve_equals_the_cli(name):
+    expected = cli_json("solve", f"configs/{name}", "--json", "--no-cache")
+    puzzle = statespace.load(ROOT / "configs" / name, cache=False)
+    answer = puzzle.solve()
+    assert comparable(answer.to_dict()) == comparable(expected)
+    assert answer.moves == expected["moves"]
+    assert answer.path == expected["path"]
+    assert answer.outcome == expected["outcome"]
+
+
+@pytest.mark.parametrize("name", ["flip-4x4.toml", "tiles-3x3.toml"])
+def test_explore_equals_the_cli(name):
+    expected = cli_json("explore", f"configs/{name}", "--json")
+    sweep = statespace.load(str(ROOT / "configs" / name)).explore()
+    for key in ("reachable", "histogram", "max_distance", "space_size", "complete",
+                "direction", "puzzle"):
+        assert getattr(sweep, key) == expected[key], key
+    assert sweep.example_farthest.count("\n") == expected["example_farthest"].count("\n")
+
+
+def test_the_8_puzzle_by_keywords_is_the_config():
+    config = statespace.load(ROOT / "configs" / "tiles-3x3.toml", cache=False)
+    puzzle = statespace.Puzzle("tiles", rows=3, cols=3, goal="ordered", cache=False)
+    board = config.start
+    assert puzzle.solve(board).path == config.solve().path
+    for mode in ("bfs", "table", "astar", "idastar"):
+        answer = puzzle.solve(board, mode=mode)
+        assert (answer.moves, answer.mode, answer.outcome) == (31, mode, "solved")
+    assert puzzle.kind == "tiles"
+    assert "auto" in puzzle.modes and puzzle.default_mode == "auto"
+    assert puzzle.description == config.description
+
+
+def test_toml_text_loads():
+    text = (ROOT / "configs" / "flip-4x4.toml").read_text()
+    puzzle = statespace.load(text)
+    assert puzzle.solve().moves == 4
+    assert puzzle.toml == text
+
+
+def test_keys_go_to_their_sections():
+    pattern = "bw\nwb\nbw"
+    puzzle = statespace.Puzzle(
+        "flip", rows=3, cols=2, goal="pattern", target=pattern, mode="iddfs", max_depth=20
+    )
+    assert puzzle.default_mode == "iddfs"
+    assert "[goal]" in puzzle.toml and "[search]" in puzzle.toml
+    answer = puzzle.solve("bw\nwb\nbw")
+    assert answer.moves == 0 and answer.outcome == "solved"
+    tiles = statespace.Puzzle("tiles", rows=3, cols=3, heuristic="manhattan")
+    assert tiles.solve("1 2 3\n4 5 6\n_ 7 8", mode="astar").path == ["7 left", "8 left"]
+
+
+def test_an_unknown_key_raises_naming_it_and_the_known_ones():
+    with pytest.raises(ValueError) as error:
+        statespace.Puzzle("tiles", rows=3, cols=3, colours="BWG")
+    message = str(error.value)
+    assert "`colours`" in message
+    assert "known: rows, cols" in message and "heuristic" in message
+
+
+def test_a_bad_value_raises_the_librarys_message():
+    with pytest.raises(ValueError, match=r"puzzle\.rows: 1 is out of range"):
+        statespace.Puzzle("tiles", rows=1, cols=3)
+    with pytest.raises(ValueError, match=r"unknown puzzle kind `tile` \(known: flip, shift"):
+        statespace.Puzzle("tile", rows=3)
+    with pytest.raises(ValueError, match=r"goal\.kind"):
+        statespace.Puzzle("flip", rows=3, cols=3, goal="checkers")
+    with pytest.raises(ValueError, match=r"<toml>:3: puzzle\.rows: invalid type"):
+        statespace.load('[puzzle]\nkind = "flip"\nrows = "four"\ncols = 4\n')
+    with pytest.raises(OSError):
+        statespace.load("configs/no-such-config.toml")
+    with pytest.raises(TypeError):
+        statespace.Puzzle("tiles", rows=3, cols=3, board=object())
+
+
+def test_a_bad_board_raises():
+    puzzle = statespace.Puzzle("tiles", rows=3, cols=3)
+    with pytest.raises(ValueError, match=r"<board>:3: .*`9` is not a tile"):
+        puzzle.solve("1 2 3\n4 5 6\n7 8 9")
+    with pytest.raises(ValueError, match=r"<board>"):
+        puzzle.solve("1 2 3\n4 5 6")
+    with pytest.raises(ValueError, match=r"<board 2>"):
+        puzzle.solve_many(["1 2 3\n4 5 6\n7 _ 8", "1 2"])
+    with pytest.raises(ValueError, match=r"start\.board: missing"):
+        puzzle.solve()
+    with pytest.raises(ValueError, match=r"mode: search mode `algebraic` is not supported"):
+        puzzle.solve("1 2 3\n4 5 6\n7 _ 8", mode="algebraic")
+
+
+def test_unsolvable_and_proofs():
+    puzzle = statespace.Puzzle("tiles", rows=3, cols=3)
+    answer = puzzle.solve("1 2 3\n4 5 6\n8 7 _")
+    assert (answer.solvable, answer.outcome, answer.proof) == (False, "unsolvable", "parity")
+    assert answer.moves is None and answer.path == []
+
+
+def test_solve_many_is_one_solve_per_board():
+    puzzle = statespace.Puzzle("flip", rows=4, cols=4, cache=False)
+    boards = ["bwwb\nbbwb\nbwwb\nbwww", "bbbb\nbbbb\nbbbb\nbbbb", "wbbb\nbbbb\nbbbb\nbbbb"]
+    answers = puzzle.solve_many(boards, mode="bfs")
+    assert [a.moves for a in answers] == [4, 0, None]
+    assert answers[2].outcome == "unsolvable"
+    assert [comparable(a.to_dict()) for a in answers] == [
+        comparable(puzzle.solve(b, mode="bfs").to_dict()) for b in boards
+    ]
+
+
+def test_a_time_limit_stops_a_long_search():
+    puzzle = statespace.Puzzle("tiles", rows=4, cols=4)
+    started = time.monotonic()
+    answer = puzzle.solve(HARD_15, mode="iddfs", time_limit=0.5)
+    took = time.monotonic() - started
+    assert answer.outcome == "limit-reached" and answer.solvable is None
+    assert answer.limit == "time limit 500ms reached"
+    assert took < 3, took
+    words = puzzle.solve(HARD_15, mode="iddfs", time_limit="200ms")
+    assert words.limit == "time limit 200ms reached"
+
+
+def test_depth_and_state_limits():
+    puzzle = statespace.load(ROOT / "configs" / "tiles-3x3.toml")
+    assert puzzle.solve(mode="bfs", max_depth=10).limit == "depth limit 10 reached"
+    assert puzzle.solve(mode="bfs", max_states=1000).limit == "state limit 1000 reached"
+    with pytest.raises(ValueError, match="max_states"):
+        puzzle.solve(max_states=0)
+    sweep = puzzle.explore(max_depth=5)
+    assert sweep.histogram == [1, 2, 4, 8, 16, 20] or not sweep.complete
+
+
+def test_the_gil_is_released_while_an_engine_runs():
+    puzzle = statespace.Puzzle("tiles", rows=4, cols=4)
+    done = []
+    thread = threading.Thread(
+        target=lambda: done.append(puzzle.solve(HARD_15, mode="iddfs", time_limit=1.0))
+    )
+    thread.start()
+    ticks = 0
+    while thread.is_alive():
+        ticks += 1
+        time.sleep(0.001)
+    thread.join()
+    assert done[0].outcome == "limit-reached"
+    assert ticks > 100, ticks
+
+
+def test_ctrl_c_raises_keyboard_interrupt_within_a_second():
+    child = subprocess.Popen(
+        [sys.executable, "-c", f"""
+import statespace, time
+p = statespace.Puzzle("tiles", rows=4, cols=4)
+print("ready", flush=True)
+try:
+    p.solve({HARD_15!r}, mode="iddfs", time_limit=60)
+    print("finished", flush=True)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+"""],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdout.readline().strip() == "ready"
+    time.sleep(0.5)
+    sent = time.monotonic()
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=30)
+    took = time.monotonic() - sent
+    assert out.strip() == "interrupted"
+    assert took < 1.0, took
+
+
+def test_export_is_a_networkx_graph():
+    nx = pytest.importorskip("networkx")
+    graph = statespace.load(ROOT / "configs" / "flip-3x3.toml").export()
+    assert isinstance(graph, nx.Graph) and not graph.is_directed()
+    assert graph.number_of_nodes() == 512 and graph.graph["complete"]
+    start = graph.nodes[0]
+    assert start["start"] and start["depth"] == 0
+    goals = [n for n, a in graph.nodes(data=True) if a["goal"]]
+    distances = nx.multi_source_dijkstra_path_length(graph, goals)
+    assert all(graph.nodes[n]["goal_distance"] == d for n, d in distances.items())
+    assert {d["move"] for _, _, d in graph.edges(data=True)} == {
+        f"r{r}c{c}" for r in (1, 2, 3) for c in (1, 2, 3)
+    }
+
+
+def test_export_without_networkx_is_node_link(monkeypatch):
+    monkeypatch.setitem(sys.modules, "networkx", None)
+    data = statespace.load(ROOT / "configs" / "flip-3x3.toml").export(depth=1, max_states=5)
+    assert set(data) == {"directed", "multigraph", "graph", "nodes", "links"}
+    assert len(data["nodes"]) == 5 and data["graph"]["complete"] is False
+    with pytest.raises(ValueError, match="max_states"):
+        statespace.load(ROOT / "configs" / "flip-3x3.toml").export(max_states=0)
+
+
+def test_records_and_puzzles():
+    answer = statespace.load(ROOT / "configs" / "flip-4x4.toml").solve()
+    assert "moves=4" in repr(answer)
+    assert isinstance(answer, statespace.Solution) and isinstance(answer, statespace.Record)
+    assert set(dir(answer)) >= {"moves", "path", "boards", "outcome", "stats", "to_dict"}
+    with pytest.raises(AttributeError):
+        answer.no_such_field
+    kinds = {p["kind"]: p for p in statespace.puzzles()}
+    assert set(kinds) == {"flip", "shift", "tiles", "perm"}
+    assert [k["name"] for k in kinds["tiles"]["puzzle_keys"]] == ["rows", "cols"]
+
+
+def python_examples():
+    """The Python blocks of the README's "From Python" section."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("\n## From Python\n", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```python\n(.*?)```", section, re.S)
+
+
+def test_the_readme_has_examples():
+    assert len(python_examples()) >= 2
+
+
+@pytest.mark.parametrize("index", range(len(python_examples())))
+def test_the_readme_examples_run_as_written(index, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    exec(compile(python_examples()[index], f"README.md example {index + 1}", "exec"), {})
