@@ -2,7 +2,7 @@
 //! and the modes its example config offers.
 
 use super::{Exit, write_stdout};
-use statespace::config::Mode;
+use statespace::config::{Key, Mode};
 use statespace::error::Error;
 use statespace::registry::{PluginInfo, Registry};
 use std::fmt::Write;
@@ -47,32 +47,15 @@ pub fn run(args: PuzzlesArgs, registry: &Registry) -> Result<Exit, Error> {
     } in listings
     {
         writeln!(out, "{}: {}", info.kind, info.summary).unwrap();
-        writeln!(out, "  [puzzle] keys:").unwrap();
-        for key in info.puzzle_keys {
-            writeln!(out, "    {:<12} {}", key.name, key.help()).unwrap();
-        }
-        writeln!(out, "  [goal] kinds:").unwrap();
-        for (goal, meaning) in info.goals {
-            writeln!(out, "    {goal:<18} {meaning}").unwrap();
-        }
-        if !info.goal_keys.is_empty() {
-            writeln!(out, "  [goal] keys:").unwrap();
-            for key in info.goal_keys {
-                writeln!(out, "    {:<12} {}", key.name, key.help()).unwrap();
-            }
-        }
-        if !info.heuristics.is_empty() {
-            writeln!(out, "  [heuristic] kinds (astar, idastar):").unwrap();
-            for (heuristic, meaning) in info.heuristics {
-                writeln!(out, "    {heuristic:<18} {meaning}").unwrap();
-            }
-        }
-        if !info.heuristic_keys.is_empty() {
-            writeln!(out, "  [heuristic] keys:").unwrap();
-            for key in info.heuristic_keys {
-                writeln!(out, "    {:<12} {}", key.name, key.help()).unwrap();
-            }
-        }
+        keys(&mut out, "[puzzle] keys", info.puzzle_keys);
+        kinds(&mut out, "[goal] kinds", info.goals);
+        keys(&mut out, "[goal] keys", info.goal_keys);
+        kinds(
+            &mut out,
+            "[heuristic] kinds (astar, idastar)",
+            info.heuristics,
+        );
+        keys(&mut out, "[heuristic] keys", info.heuristic_keys);
         let modes: Vec<_> = modes.iter().map(|m| m.name()).collect();
         writeln!(
             out,
@@ -88,4 +71,24 @@ pub fn run(args: PuzzlesArgs, registry: &Registry) -> Result<Exit, Error> {
     }
     write_stdout(&out)?;
     Ok(Exit::Ok)
+}
+
+/// A section's keys with their help (doc, range, default), under `title`; nothing when none.
+fn keys(out: &mut String, title: &str, keys: &[Key]) {
+    if !keys.is_empty() {
+        writeln!(out, "  {title}:").unwrap();
+        for key in keys {
+            writeln!(out, "    {:<12} {}", key.name, key.help()).unwrap();
+        }
+    }
+}
+
+/// A section's kinds (goals, heuristics) with their meaning, under `title`; nothing when none.
+fn kinds(out: &mut String, title: &str, kinds: &[(&str, &str)]) {
+    if !kinds.is_empty() {
+        writeln!(out, "  {title}:").unwrap();
+        for (kind, meaning) in kinds {
+            writeln!(out, "    {kind:<18} {meaning}").unwrap();
+        }
+    }
 }

@@ -92,8 +92,10 @@ struct RawConfig {
     start: Option<StartSection>,
 }
 
-/// `[puzzle]` as the library reads it: only `kind` (the other keys are the plugin's).
+/// `[puzzle]` (and `[heuristic]`) as the library reads it: only `kind` (the other keys are the
+/// plugin's).
 #[derive(Debug, Deserialize)]
+#[serde(expecting = "a section: a table with a `kind`")]
 struct KindOnly {
     kind: Spanned<String>,
 }

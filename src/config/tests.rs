@@ -141,3 +141,13 @@ fn board_text_knows_its_first_line() {
         "x.toml:6: start.board: bad"
     );
 }
+
+#[test]
+fn a_section_written_as_a_value_says_a_section_is_expected() {
+    let err = Config::parse("x.toml", "heuristic = \"pdb\"\n[puzzle]\nkind = \"t\"\n");
+    let err = err.unwrap_err().to_string();
+    assert_eq!(
+        err,
+        "x.toml:1: heuristic: invalid type: string \"pdb\", expected a section: a table with a `kind`"
+    );
+}
