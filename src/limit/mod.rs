@@ -32,6 +32,23 @@ pub struct Limits {
     pub memory_budget: u64,
     /// Set from outside (the CLI's Ctrl-C handler) to stop the run with [`Limit::Interrupted`].
     pub interrupt: Option<&'static AtomicBool>,
+    /// The transposition table of the depth-first engines (IDDFS, IDA*): its size, part of
+    /// [`memory_budget`](Self::memory_budget), or none.
+    pub transpositions: Transpositions,
+}
+
+/// How large a transposition table the depth-first engines keep (`[search] transpositions`,
+/// `--transpositions`); what the table does and why it keeps answers optimal is in
+/// `search::transpositions`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Transpositions {
+    /// The engine's default size, within the memory budget.
+    #[default]
+    Auto,
+    /// No table: a state is searched again along every path the move-order rule allows.
+    Off,
+    /// A table of at most this many bytes; refused, with the figure, when it passes the budget.
+    Bytes(u64),
 }
 
 impl Default for Limits {
@@ -43,6 +60,7 @@ impl Default for Limits {
             clock_start: None,
             memory_budget: default_memory_budget(),
             interrupt: None,
+            transpositions: Transpositions::Auto,
         }
     }
 }

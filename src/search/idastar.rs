@@ -7,11 +7,13 @@
 //! heuristic this is [`iddfs`](super::iddfs); a good heuristic cuts most of the tree.
 //!
 //! Trade-offs against [`astar`](super::astar): memory is one small buffer of successors per
-//! level, reused across the whole run (nothing is allocated per node), so IDA* runs where A*'s
-//! closed set would not fit; in exchange there is no visited set, so a state reached along many
-//! paths is searched along each (the space's [`may_follow`](StateSpace::may_follow) rule cuts the
-//! redundant ones), and each iteration repeats the work of those before it, a constant factor when
-//! the number of nodes grows geometrically with the threshold. The successors' estimates are
+//! level, reused across the whole run (nothing is allocated per node), plus a
+//! [transposition table](super::transpositions) of a size fixed in advance, so IDA* runs where
+//! A*'s closed set would not fit; in exchange a state reached along many paths is searched along
+//! each unless the table still holds it from an earlier path of this iteration (the space's
+//! [`may_follow`](StateSpace::may_follow) rule cuts the redundant orders it knows), and each
+//! iteration repeats the work of those before it, a constant factor when the number of nodes
+//! grows geometrically with the threshold. The successors' estimates are
 //! computed once each, after all of a node's successors are generated (each passed to
 //! [`Heuristic::prefetch`] first, so that a table-driven heuristic's memory reads overlap), and
 //! successors are searched in the space's order (plain depth-first; no ordering by `f`). An estimate is asked for through
@@ -22,11 +24,19 @@
 //!
 //! [`Max`]: super::pdb::Max
 //!
+//! The table ([`Limits::transpositions`]; on by default) is asked about a node after its
+//! successors are generated and estimated, and only when some are within the threshold: a state
+//! entered earlier in the iteration at no more moves skips the successors searched below it
+//! then, and the prefetch of its slot, issued when the node is entered, overlaps the successors'
+//! generation. Its hits are in [`Stats::transposition_hits`].
+//!
 //! Guarantees: with an admissible heuristic the first goal found is at the smallest depth, so the
-//! path is optimal (consistency is not needed). [`Outcome::Unsolvable`] is returned when an
-//! iteration cuts no node: the pruned tree was exhausted, and by the `may_follow` invariant it
-//! reaches every reachable state. The per-iteration counts are in [`Stats::iterations`].
+//! path is optimal (consistency is not needed), with or without the table (its module docs say
+//! why). [`Outcome::Unsolvable`] is returned when an iteration cuts no node: the pruned tree was
+//! exhausted, and by the `may_follow` invariant it reaches every reachable state. The
+//! per-iteration counts are in [`Stats::iterations`].
 
+use super::transpositions::TranspositionTable;
 use super::{Iteration, Outcome, Path, Report, Stats, Step};
 use crate::limit::{Latch, Limit, Limits, Ticker};
 use crate::space::{Heuristic, StateSpace};
@@ -38,7 +48,9 @@ use crate::space::{Heuristic, StateSpace};
 /// - `start`: where the search begins.
 /// - `limits`: `max_depth` bounds the thresholds (a threshold beyond it ends the run with
 ///   [`Limit::Depth`]), `max_states` the total expansions, plus time and interrupt (polled as
-///   successors are generated and estimated).
+///   successors are generated and estimated); `transpositions` sizes the transposition table
+///   (within `memory_budget`: an explicit size over it ends the run with [`Limit::Memory`]
+///   before anything is allocated).
 ///
 /// ```
 /// # use statespace::space::{Heuristic, StateSpace};
@@ -72,10 +84,15 @@ pub fn solve<P: StateSpace, H: Heuristic<P> + ?Sized>(
     limits: &Limits,
 ) -> Report<P::State, P::Move> {
     let latch = Latch::new(limits);
+    let table = match TranspositionTable::for_limits(limits) {
+        Ok(table) => table,
+        Err(limit) => return Report::stopped(limit, latch.elapsed()),
+    };
     let mut search = Search {
         space,
         heuristic,
         limits,
+        table,
         ticker: latch.ticker(),
         work: 0,
         stats: Stats::default(),
@@ -87,6 +104,7 @@ pub fn solve<P: StateSpace, H: Heuristic<P> + ?Sized>(
     };
     let outcome = search.run(start);
     search.stats.elapsed = latch.elapsed();
+    search.table_stats();
     Report {
         outcome,
         stats: search.stats,
@@ -103,6 +121,8 @@ struct Search<'a, P: StateSpace, H: ?Sized> {
     space: &'a P,
     heuristic: &'a H,
     limits: &'a Limits,
+    /// States entered in this iteration, when the run has a table.
+    table: Option<TranspositionTable<P::State, P::Move>>,
     ticker: Ticker<'a>,
     /// Successors generated and estimated, every one: the ticker's count of work.
     work: u64,
@@ -129,6 +149,9 @@ impl<P: StateSpace, H: Heuristic<P> + ?Sized> Search<'_, P, H> {
             }
             self.threshold = threshold;
             self.next_threshold = u32::MAX;
+            if let Some(table) = &mut self.table {
+                table.next_iteration();
+            }
             self.stats.depth = threshold;
             let (expanded, generated) = (self.stats.expanded, self.stats.generated);
             let result = self.visit(start, None, 0);
@@ -157,6 +180,9 @@ impl<P: StateSpace, H: Heuristic<P> + ?Sized> Search<'_, P, H> {
             return Err(Stop::Found);
         }
         self.expand_checks()?;
+        if let Some(table) = &self.table {
+            table.prefetch(state);
+        }
         let level = self.path.len();
         if self.buffers.len() <= level {
             self.buffers.push(Vec::new());
@@ -191,6 +217,11 @@ impl<P: StateSpace, H: Heuristic<P> + ?Sized> Search<'_, P, H> {
         self.stats.generated += generated;
         self.work = work;
         self.ticker.tick(work).map_err(Stop::Limit)?;
+        if let Some(table) = &mut self.table
+            && !successors.is_empty()
+        {
+            table.enter(space, state, g, previous, &mut successors);
+        }
         self.pending += successors.len() as u64;
         self.stats.peak_frontier = self.stats.peak_frontier.max(self.pending);
 
@@ -210,6 +241,14 @@ impl<P: StateSpace, H: Heuristic<P> + ?Sized> Search<'_, P, H> {
 
     fn expand_checks(&mut self) -> Result<(), Stop> {
         super::count_expansion(&mut self.stats, self.limits).map_err(Stop::Limit)
+    }
+
+    /// The table's size and hits into the stats.
+    fn table_stats(&mut self) {
+        if let Some(table) = &self.table {
+            self.stats.transposition_hits = table.hits();
+            self.stats.transposition_bytes = table.bytes();
+        }
     }
 }
 

@@ -8,12 +8,19 @@
 //! There is no visited set, so the same state may be explored along many paths. The space's
 //! [`may_follow`](StateSpace::may_follow) rule cuts redundant sequences: never undoing the previous
 //! move in an invertible space, or a canonical order where moves commute (Flip presses each cell
-//! at most once, in increasing order, which turns 16^d sequences into C(16, d) sets).
+//! at most once, in increasing order, which turns 16^d sequences into C(16, d) sets). The
+//! [transposition table](super::transpositions) ([`Limits::transpositions`]; on by default, its
+//! size fixed in advance) cuts the repeats the rule does not know: a node with successors to
+//! search, whose state the table holds from this round at no more moves, skips the successors
+//! searched below it then (its slot is prefetched when the node is entered, so the look-up
+//! overlaps generating the successors). Its hits are in [`Stats::transposition_hits`].
 //!
-//! Guarantees: the first goal found is at the smallest depth, so the path is optimal.
-//! [`Outcome::Unsolvable`] is returned when a round ends without meeting its depth bound anywhere:
-//! the pruned tree was exhausted, and by the `may_follow` invariant it reaches every reachable state.
+//! Guarantees: the first goal found is at the smallest depth, so the path is optimal (with the
+//! table too: its module docs say why). [`Outcome::Unsolvable`] is returned when a round ends
+//! without meeting its depth bound anywhere: the pruned tree was exhausted, and by the
+//! `may_follow` invariant it reaches every reachable state.
 
+use super::transpositions::TranspositionTable;
 use super::{Outcome, Path, Report, Stats, Step};
 use crate::limit::{Latch, Limit, Limits, Ticker};
 use crate::space::StateSpace;
@@ -23,7 +30,9 @@ use crate::space::StateSpace;
 /// - `space`: the graph; its `may_follow` rule prunes the tree.
 /// - `start`: where the search begins.
 /// - `limits`: `max_depth` bounds the rounds, `max_states` the total expansions, plus time and
-///   Ctrl-C (polled as successors are generated, those at the depth bound included).
+///   Ctrl-C (polled as successors are generated, those at the depth bound included);
+///   `transpositions` sizes the transposition table (within `memory_budget`: an explicit size
+///   over it ends the run with [`Limit::Memory`] before anything is allocated).
 ///
 /// ```
 /// # use statespace::space::StateSpace;
@@ -50,9 +59,14 @@ pub fn solve<P: StateSpace>(
     limits: &Limits,
 ) -> Report<P::State, P::Move> {
     let latch = Latch::new(limits);
+    let table = match TranspositionTable::for_limits(limits) {
+        Ok(table) => table,
+        Err(limit) => return Report::stopped(limit, latch.elapsed()),
+    };
     let mut search = Search {
         space,
         limits,
+        table,
         ticker: latch.ticker(),
         work: 0,
         stats: Stats::default(),
@@ -63,6 +77,10 @@ pub fn solve<P: StateSpace>(
     };
     let outcome = search.run(start);
     search.stats.elapsed = latch.elapsed();
+    if let Some(table) = &search.table {
+        search.stats.transposition_hits = table.hits();
+        search.stats.transposition_bytes = table.bytes();
+    }
     Report {
         outcome,
         stats: search.stats,
@@ -78,6 +96,8 @@ enum Stop {
 struct Search<'a, P: StateSpace> {
     space: &'a P,
     limits: &'a Limits,
+    /// States entered in this round, when the run has a table.
+    table: Option<TranspositionTable<P::State, P::Move>>,
     ticker: Ticker<'a>,
     /// Successors generated, every one: the ticker's count of work.
     work: u64,
@@ -99,6 +119,9 @@ impl<P: StateSpace> Search<'_, P> {
         loop {
             self.bound_met = false;
             self.stats.depth = bound;
+            if let Some(table) = &mut self.table {
+                table.next_iteration();
+            }
             match self.visit(start, None, bound) {
                 Err(Stop::Found) => {
                     let steps = std::mem::take(&mut self.path);
@@ -127,6 +150,11 @@ impl<P: StateSpace> Search<'_, P> {
             return Err(Stop::Found);
         }
         let level = self.path.len();
+        if depth_left > 0
+            && let Some(table) = &self.table
+        {
+            table.prefetch(state);
+        }
         if self.buffers.len() <= level {
             self.buffers.push(Vec::new());
         }
@@ -152,6 +180,11 @@ impl<P: StateSpace> Search<'_, P> {
             return Ok(());
         }
         self.expand_checks()?;
+        if let Some(table) = &mut self.table
+            && !successors.is_empty()
+        {
+            table.enter(space, state, level as u32, previous, &mut successors);
+        }
         self.pending += successors.len() as u64;
         self.stats.peak_frontier = self.stats.peak_frontier.max(self.pending);
 

@@ -288,16 +288,10 @@ impl DistanceTable {
     /// elsewhere or out of range).
     #[inline]
     pub fn prefetch(&self, index: u64) {
-        #[cfg(target_arch = "x86_64")]
         if index < self.entries.len {
             let word = (index >> self.entries.per_word_log2()) as usize;
-            let at = self.entries.words.as_ptr().wrapping_add(word);
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            // SAFETY: a prefetch never faults and changes no memory; `at` is inside the table.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(at as *const i8) };
+            super::prefetch(&self.entries.words[word]);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = index;
     }
 
     /// How many states are at each distance: `histogram()[d]` states need exactly `d` moves.
