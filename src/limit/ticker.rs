@@ -188,12 +188,14 @@ mod tests {
 
     /// A hypercube of 2^22 states (a move flips one bit) whose every successor costs 2 µs of
     /// CPU; with `even_goals` every even state is a goal (a first layer of 2 million states),
-    /// else none is (path searches then run until a limit stops them).
+    /// else the one state of all bits set is (22 moves from 0: path searches from a state near
+    /// 0 run until a limit stops them).
     struct Slow {
         even_goals: bool,
     }
 
     const BITS: u32 = 22;
+    const FAR: u32 = (1 << BITS) - 1;
 
     impl crate::space::StateSpace for Slow {
         type State = u32;
@@ -206,7 +208,10 @@ mod tests {
             }
         }
         fn is_goal(&self, s: u32) -> bool {
-            self.even_goals && s.is_multiple_of(2)
+            match self.even_goals {
+                true => s.is_multiple_of(2),
+                false => s == FAR,
+            }
         }
         fn may_follow(&self, previous: u32, next: u32) -> bool {
             previous != next
@@ -233,15 +238,16 @@ mod tests {
 
     impl crate::space::GoalSet for Slow {
         fn goals(&self, visit: &mut dyn FnMut(u32)) {
-            if self.even_goals {
-                (0..1 << BITS).step_by(2).for_each(visit);
+            match self.even_goals {
+                true => (0..1 << BITS).step_by(2).for_each(visit),
+                false => visit(FAR),
             }
         }
     }
 
     #[test]
     fn every_engine_holds_a_time_limit_however_dear_its_successors() {
-        use crate::search::{Outcome, astar, bfs, idastar, iddfs, layers, table};
+        use crate::search::{Outcome, astar, bfs, bidirectional, idastar, iddfs, layers, table};
         use crate::toys::heuristic::Zero;
         let limit = Duration::from_millis(100);
         let limits = Limits {
@@ -270,7 +276,7 @@ mod tests {
             );
             swept.expect("no peers to lose").layers.stopped
         };
-        let runs: [(&str, Run); 7] = [
+        let runs: [(&str, Run); 8] = [
             ("table", Box::new(|| table::build(&sweep, &limits).err())),
             (
                 "layers",
@@ -292,6 +298,10 @@ mod tests {
             (
                 "astar",
                 Box::new(|| stopped(astar::solve_indexed(&path, &Zero, 1, &limits).outcome)),
+            ),
+            (
+                "bidirectional",
+                Box::new(|| stopped(bidirectional::solve_indexed(&path, 1, &limits).outcome)),
             ),
         ];
         for (engine, run) in runs {

@@ -150,23 +150,24 @@ pub fn solve_with<P: StateSpace, V: Visited<P::State>>(
     }
 
     let goal_index = found.expect("loop exits only with a goal");
-    let path = rebuild_path(space, &queue, &layer_starts, goal_index);
+    let path = rebuild_path(space, &queue, &layer_starts, queue[goal_index]);
     finish(Outcome::Solved(path), stats)
 }
 
-/// Walks back from `queue[goal_index]` one layer at a time, finding in each previous layer a
-/// state that has the current one as a successor.
-fn rebuild_path<P: StateSpace>(
+/// The path from the queue's first state to `end`, a state of the layer that begins at
+/// `layer_starts`' last entry: walks back one layer at a time, finding in each previous layer
+/// a state that has the current one as a successor. (Also the forward half of
+/// [`bidirectional`](super::bidirectional)'s paths.)
+pub(crate) fn rebuild_path<P: StateSpace>(
     space: &P,
     queue: &[P::State],
     layer_starts: &[usize],
-    goal_index: usize,
+    end: P::State,
 ) -> Path<P::State, P::Move> {
-    // layer_starts has one entry per completed layer plus the start of the layer being built,
-    // which holds the goal.
+    // layer_starts has one entry per layer before `end`'s plus the start of `end`'s layer.
     let goal_depth = layer_starts.len() - 1;
     let mut steps = Vec::with_capacity(goal_depth);
-    let mut current = queue[goal_index];
+    let mut current = end;
     for depth in (0..goal_depth).rev() {
         let layer = &queue[layer_starts[depth]..layer_starts[depth + 1]];
         let (parent, mv) = layer

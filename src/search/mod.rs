@@ -6,9 +6,10 @@
 //! | engine | needs | memory | gives |
 //! |---|---|---|---|
 //! | [`bfs`] | [`StateSpace`](crate::space::StateSpace) (+ [`Indexed`](crate::space::Indexed) for a bitset) | every visited state | optimal path; unsolvability proof when the reachable space is exhausted |
-//! | [`iddfs`] | [`StateSpace`](crate::space::StateSpace) | linear in depth | optimal path; unsolvability proof when the pruned tree is exhausted |
+//! | [`bidirectional`] | [`Invertible`](crate::space::Invertible) + [`GoalSet`](crate::space::GoalSet) (+ [`Indexed`](crate::space::Indexed) for bitsets) | every state visited from either side: about the square root of BFS's | optimal path, searching from the start and the goals until they meet; unsolvability proof when either side is exhausted |
+//! | [`iddfs`] | [`StateSpace`](crate::space::StateSpace) | linear in depth (+ a [transposition table](transpositions) of fixed size) | optimal path; unsolvability proof when the pruned tree is exhausted |
 //! | [`astar`] | [`StateSpace`](crate::space::StateSpace) + a [`Heuristic`](crate::space::Heuristic) (+ [`Indexed`](crate::space::Indexed) for dense arrays) | every state generated (closed and open) | optimal path, expanding only states with `g + h` up to the answer's length; unsolvability proof when everything reachable is closed |
-//! | [`idastar`] | [`StateSpace`](crate::space::StateSpace) + a [`Heuristic`](crate::space::Heuristic) | linear in depth | optimal path, deepening by `g + h` thresholds instead of depth; unsolvability proof when the pruned tree is exhausted |
+//! | [`idastar`] | [`StateSpace`](crate::space::StateSpace) + a [`Heuristic`](crate::space::Heuristic) | linear in depth (+ a [transposition table](transpositions) of fixed size) | optimal path, deepening by `g + h` thresholds instead of depth; unsolvability proof when the pruned tree is exhausted |
 //! | [`table`] | [`Indexed`](crate::space::Indexed) + [`Invertible`](crate::space::Invertible) + [`GoalSet`](crate::space::GoalSet) | 4 bits per state of the whole space (wider if deep), or 2 bits (distance mod 3) | the distance of every state to the goal set; then each query is a lookup (mod 3: a walk), its path a descent |
 //! | [`pdb`] | an [`Abstraction`](pdb::Abstraction): a projection onto an [`Indexed`](crate::space::Indexed) + [`Invertible`](crate::space::Invertible) + [`GoalSet`](crate::space::GoalSet) space | the abstract space's exact table (4 or 8 bits per abstract state) | [`Heuristic`](crate::space::Heuristic)s for A* and IDA*: one database, [`Max`](pdb::Max) of several, [`Additive`](pdb::Additive) over disjoint pieces with symmetric lookups |
 //! | [`layers`] | [`Indexed`](crate::space::Indexed) (word-at-a-time with [`XorMoves`](crate::space::XorMoves), block-at-a-time with [`SplitMoves`](crate::space::SplitMoves)) | three bits per state of the whole space (+ two move tables with `SplitMoves`) | every reachable state counted by distance (histogram), one farthest state; multi-threaded |
@@ -24,6 +25,7 @@
 
 pub mod astar;
 pub mod bfs;
+pub mod bidirectional;
 pub mod cluster;
 pub mod idastar;
 pub mod iddfs;
@@ -32,6 +34,9 @@ pub mod pdb;
 pub mod table;
 pub mod transpositions;
 pub mod visited;
+
+#[cfg(test)]
+mod agree;
 
 use crate::limit::{Limit, Limits};
 use std::time::Duration;
@@ -183,6 +188,16 @@ pub struct Report<S, M> {
     pub outcome: Outcome<S, M>,
     /// What it did.
     pub stats: Stats,
+}
+
+impl<S: Copy, M: Copy> Report<S, M> {
+    /// The path's length when solved; `None` when proven unsolvable or stopped.
+    pub fn outcome_length(&self) -> Option<usize> {
+        match &self.outcome {
+            Outcome::Solved(path) => Some(path.len()),
+            _ => None,
+        }
+    }
 }
 
 impl<S, M> Report<S, M> {

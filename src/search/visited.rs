@@ -19,6 +19,8 @@ use std::hash::Hash;
 pub trait Visited<S> {
     /// Adds `state`; `true` if it was not there before.
     fn insert(&mut self, state: S) -> bool;
+    /// Whether `state` was added.
+    fn contains(&self, state: S) -> bool;
     /// The number of states added.
     fn len(&self) -> u64;
     /// Bytes the store has allocated now, and what its next growth could add on top: engines
@@ -63,6 +65,10 @@ impl<P: Indexed> Visited<P::State> for BitVisited<'_, P> {
         fresh
     }
 
+    fn contains(&self, state: P::State) -> bool {
+        self.bits.contains(self.space.index(state) as usize)
+    }
+
     fn len(&self) -> u64 {
         self.count
     }
@@ -89,6 +95,10 @@ impl<S> Default for HashVisited<S> {
 impl<S: Eq + Hash + Copy> Visited<S> for HashVisited<S> {
     fn insert(&mut self, state: S) -> bool {
         self.set.insert(state)
+    }
+
+    fn contains(&self, state: S) -> bool {
+        self.set.contains(&state)
     }
 
     fn len(&self) -> u64 {

@@ -6,7 +6,7 @@
 //! against.
 
 use super::Ring;
-use crate::space::{Heuristic, Indexed, StateSpace};
+use crate::space::{GoalSet, Heuristic, Indexed, Invertible, StateSpace};
 
 /// A `W x H` grid; `#` cells are walls. A move steps to a free neighbour (`U D L R`); the goal is
 /// one cell. States are `y * W + x`.
@@ -144,8 +144,9 @@ impl Heuristic<Ring> for RingDistance {
 }
 
 /// The 2 x 3 sliding puzzle: six cells hold tiles 1..=5 and the blank 0, three bits each (cell
-/// `i` at bits `3i..3i + 3`). A move slides the blank `U D L R`. The goal is `1 2 3 / 4 5 0`.
-/// Half of the 720 boards (one permutation parity) can reach it.
+/// `i` at bits `3i..3i + 3`). A move slides the blank `U D L R` (and the opposite way undoes
+/// it). The goal is `1 2 3 / 4 5 0`. Half of the 720 boards (one permutation parity) can reach
+/// it.
 pub struct Slide;
 
 /// The goal of [`Slide`]: `1 2 3 / 4 5 0`.
@@ -227,6 +228,24 @@ impl Indexed for Slide {
             cells[i] = left.remove(digits[i] as usize);
         }
         pack(&cells)
+    }
+}
+
+/// A move of the blank undoes the move the other way.
+impl Invertible for Slide {
+    fn inverse(&self, m: char) -> char {
+        match m {
+            'U' => 'D',
+            'D' => 'U',
+            'L' => 'R',
+            _ => 'L',
+        }
+    }
+}
+
+impl GoalSet for Slide {
+    fn goals(&self, visit: &mut dyn FnMut(u32)) {
+        visit(SLIDE_GOAL)
     }
 }
 

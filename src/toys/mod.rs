@@ -11,7 +11,7 @@
 //! | [`Line`] | `0..n` in a row | one either way | indexed, invertible, goal set, described, board text |
 //! | [`Counter`] | `0..10` | `+1`, `+3` (not invertible) | board text |
 //! | [`Lights`] | lamps on a grid, on or off | a press toggles a lamp and its neighbours | indexed, XOR moves, invertible, goal set, described, board text |
-//! | [`heuristic`] | a walled grid, a 2 x 3 sliding puzzle, a detour graph | | heuristics, consistent or not, for A* and IDA* |
+//! | [`heuristic`] | a walled grid, a 2 x 3 sliding puzzle, a detour graph | | heuristics, consistent or not, for A* and IDA*; the sliding puzzle is indexed, invertible, with its goal listed |
 
 pub mod heuristic;
 
