@@ -9,7 +9,7 @@
 //!
 //! ```text
 //! cargo bench --bench tiles -- [--cache DIR] [--only NAMES] [--easiest N] [--manhattan N]
-//!                              [--pathfinding N] [--lc N]
+//!                              [--pathfinding N] [--lc N] [--transpositions off|auto|SIZE]
 //! ```
 //!
 //! - `--cache DIR`: where the databases are cached (default: a `pdb-cache` directory under the
@@ -20,9 +20,12 @@
 //! - `--easiest N`: the instances for 6-6-3 and 7-8 are the N easiest by Korf's node count
 //!   (default all 100).
 //! - `--manhattan N`, `--pathfinding N`, `--lc N`: the N easiest for those (default 10, 5, 100).
+//! - `--transpositions off|auto|SIZE`: our IDA*'s transposition table (default auto, as the
+//!   command line's); BENCHMARKS.md compares `off` and `auto`.
 
 use statespace::cache::TableCache;
-use statespace::limit::{Limits, human_bytes};
+use statespace::config::parse_transpositions;
+use statespace::limit::{Limits, Transpositions, human_bytes};
 use statespace::search::{Outcome, idastar};
 use statespace::space::{Heuristic, StateSpace, replay};
 use statespace_tiles::board::from_blank_first;
@@ -78,6 +81,8 @@ struct Totals {
     instances: usize,
     expanded: u64,
     generated: u64,
+    /// Repeated states the transposition table cut short.
+    hits: u64,
     elapsed: Duration,
     ids: String,
     /// Korf's (1985) IDA* with Manhattan distance on the same instances: nodes generated.
@@ -88,11 +93,12 @@ struct Totals {
 fn print_row(t: &Totals) {
     let secs = t.elapsed.as_secs_f64();
     println!(
-        "| {} | {} | {} | {} | {} | {:.2} s | {:.2} M | {} |",
+        "| {} | {} | {} | {} | {} | {} | {:.2} s | {:.2} M | {} |",
         t.name,
         t.instances,
         t.expanded,
         t.generated,
+        t.hits,
         t.generated / t.instances as u64,
         secs,
         t.generated as f64 / secs / 1e6,
@@ -105,18 +111,24 @@ fn run<H: Heuristic<Tiles> + ?Sized>(
     tiles: &Tiles,
     h: &H,
     set: &[&Instance],
+    transpositions: Transpositions,
 ) -> Totals {
+    let limits = Limits {
+        transpositions,
+        ..Limits::default()
+    };
     let mut totals = Totals {
         name: name.into(),
         instances: set.len(),
         expanded: 0,
         generated: 0,
+        hits: 0,
         elapsed: Duration::ZERO,
         ids: ids(set),
         korf: set.iter().map(|i| i.korf_nodes).sum(),
     };
     for inst in set {
-        let report = idastar::solve(tiles, h, inst.board, &Limits::default());
+        let report = idastar::solve(tiles, h, inst.board, &limits);
         let Outcome::Solved(path) = report.outcome else {
             panic!("{name}: instance {} not solved", inst.id);
         };
@@ -130,6 +142,7 @@ fn run<H: Heuristic<Tiles> + ?Sized>(
         assert!(end.is_some_and(|b| tiles.is_goal(b)), "{name}: replay");
         totals.expanded += report.stats.expanded;
         totals.generated += report.stats.generated;
+        totals.hits += report.stats.transposition_hits;
         totals.elapsed += report.stats.elapsed;
     }
     totals
@@ -143,6 +156,7 @@ fn run_pathfinding(tiles: &Tiles, h: &Manhattan, set: &[&Instance]) -> Totals {
         instances: set.len(),
         expanded: 0,
         generated: 0,
+        hits: 0,
         elapsed: Duration::ZERO,
         ids: ids(set),
         korf: set.iter().map(|i| i.korf_nodes).sum(),
@@ -226,6 +240,9 @@ fn main() {
         .map(String::from)
         .collect::<Vec<_>>();
     let wants = |name: &str| only.iter().any(|o| o == name);
+    let table = value("--transpositions").map_or(Transpositions::Auto, |text| {
+        parse_transpositions(&text).expect("--transpositions off|auto|SIZE")
+    });
     let cache_dir = value("--cache").map_or_else(
         || PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("target/pdb-cache"),
         PathBuf::from,
@@ -248,15 +265,15 @@ fn main() {
     let manhattan = Manhattan::new(&tiles);
     let mut rows = Vec::new();
     println!(
-        "| heuristic | instances | expanded | generated | generated / instance | time | generated / s | Korf 1985 Manhattan, generated |"
+        "| heuristic | instances | expanded | generated | transposition hits | generated / instance | time | generated / s | Korf 1985 Manhattan, generated |"
     );
-    println!("|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|");
     if wants("manhattan") {
-        rows.push(run("manhattan", &tiles, &manhattan, &manhattan_set));
+        rows.push(run("manhattan", &tiles, &manhattan, &manhattan_set, table));
         print_row(rows.last().unwrap());
     }
     if wants("pathfinding") {
-        rows.push(run("manhattan", &tiles, &manhattan, &pathfinding_set));
+        rows.push(run("manhattan", &tiles, &manhattan, &pathfinding_set, table));
         print_row(rows.last().unwrap());
     }
     if wants("pathfinding") || wants("pf-only") {
@@ -265,15 +282,15 @@ fn main() {
     }
     if wants("lc") {
         let lc = LinearConflict::new(&tiles);
-        rows.push(run("linear conflict", &tiles, &lc, &lc_set));
+        rows.push(run("linear conflict", &tiles, &lc, &lc_set, table));
         print_row(rows.last().unwrap());
     }
     if let Some(h) = &pdb663 {
-        rows.push(run("pdb 6-6-3 reflected", &tiles, h, &main_set));
+        rows.push(run("pdb 6-6-3 reflected", &tiles, h, &main_set, table));
         print_row(rows.last().unwrap());
     }
     if let Some(h) = &pdb78 {
-        rows.push(run("pdb 7-8 reflected", &tiles, h, &main_set));
+        rows.push(run("pdb 7-8 reflected", &tiles, h, &main_set, table));
         print_row(rows.last().unwrap());
     }
     println!();

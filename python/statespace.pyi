@@ -40,7 +40,7 @@ class Puzzle:
     ``[puzzle]`` (``rows``, ``cols``, ...), ``[goal]`` (``goal="pattern"`` is its kind,
     ``target=...``), ``[heuristic]`` (``heuristic="manhattan"`` is its kind, ``groups=...``),
     ``[search]`` (``mode``, ``max_depth``, ``max_states``, ``time_limit``, ``memory``,
-    ``threads``) or ``[start]`` (``board``, ``scramble``). An unknown key raises ``ValueError``
+    ``threads``, ``transpositions``) or ``[start]`` (``board``, ``scramble``). An unknown key raises ``ValueError``
     naming it and the known ones; a bad value raises ``ValueError`` with the library's message.
 
     >>> p = Puzzle("tiles", rows=3, cols=3)

@@ -6,6 +6,7 @@
 //! ```text
 //! Kit::new(space, "Sliding tiles 3 x 3, goal ordered")
 //!     .indexed()      // Indexed: bitset BFS, forward explore
+//!     .goals()        // Invertible + GoalSet: bidirectional BFS
 //!     .table()        // Indexed + Invertible + GoalSet + Describe: distance table (cached), backward explore
 //!     .invariant()    // Invariant: unsolvable boards proven before any engine runs
 //!     .build(Mode::AUTO)
@@ -31,7 +32,25 @@
 //!   inconsistent with the space in a lookup is discarded and the board answered from a rebuild;
 //! - the time of the board that built (or loaded) a table or the pattern databases counting
 //!   it: `elapsed` is the whole solve, `build` the part of it spent on the tables;
-//! - `auto`: the table when the space is small enough to build it in a blink, else BFS.
+//! - `auto`, by the rule below.
+//!
+//! # The `auto` rule
+//!
+//! The one place it is written; [`Kit::build`] applies it, the first that the space allows:
+//!
+//! 1. `table`, when the space is indexed, has a table, and holds at most
+//!    [`AUTO_TABLE_MAX_STATES`] states (built in a blink, then every board is a look-up);
+//! 2. `idastar`, when the plugin gave a heuristic: memory linear in the depth plus the
+//!    transposition table, and the heuristic cuts the tree;
+//! 3. `bidirectional`, when moves are invertible and the goals listed ([`goals`](Kit::goals)
+//!    or [`table`](Kit::table)): with no heuristic to guide a search and no table that fits,
+//!    two searches that meet in the middle visit about the square root of what one visits;
+//! 4. `bfs`, which every space has.
+//!
+//! A plugin that knows better says so after the build with
+//! [`Instance::with_auto`] (Flip: BFS on small boards, its algebra on large ones).
+//! `iddfs` is never chosen: without a heuristic it expands more than BFS visits, and it is
+//! there for spaces too large for any store.
 //!
 //! Why function pointers rather than trait objects: the capability traits have associated types
 //! and generic methods (not object-safe), and the engines are generic so that the successor loop
@@ -48,7 +67,7 @@ use crate::search::cluster::{self, Cluster, Swept};
 use crate::search::layers::{self, Layers};
 use crate::search::table::cached::{self, Recipe};
 use crate::search::table::{self, DistanceTable, Inconsistent};
-use crate::search::{Outcome, Report, Stats, astar, bfs, idastar, iddfs};
+use crate::search::{Outcome, Report, Stats, astar, bfs, bidirectional, idastar, iddfs};
 use crate::space::{
     BoardFormat, Describe, GoalSet, Heuristic, Indexed, Invariant, Invertible, SplitMoves,
     StateSpace, Symmetric, XorMoves,
@@ -156,6 +175,9 @@ pub struct Kit<P: Puzzle> {
     /// A table build that expands one state per symmetry orbit.
     symmetric: Option<TableBuild<P>>,
     heuristic: Option<HeuristicFactory<P>>,
+    /// Bidirectional BFS: with hash sets ([`goals`](Self::goals)), or bitsets when the space
+    /// has a [`table`](Self::table) (whatever the order of the calls).
+    both_ways: Option<Engine<P>>,
     undirected: bool,
     proof: Option<Proof<P>>,
 }
@@ -173,6 +195,7 @@ impl<P: Puzzle> Kit<P> {
             split: None,
             symmetric: None,
             heuristic: None,
+            both_ways: None,
             undirected: false,
             proof: None,
         }
@@ -207,13 +230,25 @@ impl<P: Puzzle> Kit<P> {
         self
     }
 
+    /// Invertible moves and an enumerable goal set: the `bidirectional` engine (hash sets;
+    /// bitsets when the space has a [`table`](Self::table) too), and undirected exports.
+    pub fn goals(mut self) -> Self
+    where
+        P: Invertible + GoalSet,
+    {
+        self.both_ways = self.both_ways.or(Some(bidirectional::solve::<P>));
+        self.invertible()
+    }
+
     /// A dense index, invertible moves, an enumerable goal set and a description: the distance
-    /// `table` engine (its table cached on disk under the space's content fingerprint), and
-    /// `explore` backward from the goals, one state at a time.
-    pub fn table(self) -> Self
+    /// `table` engine (its table cached on disk under the space's content fingerprint),
+    /// `explore` backward from the goals, one state at a time, and the `bidirectional` engine
+    /// with bitsets.
+    pub fn table(mut self) -> Self
     where
         P: Indexed + Invertible + GoalSet + Describe,
     {
+        self.both_ways = Some(bidirectional::solve_indexed::<P>);
         let mut kit = self.indexed().invertible();
         let engine = TableEngine {
             build: table::build::<P>,
@@ -305,7 +340,8 @@ impl<P: Puzzle> Kit<P> {
     /// one, whatever the order the capabilities were declared in: the table is built by XOR
     /// words, else split blocks, else symmetric orbits, else level scans (the same table every
     /// way); `explore` sweeps backward by XOR words, else split blocks, else state by state from
-    /// the goals (with a table), else forward from the start (indexed).
+    /// the goals (with a table), else forward from the start (indexed); `auto` follows
+    /// [the rule](self#the-auto-rule) of the module docs.
     pub fn build(self, default_mode: Mode) -> Instance {
         let Kit {
             space,
@@ -316,6 +352,7 @@ impl<P: Puzzle> Kit<P> {
             split,
             symmetric,
             heuristic,
+            both_ways,
             undirected,
             proof,
         } = self;
@@ -337,10 +374,19 @@ impl<P: Puzzle> Kit<P> {
             (None, None, None) => None,
         };
         let runner = Runner { space, proof };
+        // `auto` (the rule in the module docs): each engine that applies takes it from the
+        // ones before, from the last resort to the first choice.
         let mut instance = Instance::new(description.clone())
             .with_default_mode(default_mode)
             .with_engine(Mode::BFS, runner.engine(Mode::BFS, bfs))
-            .with_engine(Mode::IDDFS, runner.engine(Mode::IDDFS, iddfs::solve::<P>));
+            .with_engine(Mode::IDDFS, runner.engine(Mode::IDDFS, iddfs::solve::<P>))
+            .with_auto(Mode::BFS);
+        if let Some(both_ways) = both_ways {
+            let engine = runner.engine(Mode::BIDIRECTIONAL, both_ways);
+            instance = instance
+                .with_engine(Mode::BIDIRECTIONAL, engine)
+                .with_auto(Mode::BIDIRECTIONAL);
+        }
         if let Some(factory) = heuristic {
             let heuristic = Arc::new(Lazy {
                 factory,

@@ -1,8 +1,8 @@
 //! Limit flags shared by every subcommand that searches, and the Ctrl-C handler.
 
-use statespace::config::{Config, parse_bytes, parse_duration};
+use statespace::config::{Config, parse_bytes, parse_duration, parse_transpositions};
 use statespace::error::{Error, Location};
-use statespace::limit::Limits;
+use statespace::limit::{Limits, Transpositions};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Set by the first Ctrl-C; engines poll it through [`Limits::interrupt`].
@@ -32,6 +32,10 @@ pub struct LimitArgs {
     /// Memory budget, e.g. 4GiB (overrides `[search] memory`; default: half the physical memory).
     #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
     pub memory: Option<u64>,
+    /// The transposition table of iddfs and idastar: a size (32MiB), auto or off (overrides
+    /// `[search] transpositions`; default auto: 8 MiB, at most a quarter of the budget).
+    #[arg(long, value_name = "SIZE", value_parser = parse_transpositions)]
+    pub transpositions: Option<Transpositions>,
 }
 
 impl LimitArgs {
@@ -65,6 +69,9 @@ impl LimitArgs {
         limits.clock_start = Some(std::time::Instant::now());
         if let Some(bytes) = self.memory {
             limits.memory_budget = bytes;
+        }
+        if let Some(transpositions) = self.transpositions {
+            limits.transpositions = transpositions;
         }
         Ok(limits)
     }

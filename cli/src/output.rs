@@ -61,12 +61,20 @@ pub fn text(solution: &Solution) -> String {
 }
 
 /// One line of statistics: the time is the whole solve's, and the part of it spent building
-/// tables follows when there was one.
+/// tables follows when there was one; then the transposition table's hits and size when the
+/// engine kept one.
 pub fn stats_line(stats: &Stats, mode: &str) -> String {
-    let build = match stats.build.is_zero() {
+    let mut build = match stats.build.is_zero() {
         true => String::new(),
         false => format!(", build {:.3} s", stats.build.as_secs_f64()),
     };
+    if stats.transposition_bytes > 0 {
+        build.push_str(&format!(
+            ", transposition hits {} ({} table)",
+            stats.transposition_hits,
+            statespace::limit::human_bytes(stats.transposition_bytes as u128)
+        ));
+    }
     format!(
         "stats: mode {mode}, expanded {}, generated {}, visited {}, peak frontier {}, depth {}, {:.3} s{build}",
         stats.expanded,

@@ -28,12 +28,13 @@
 //! [goal]
 //! kind = "uniform"   # the plugin's goals
 //! [search]
-//! mode = "auto"      # bfs | iddfs | table | algebraic | auto (what the puzzle supports)
+//! mode = "auto"      # bfs | bidirectional | iddfs | table | algebraic | auto (what the puzzle supports)
 //! max_depth = 20     # optional limits
 //! max_states = 1000000
 //! time_limit = "30s"  # humantime syntax
 //! memory = "4GiB"     # the budget engines check before allocating
 //! threads = 2         # explore: worker threads (default: all for large spaces)
+//! transpositions = "32MiB"  # iddfs/idastar: the transposition table, or "off" (default "auto")
 //! [heuristic]
 //! kind = "default"   # astar/idastar: the plugin's heuristics (tiles: linear-conflict, pdb, ...)
 //! [start]
@@ -116,6 +117,8 @@ pub struct SearchSection {
     pub memory: Option<Spanned<String>>,
     /// Worker threads for engines that use several (`explore`); default: chosen by size.
     pub threads: Option<Spanned<i64>>,
+    /// The depth-first engines' transposition table: a size (`"64MiB"`), `"auto"` or `"off"`.
+    pub transpositions: Option<Spanned<String>>,
     /// Moved to `[heuristic] kind`: read only to say so.
     #[serde(default)]
     heuristic: Option<Spanned<IgnoredAny>>,
@@ -272,6 +275,11 @@ impl Config {
             base.memory_budget = parse_bytes(raw.get_ref())
                 .map_err(|e| self.error_at(raw.span(), "search.memory", e.to_string()))?;
         }
+        if let Some(raw) = &self.search.transpositions {
+            base.transpositions = parse_transpositions(raw.get_ref()).map_err(|e| {
+                self.error_at(raw.span(), "search.transpositions", e.to_string())
+            })?;
+        }
         Ok(base)
     }
 
@@ -364,6 +372,22 @@ pub fn parse_bytes(text: &str) -> std::result::Result<u64, SizeError> {
     }
 }
 
+/// A transposition table's size: `auto`, `off`, or a byte count as [`parse_bytes`] reads it.
+pub fn parse_transpositions(
+    text: &str,
+) -> std::result::Result<crate::limit::Transpositions, SizeError> {
+    use crate::limit::Transpositions;
+    match text.trim() {
+        "auto" => Ok(Transpositions::Auto),
+        "off" => Ok(Transpositions::Off),
+        size => match parse_bytes(size) {
+            Ok(bytes) => Ok(Transpositions::Bytes(bytes)),
+            Err(SizeError::Unreadable(text)) => Err(SizeError::NotATableSize(text)),
+            Err(other) => Err(other),
+        },
+    }
+}
+
 /// Why [`parse_duration`] refused a text (a flag's value or `[search] time_limit`); each
 /// displays as one line that quotes the text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -402,6 +426,9 @@ pub enum SizeError {
     /// Not a size (`4GiB`, `512 MB`, `1000000`).
     #[error("`{0}` is not a size like 4GiB or 512MB")]
     Unreadable(String),
+    /// Not a transposition table's size: `auto`, `off` or a size.
+    #[error("`{0}` is not auto, off or a size like 64MiB")]
+    NotATableSize(String),
 }
 
 /// A TOML or serde error as a one-line [`Error`] at its line and key.

@@ -16,6 +16,8 @@ pub struct Mode(&'static str);
 impl Mode {
     /// Breadth-first search from the start.
     pub const BFS: Mode = Mode("bfs");
+    /// Breadth-first search from the start and from the goals until they meet.
+    pub const BIDIRECTIONAL: Mode = Mode("bidirectional");
     /// Iterative deepening: memory linear in depth.
     pub const IDDFS: Mode = Mode("iddfs");
     /// A distance table built backward from the goal set, then a lookup.
@@ -28,8 +30,12 @@ impl Mode {
     pub const AUTO: Mode = Mode("auto");
 
     /// The library's engines, in the order lists show them, with what each does; `auto` last.
-    pub const LIBRARY: [(Mode, &'static str); 6] = [
+    pub const LIBRARY: [(Mode, &'static str); 7] = [
         (Mode::BFS, "Breadth-first search from the start"),
+        (
+            Mode::BIDIRECTIONAL,
+            "Breadth-first search from the start and the goals until they meet",
+        ),
         (Mode::IDDFS, "Iterative deepening: memory linear in depth"),
         (
             Mode::TABLE,
@@ -43,7 +49,7 @@ impl Mode {
             Mode::IDASTAR,
             "IDA* with the puzzle's heuristic: optimal, memory linear in depth",
         ),
-        (Mode::AUTO, "The plugin picks by board size"),
+        (Mode::AUTO, "The engine that fits the puzzle and its size"),
     ];
 
     /// A plugin's own engine, named `name` (lowercase, as configs write it).

@@ -43,7 +43,7 @@ use super::bfs::rebuild_path;
 use super::visited::{BitVisited, HashVisited, Visited};
 use super::{Outcome, Path, Report, Stats, Step};
 use crate::limit::{Latch, Limit, Limits};
-use crate::space::{GoalSet, Indexed, Invertible, StateSpace};
+use crate::space::{GoalSet, Indexed, Invertible};
 
 /// Bidirectional BFS with hash-set stores; works on any invertible space with listed goals.
 ///
@@ -296,7 +296,7 @@ fn join<P: Invertible, V: Visited<P::State>>(
 mod tests {
     use super::*;
     use crate::search::bfs;
-    use crate::space::replay;
+    use crate::space::{StateSpace, replay};
     use crate::toys::heuristic::{SLIDE_GOAL, Slide};
     use crate::toys::{Lights, LightsGoal, Ring};
     use std::sync::atomic::AtomicBool;

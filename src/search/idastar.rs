@@ -180,9 +180,7 @@ impl<P: StateSpace, H: Heuristic<P> + ?Sized> Search<'_, P, H> {
             return Err(Stop::Found);
         }
         self.expand_checks()?;
-        if let Some(table) = &self.table {
-            table.prefetch(state);
-        }
+        let bucket = self.table.as_ref().map(|table| table.prefetch(&state));
         let level = self.path.len();
         if self.buffers.len() <= level {
             self.buffers.push(Vec::new());
@@ -217,10 +215,10 @@ impl<P: StateSpace, H: Heuristic<P> + ?Sized> Search<'_, P, H> {
         self.stats.generated += generated;
         self.work = work;
         self.ticker.tick(work).map_err(Stop::Limit)?;
-        if let Some(table) = &mut self.table
+        if let (Some(table), Some(bucket)) = (&mut self.table, bucket)
             && !successors.is_empty()
         {
-            table.enter(space, state, g, previous, &mut successors);
+            table.enter(space, bucket, state, g, previous, &mut successors);
         }
         self.pending += successors.len() as u64;
         self.stats.peak_frontier = self.stats.peak_frontier.max(self.pending);

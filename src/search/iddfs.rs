@@ -150,11 +150,10 @@ impl<P: StateSpace> Search<'_, P> {
             return Err(Stop::Found);
         }
         let level = self.path.len();
-        if depth_left > 0
-            && let Some(table) = &self.table
-        {
-            table.prefetch(state);
-        }
+        let bucket = match (&self.table, depth_left) {
+            (Some(table), 1..) => Some(table.prefetch(&state)),
+            _ => None,
+        };
         if self.buffers.len() <= level {
             self.buffers.push(Vec::new());
         }
@@ -180,10 +179,10 @@ impl<P: StateSpace> Search<'_, P> {
             return Ok(());
         }
         self.expand_checks()?;
-        if let Some(table) = &mut self.table
+        if let (Some(table), Some(bucket)) = (&mut self.table, bucket)
             && !successors.is_empty()
         {
-            table.enter(space, state, level as u32, previous, &mut successors);
+            table.enter(space, bucket, state, level as u32, previous, &mut successors);
         }
         self.pending += successors.len() as u64;
         self.stats.peak_frontier = self.stats.peak_frontier.max(self.pending);

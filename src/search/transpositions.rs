@@ -15,15 +15,22 @@
 //!
 //! # What it stores, and how it is bounded
 //!
-//! One flat array of slots, allocated once when the search starts, its size chosen by
-//! [`Limits::transpositions`] (by default [`AUTO_BYTES`], at most a quarter of the memory
-//! budget; an explicit size over the budget is refused with the figure, before allocating) and
-//! rounded down to a power of two of slots. A slot holds a state, the move that entered it,
-//! its `g` and the iteration's stamp: nothing is allocated per state, and the memory is
-//! zeroed pages the system hands out as they are first written, so a small search on a large
-//! table touches little of it. A new iteration bumps the stamp, which empties every slot at
-//! once (entries of earlier iterations were searched to another bound: see below why they are
-//! not used).
+//! One flat array of slots. A slot holds a state, the move that entered it, its `g` and the
+//! iteration's stamp: nothing is allocated per state. A new iteration bumps the stamp, which
+//! empties every slot at once (entries of earlier iterations were searched to another bound:
+//! see below why they are not used).
+//!
+//! Its largest size is fixed before the search starts, by [`Limits::transpositions`]: by default
+//! [`AUTO_BYTES`], at most a quarter of the memory budget; an explicit size over the budget is
+//! refused with the figure, before anything is allocated. The array starts at
+//! [`INITIAL_BYTES`] and grows between iterations, never within one: when the iteration that
+//! ended wrote more entries than half the slots, the next gets room for what the last wrote
+//! times the last iteration's growth (deepening grows each iteration by a similar factor),
+//! at least twice the slots, at most the largest size. Growing moves nothing (the entries are
+//! stale at that moment), and the memory is zeroed pages that the system hands out as they are
+//! first written (huge pages where the kernel agrees: one fault per 2 MiB rather than per
+//! 4 KiB, and fewer TLB misses), so a search of a few thousand nodes touches a few pages, not
+//! megabytes of them, and a long one reaches the size it fills.
 //!
 //! The slots are 2-way buckets, a state's bucket chosen by a hash of it. Replacement:
 //!
@@ -88,11 +95,17 @@ use crate::space::StateSpace;
 use std::hash::{Hash, Hasher};
 use std::mem::MaybeUninit;
 
-/// The table's size when [`Limits::transpositions`] is [`Transpositions::Auto`] (further
-/// capped at a quarter of the memory budget). Large enough to hold every state of a search that
-/// runs for seconds on a puzzle of tens of millions of states per second; touched only where
-/// written.
-pub const AUTO_BYTES: u64 = 64 << 20;
+/// The table's largest size when [`Limits::transpositions`] is [`Transpositions::Auto`]
+/// (further capped at a quarter of the memory budget): a few hundred thousand entries, and a
+/// table that stays in the last-level cache. Measured (BENCHMARKS.md, "Transposition tables"):
+/// on the 15-puzzle 8 MiB keeps nearly every saving of 64 MiB, while 64 MiB costs a memory
+/// miss per node and the kernel's zeroing of its pages, and takes 70 % more CPU time than no
+/// table; a search of many distinct states per iteration may ask for more.
+pub const AUTO_BYTES: u64 = 8 << 20;
+
+/// The table's size when the search starts (or its largest size, if smaller); it grows between
+/// iterations that fill it (see the module docs).
+pub const INITIAL_BYTES: u64 = 256 << 10;
 
 /// One slot: the iteration's stamp (0: never written), the `g` of the entry, the state and the
 /// move that entered it. All-zero bytes are a valid empty slot, which is what lets the table be
@@ -104,13 +117,26 @@ struct Slot<S, M> {
     entry: MaybeUninit<(S, Option<M>)>,
 }
 
+impl<S: Copy, M: Copy> Clone for Slot<S, M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S: Copy, M: Copy> Copy for Slot<S, M> {}
+
 /// The table: see the module docs.
 pub struct TranspositionTable<S, M> {
     slots: Box<[Slot<S, M>]>,
-    /// Buckets minus one (a power of two minus one).
-    mask: usize,
+    /// The number of buckets (two slots each).
+    buckets: u64,
+    /// The most buckets the table may grow to.
+    max_buckets: u64,
     /// The current iteration's stamp; at least 1.
     stamp: u32,
+    /// States recorded in this iteration, and in the one before.
+    written: u64,
+    written_before: u64,
     /// Repeated states that skipped at least one successor.
     hits: u64,
 }
@@ -130,27 +156,36 @@ impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
         Ok(Self::with_bytes(bytes))
     }
 
-    /// A table of at most `bytes` (a power of two of slots, two slots a bucket); `None` when
-    /// that holds no bucket.
+    /// A table of at most `bytes` (as many buckets of two slots as fit), starting at
+    /// [`INITIAL_BYTES`]; `None` when `bytes` hold no bucket.
     pub fn with_bytes(bytes: u64) -> Option<Self> {
-        let fit = bytes / std::mem::size_of::<Slot<S, M>>().max(1) as u64;
-        let fit = usize::try_from(fit).unwrap_or(usize::MAX);
-        if fit < 2 {
+        let bucket = 2 * std::mem::size_of::<Slot<S, M>>().max(1) as u64;
+        let max_buckets = bytes / bucket;
+        if max_buckets == 0 {
             return None;
         }
-        let slots = 1usize << fit.ilog2();
-        let zeroed = Box::<[Slot<S, M>]>::new_zeroed_slice(slots);
-        // SAFETY: a `Slot` of all-zero bytes is valid: two `u32`s and a `MaybeUninit`.
-        let slots = unsafe { zeroed.assume_init() };
+        let buckets = (INITIAL_BYTES / bucket).clamp(1, max_buckets);
         Some(TranspositionTable {
-            mask: slots.len() / 2 - 1,
-            slots,
+            slots: Self::zeroed(buckets),
+            buckets,
+            max_buckets,
             stamp: 1,
+            written: 0,
+            written_before: 0,
             hits: 0,
         })
     }
 
-    /// The bytes the table takes.
+    /// `buckets` empty buckets, as zeroed pages.
+    fn zeroed(buckets: u64) -> Box<[Slot<S, M>]> {
+        let slots = usize::try_from(2 * buckets).expect("bounded by the memory budget");
+        let mut zeroed = Box::<[Slot<S, M>]>::new_zeroed_slice(slots);
+        super::advise_huge_pages(zeroed.as_mut_ptr() as usize, std::mem::size_of_val(&*zeroed));
+        // SAFETY: a `Slot` of all-zero bytes is valid: two `u32`s and a `MaybeUninit`.
+        unsafe { zeroed.assume_init() }
+    }
+
+    /// The bytes the table takes now.
     pub fn bytes(&self) -> u64 {
         std::mem::size_of_val(&*self.slots) as u64
     }
@@ -160,8 +195,19 @@ impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
         self.hits
     }
 
-    /// Starts a new iteration: every entry of the ones before is forgotten.
+    /// Starts a new iteration: every entry of the ones before is forgotten, and the table grows
+    /// when the last iteration filled it (see the module docs).
     pub fn next_iteration(&mut self) {
+        let (written, before) = (self.written, self.written_before.max(1));
+        (self.written_before, self.written) = (written, 0);
+        let growth = written.div_ceil(before).clamp(1, 16);
+        if 2 * written > self.slots.len() as u64 && self.buckets < self.max_buckets {
+            let wanted = written.saturating_mul(growth).max(2 * self.buckets);
+            self.buckets = wanted.min(self.max_buckets);
+            self.slots = Self::zeroed(self.buckets);
+            self.stamp = 1;
+            return;
+        }
         if self.stamp == u32::MAX {
             self.slots.iter_mut().for_each(|slot| slot.stamp = 0);
             self.stamp = 0;
@@ -169,32 +215,26 @@ impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
         self.stamp += 1;
     }
 
-    /// The first slot of `state`'s bucket.
+    /// Where `state`'s bucket is; its two slots are loaded into the caches now (a prefetch),
+    /// so that [`enter`](Self::enter), given the bucket soon after, does not wait for memory.
     #[inline]
-    fn bucket(&self, state: &S) -> usize {
+    pub fn prefetch(&self, state: &S) -> Bucket {
         let mut hasher = Fold(0);
         state.hash(&mut hasher);
-        (hasher.finish() as usize & self.mask) * 2
+        // The hash scaled to `0..buckets` by its high bits (a multiply, not a division).
+        let at = ((hasher.finish() as u128 * self.buckets as u128) >> 64) as usize * 2;
+        super::prefetch(&self.slots[at]);
+        super::prefetch(&self.slots[at + 1]);
+        Bucket(at)
     }
 
-    /// Starts loading `state`'s bucket into the caches, so that [`enter`](Self::enter) soon
-    /// after does not wait for memory.
+    /// Slot `at`'s entry, when it is this iteration's.
     #[inline]
-    pub fn prefetch(&self, state: S) {
-        super::prefetch(&self.slots[self.bucket(&state)]);
-    }
-
-    /// The entry of slot `at` when it is this iteration's.
-    #[inline]
-    fn fresh(&self, at: usize) -> Option<(u32, S, Option<M>)> {
+    fn fresh(&self, at: usize) -> Option<&(S, Option<M>)> {
         let slot = &self.slots[at];
-        if slot.stamp != self.stamp {
-            return None;
-        }
-        // SAFETY: a slot with a non-zero stamp was written by `write`, which stores the entry
-        // (zeroed slots have stamp 0, and the stamp is never 0).
-        let (state, previous) = unsafe { slot.entry.assume_init() };
-        Some((slot.g, state, previous))
+        // SAFETY: a slot with this iteration's stamp was written by `write`, which stores the
+        // entry (zeroed slots have stamp 0, and the stamp is never 0).
+        (slot.stamp == self.stamp).then(|| unsafe { slot.entry.assume_init_ref() })
     }
 
     #[inline]
@@ -206,46 +246,53 @@ impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
         };
     }
 
-    /// Records `state`, entered at `g` after `previous`, or says which entry of it covers this
-    /// one: `Some(q)`, the move that entered a record at `g' <= g` (`None` for the start).
-    fn record(&mut self, state: S, g: u32, previous: Option<M>) -> Option<Option<M>> {
-        let at = self.bucket(&state);
-        let (first, second) = (self.fresh(at), self.fresh(at + 1));
-        for (slot, entry) in [(at, first), (at + 1, second)] {
-            match entry {
-                Some((g_then, s, q)) if s == state && g_then <= g => return Some(q),
-                Some((_, s, _)) if s == state => {
-                    self.write(slot, g, state, previous);
-                    return None;
+    /// Records `state` (whose bucket is `at`), entered at `g` after `previous`, or says which
+    /// entry of it covers this one: `Some(q)`, the move that entered a record at `g' <= g`
+    /// (`None` for the start).
+    #[inline]
+    fn record(&mut self, at: usize, state: S, g: u32, previous: Option<M>) -> Option<Option<M>> {
+        for slot in [at, at + 1] {
+            if let Some(&(s, q)) = self.fresh(slot)
+                && s == state
+            {
+                if self.slots[slot].g <= g {
+                    return Some(q);
                 }
-                _ => {}
+                self.write(slot, g, state, previous);
+                self.written += 1;
+                return None;
             }
         }
-        match first {
-            Some((g_first, _, _)) if g_first < g => self.write(at + 1, g, state, previous),
-            Some((g_first, s, q)) => {
-                self.write(at + 1, g_first, s, q);
-                self.write(at, g, state, previous);
+        self.written += 1;
+        let first = &self.slots[at];
+        if first.stamp == self.stamp && first.g < g {
+            self.write(at + 1, g, state, previous);
+        } else {
+            if first.stamp == self.stamp {
+                self.slots[at + 1] = *first;
             }
-            None => self.write(at, g, state, previous),
+            self.write(at, g, state, previous);
         }
         None
     }
 
-    /// Enters `state`, reached in `g` moves by `previous`, before its successors are searched:
-    /// drops from `successors` (those the move-order rule allows after `previous`, within the
-    /// bound) the ones an earlier entry of the same state, at `g' <= g` in this iteration,
-    /// searched or is searching (see the module docs); records the state when none covers it.
+    /// Enters `state` (its bucket from [`prefetch`](Self::prefetch)), reached in `g` moves by
+    /// `previous`, before its successors are searched: drops from `successors` (those the
+    /// move-order rule allows after `previous`, within the bound) the ones an earlier entry of
+    /// the same state, at `g' <= g` in this iteration, searched or is searching (see the
+    /// module docs); records the state when none covers it.
+    #[inline]
     pub fn enter<P: StateSpace<State = S, Move = M>>(
         &mut self,
         space: &P,
+        bucket: Bucket,
         state: S,
         g: u32,
         previous: Option<M>,
         successors: &mut Vec<(M, S)>,
     ) {
         let before = successors.len();
-        match self.record(state, g, previous) {
+        match self.record(bucket.0, state, g, previous) {
             None => return,
             Some(q) if q.is_none() || q == previous => successors.clear(),
             Some(Some(q)) => successors.retain(|&(m, _)| !space.may_follow(q, m)),
@@ -255,9 +302,14 @@ impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
     }
 }
 
+/// Where a state's slots are in the table: from [`TranspositionTable::prefetch`], for
+/// [`TranspositionTable::enter`] (one hash per node).
+#[derive(Clone, Copy, Debug)]
+pub struct Bucket(usize);
+
 /// A fast deterministic hasher (the same slots on every run, so node counts are reproducible):
 /// each word folded in by a rotate, a xor and a multiply, then mixed (MurmurHash3's finaliser)
-/// so that the low bits that pick the bucket depend on every bit of the state.
+/// so that the high bits that pick the bucket depend on every bit of the state.
 struct Fold(u64);
 
 impl Fold {
@@ -268,28 +320,40 @@ impl Fold {
 }
 
 impl Hasher for Fold {
+    #[inline]
     fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            self.add(u64::from_le_bytes(word.try_into().expect("8 bytes")));
+        }
+        let rest = words.remainder();
+        if !rest.is_empty() {
             let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
+            word[..rest.len()].copy_from_slice(rest);
             self.add(u64::from_le_bytes(word));
         }
     }
+    #[inline]
     fn write_u8(&mut self, n: u8) {
         self.add(n.into())
     }
+    #[inline]
     fn write_u16(&mut self, n: u16) {
         self.add(n.into())
     }
+    #[inline]
     fn write_u32(&mut self, n: u32) {
         self.add(n.into())
     }
+    #[inline]
     fn write_u64(&mut self, n: u64) {
         self.add(n)
     }
+    #[inline]
     fn write_usize(&mut self, n: usize) {
         self.add(n as u64)
     }
+    #[inline]
     fn finish(&self) -> u64 {
         let mut h = self.0;
         h ^= h >> 33;
@@ -305,16 +369,27 @@ mod tests {
     use super::*;
     use crate::toys::Ring;
 
+    /// Records `state` as an engine does: its bucket, then the record.
+    fn put(
+        table: &mut TranspositionTable<u64, i8>,
+        state: u64,
+        g: u32,
+        previous: Option<i8>,
+    ) -> Option<Option<i8>> {
+        let bucket = table.prefetch(&state);
+        table.record(bucket.0, state, g, previous)
+    }
+
     #[test]
     fn a_repeat_at_a_larger_g_is_covered_and_a_smaller_g_replaces_the_entry() {
         let mut table = TranspositionTable::<u64, i8>::with_bytes(1 << 12).unwrap();
-        assert_eq!(table.record(5, 3, Some(1)), None);
-        assert_eq!(table.record(5, 3, Some(-1)), Some(Some(1)));
-        assert_eq!(table.record(5, 4, Some(1)), Some(Some(1)));
-        assert_eq!(table.record(5, 2, Some(-1)), None, "a smaller g is searched");
-        assert_eq!(table.record(5, 2, Some(1)), Some(Some(-1)));
+        assert_eq!(put(&mut table, 5, 3, Some(1)), None);
+        assert_eq!(put(&mut table, 5, 3, Some(-1)), Some(Some(1)));
+        assert_eq!(put(&mut table, 5, 4, Some(1)), Some(Some(1)));
+        assert_eq!(put(&mut table, 5, 2, Some(-1)), None, "a smaller g is searched");
+        assert_eq!(put(&mut table, 5, 2, Some(1)), Some(Some(-1)));
         table.next_iteration();
-        assert_eq!(table.record(5, 9, Some(1)), None, "a new iteration forgets");
+        assert_eq!(put(&mut table, 5, 9, Some(1)), None, "a new iteration forgets");
     }
 
     #[test]
@@ -323,20 +398,20 @@ mod tests {
         let mut table = TranspositionTable::<u64, i8>::with_bytes(1 << 12).unwrap();
         let both = || vec![(1i8, 6u64), (-1, 4)];
         let mut successors = both();
-        table.enter(&ring, 5, 2, Some(1), &mut successors);
+        table.enter(&ring, table.prefetch(&5), 5, 2, Some(1), &mut successors);
         assert_eq!(successors, both(), "first entry: nothing skipped");
         // Entered before after +1, which allows only +1: the -1 successor is still searched.
         let mut successors = both();
-        table.enter(&ring, 5, 3, Some(-1), &mut successors);
+        table.enter(&ring, table.prefetch(&5), 5, 3, Some(-1), &mut successors);
         assert_eq!(successors, [(-1, 4)]);
         let mut successors = both();
-        table.enter(&ring, 5, 3, Some(1), &mut successors);
+        table.enter(&ring, table.prefetch(&5), 5, 3, Some(1), &mut successors);
         assert!(successors.is_empty());
         assert_eq!(table.hits(), 2);
         // The start covers everything.
-        table.enter(&ring, 0, 0, None, &mut both());
+        table.enter(&ring, table.prefetch(&0), 0, 0, None, &mut both());
         let mut successors = both();
-        table.enter(&ring, 0, 4, Some(-1), &mut successors);
+        table.enter(&ring, table.prefetch(&0), 0, 4, Some(-1), &mut successors);
         assert!(successors.is_empty());
     }
 
@@ -345,15 +420,39 @@ mod tests {
         // One bucket: every state shares it.
         let mut table = TranspositionTable::<u64, i8>::with_bytes(2 * 24).unwrap();
         assert_eq!(table.slots.len(), 2);
-        table.record(1, 1, None);
-        table.record(2, 5, None);
-        table.record(3, 7, None); // goes to the second slot, pushing 2 out
-        assert_eq!(table.record(1, 9, None), Some(None));
-        assert_eq!(table.record(3, 9, None), Some(None));
-        assert_eq!(table.record(2, 9, None), None, "pushed out");
-        table.record(4, 0, None); // the shallowest: first slot, 1 moves to the second
-        assert_eq!(table.record(4, 1, None), Some(None));
-        assert_eq!(table.record(1, 9, None), Some(None));
+        put(&mut table, 1, 1, None);
+        put(&mut table, 2, 5, None);
+        put(&mut table, 3, 7, None); // goes to the second slot, pushing 2 out
+        assert_eq!(put(&mut table, 1, 9, None), Some(None));
+        assert_eq!(put(&mut table, 3, 9, None), Some(None));
+        assert_eq!(put(&mut table, 2, 9, None), None, "pushed out");
+        put(&mut table, 4, 0, None); // the shallowest: first slot, 1 moves to the second
+        assert_eq!(put(&mut table, 4, 1, None), Some(None));
+        assert_eq!(put(&mut table, 1, 9, None), Some(None));
+    }
+
+    #[test]
+    fn the_table_grows_between_iterations_that_fill_it() {
+        let mut table = TranspositionTable::<u64, i8>::with_bytes(64 << 20).unwrap();
+        assert_eq!(table.bytes(), INITIAL_BYTES - INITIAL_BYTES % 48);
+        let quarter = table.slots.len() as u64 / 4;
+        for state in 0..quarter {
+            put(&mut table, state, 1, None);
+        }
+        table.next_iteration();
+        assert_eq!(table.bytes(), INITIAL_BYTES - INITIAL_BYTES % 48, "a quarter full");
+        for state in 0..4 * quarter {
+            put(&mut table, state, 1, None);
+        }
+        table.next_iteration();
+        // Four times the states of the iteration before: slots for twice four times as many.
+        assert_eq!(table.slots.len() as u64, 2 * 4 * (4 * quarter));
+        assert_eq!(put(&mut table, 5, 1, None), None, "empty after growing");
+        for state in 0..table.slots.len() as u64 * 8 {
+            put(&mut table, state, 1, None);
+        }
+        table.next_iteration();
+        assert_eq!(table.bytes(), (64 << 20) - (64 << 20) % 48, "at most the largest size");
     }
 
     #[test]
@@ -365,9 +464,9 @@ mod tests {
             ..Limits::default()
         };
         let auto = Table::for_limits(&limits(Transpositions::Auto, 1 << 40)).unwrap();
-        assert!(auto.unwrap().bytes() <= AUTO_BYTES);
+        assert_eq!(auto.unwrap().max_buckets, AUTO_BYTES / 48);
         let small = Table::for_limits(&limits(Transpositions::Auto, 1 << 20)).unwrap();
-        assert!(small.unwrap().bytes() <= 1 << 18, "a quarter of the budget");
+        assert_eq!(small.unwrap().max_buckets, (1 << 18) / 48, "a quarter of the budget");
         let off = Table::for_limits(&limits(Transpositions::Off, 1 << 30)).unwrap();
         assert!(off.is_none());
         let over = Table::for_limits(&limits(Transpositions::Bytes(2 << 20), 1 << 20));
@@ -375,6 +474,6 @@ mod tests {
         let tiny = Table::for_limits(&limits(Transpositions::Bytes(10), 1 << 20)).unwrap();
         assert!(tiny.is_none(), "no bucket fits in 10 bytes");
         let exact = Table::with_bytes(1000).unwrap();
-        assert!(exact.bytes() <= 1000 && exact.bytes() > 500);
+        assert!(exact.bytes() <= 1000 && exact.bytes() > 1000 - 48);
     }
 }

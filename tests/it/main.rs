@@ -11,6 +11,8 @@
 //! - `cli_io`: the binary at its edges: a `--boards` stream with bad bytes and huge lines, a
 //!   closed or full stdout, outputs that are devices, FIFOs or symlinks, clap's errors.
 //! - `limits`: time limit, Ctrl-C, memory budget.
+//! - `deepening`: the depth-first engines' transposition table and bidirectional BFS on the
+//!   built-in puzzles: BFS's answers, the table's hits and savings, its key and flag, limits.
 //! - `perm`: the permutation-puzzle plugin: known distance tables (2x2x2, Skewb, Pyraminx,
 //!   LoopOver), the index, engines agreeing on scrambles, invariants, bad definitions.
 //! - `twsearch`: twsearch's sample definitions (`../shared/defs`), when they are beside the
@@ -33,6 +35,7 @@ mod cases;
 mod cli;
 mod cli_io;
 mod cluster;
+mod deepening;
 mod errors;
 mod explore;
 mod export;

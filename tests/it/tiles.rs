@@ -138,6 +138,7 @@ fn every_2x2_and_2x3_board_by_every_engine() {
             instance.modes(),
             [
                 Mode::BFS,
+                Mode::BIDIRECTIONAL,
                 Mode::IDDFS,
                 Mode::TABLE,
                 Mode::ASTAR,
@@ -328,7 +329,7 @@ fn the_24_puzzle_is_representable() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains(
-            "supported: bfs, iddfs, astar, idastar, auto",
+            "supported: bfs, bidirectional, iddfs, astar, idastar, auto",
         ));
 }
 

@@ -235,7 +235,7 @@ fn instance<const N: usize>(
     });
     let indexable = space.indexable();
     let kit = Kit::new(space, description)
-        .invertible()
+        .goals()
         .invariant()
         .heuristic_from(factory);
     let kit = if indexable { kit.table().split() } else { kit };

@@ -110,7 +110,7 @@ impl Plugin for TilesPlugin {
         let tiles = Tiles::new(rows, cols, target);
         let heuristic = heuristic(config, &tiles)?;
         let kit = Kit::new(tiles, description)
-            .invertible()
+            .goals()
             .invariant()
             .heuristic_from(heuristic);
         // Ranks fit a u64 up to 20 cells; beyond, no index (and no table could fit anyway).

@@ -161,26 +161,7 @@ impl Packed {
 /// no huge page free) or on other systems the pages are plain, the contents the same.
 pub(super) fn huge_page_words(words: usize) -> Vec<u64> {
     let mut all: Vec<u64> = Vec::with_capacity(words);
-    #[cfg(target_os = "linux")]
-    {
-        const HUGE: usize = 2 << 20;
-        const MADV_HUGEPAGE: i32 = 14;
-        unsafe extern "C" {
-            fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
-        }
-        let start = all.as_mut_ptr() as usize;
-        let (first, end) = (
-            start.next_multiple_of(HUGE),
-            (start + words * 8) / HUGE * HUGE,
-        );
-        if words * 8 >= 2 * HUGE && end > first {
-            // SAFETY: `first..end` lies inside the vector's allocation (page-aligned, as madvise
-            // needs), which stays allocated and unmoved during the call; MADV_HUGEPAGE changes
-            // only how the kernel backs the range, never its contents. The result is ignored:
-            // refused advice leaves plain pages.
-            unsafe { madvise(first as *mut std::ffi::c_void, end - first, MADV_HUGEPAGE) };
-        }
-    }
+    crate::search::advise_huge_pages(all.as_mut_ptr() as usize, words * 8);
     all
 }
 
