@@ -559,9 +559,12 @@ mod tests {
         let ours = table::build(&indexed, &limits).unwrap();
         for board in 0..512u64 {
             let theirs = own.distance(&space, board).unwrap();
-            assert_eq!(ours.distance(&indexed, board).unwrap(), theirs, "{board:09b}");
-            let Outcome::Solved(path) = bfs::solve_indexed(&indexed, board, &limits).outcome
-            else {
+            assert_eq!(
+                ours.distance(&indexed, board).unwrap(),
+                theirs,
+                "{board:09b}"
+            );
+            let Outcome::Solved(path) = bfs::solve_indexed(&indexed, board, &limits).outcome else {
                 panic!("{board:09b}: every 3 x 3 board is solvable");
             };
             assert_eq!(Some(path.len() as u32), theirs);

@@ -341,7 +341,11 @@ impl<P: Puzzle> Kit<P> {
         let forward = match (faster.as_ref().and_then(|f| f.forward), &indexed) {
             (Some(words), Some(i)) => (words, Some(i.forward.1), "word-at-a-time"),
             (None, Some(i)) => (i.forward.0, Some(i.forward.1), "per-state"),
-            (_, None) => (layers::forward_hashed::<P> as ForwardSweep<P>, None, "hash-set"),
+            (_, None) => (
+                layers::forward_hashed::<P> as ForwardSweep<P>,
+                None,
+                "hash-set",
+            ),
         };
         let sweeps = Sweeps { forward, backward };
         let runner = Runner { space, proof };
@@ -711,25 +715,50 @@ mod tests {
         let table = Kit::new(lights(), "t").table().build(Mode::AUTO);
         let goals = table.explore(Some(&board), &from(None), &mut |_, _| {});
         assert_eq!(goals.unwrap().direction, Direction::Backward);
-        let start = table.explore(Some(&board), &from(Some(ExploreFrom::Start)), &mut |_, _| {});
+        let start = table.explore(
+            Some(&board),
+            &from(Some(ExploreFrom::Start)),
+            &mut |_, _| {},
+        );
         let start = start.unwrap();
-        assert_eq!((start.direction, start.strategy), (Direction::Forward, "per-state"));
+        assert_eq!(
+            (start.direction, start.strategy),
+            (Direction::Forward, "per-state")
+        );
         let words = Kit::new(lights(), "t").xor().table().build(Mode::AUTO);
-        let by_words = words.explore(Some(&board), &from(Some(ExploreFrom::Start)), &mut |_, _| {});
+        let by_words = words.explore(
+            Some(&board),
+            &from(Some(ExploreFrom::Start)),
+            &mut |_, _| {},
+        );
         let by_words = by_words.unwrap();
         assert_eq!(by_words.strategy, "word-at-a-time");
         assert_eq!(by_words.histogram, start.histogram);
         // No goal set: backward is refused, in one line; no index: forward keeps a hash set.
         let plain = Kit::new(lights(), "Lights").build(Mode::AUTO);
-        let refused = plain.explore(Some(&board), &from(Some(ExploreFrom::Goals)), &mut |_, _| {});
+        let refused = plain.explore(
+            Some(&board),
+            &from(Some(ExploreFrom::Goals)),
+            &mut |_, _| {},
+        );
         let refused = refused.unwrap_err().to_string();
         assert!(refused.starts_with("explore: from goals: Lights cannot be swept backward"));
         assert!(!refused.contains('\n'));
-        let hashed = plain.explore(Some(&board), &from(None), &mut |_, _| {}).unwrap();
-        assert_eq!((hashed.direction, hashed.strategy), (Direction::Forward, "hash-set"));
+        let hashed = plain
+            .explore(Some(&board), &from(None), &mut |_, _| {})
+            .unwrap();
+        assert_eq!(
+            (hashed.direction, hashed.strategy),
+            (Direction::Forward, "hash-set")
+        );
         assert_eq!(hashed.histogram, start.histogram);
         assert_eq!(hashed.space_size, 0);
         let no_start = plain.explore(None, &from(None), &mut |_, _| {});
-        assert!(no_start.unwrap_err().to_string().contains("give a [start] board"));
+        assert!(
+            no_start
+                .unwrap_err()
+                .to_string()
+                .contains("give a [start] board")
+        );
     }
 }

@@ -302,7 +302,9 @@ impl Config {
         raw.get_ref()
             .parse()
             .map(Some)
-            .map_err(|e: UnknownDirection| self.error_at(raw.span(), "search.explore_from", e.to_string()))
+            .map_err(|e: UnknownDirection| {
+                self.error_at(raw.span(), "search.explore_from", e.to_string())
+            })
     }
 
     /// The `[start] board` (or `scramble`) text with where it stands in the file; an error when

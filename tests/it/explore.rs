@@ -307,8 +307,12 @@ fn a_sweep_that_ends_exactly_at_the_depth_limit_is_complete() {
 
 /// Fewest moves from `starts` to every board they reach, counted by distance: a queue over boards
 /// as text, with the moves written out here (the brute force of the test below).
-fn histogram_by_queue(starts: &[&str], moves: impl Fn(&[Vec<u8>]) -> Vec<Vec<Vec<u8>>>) -> Vec<u64> {
-    let grid = |text: &str| -> Vec<Vec<u8>> { text.lines().map(|l| l.trim().bytes().collect()).collect() };
+fn histogram_by_queue(
+    starts: &[&str],
+    moves: impl Fn(&[Vec<u8>]) -> Vec<Vec<Vec<u8>>>,
+) -> Vec<u64> {
+    let grid =
+        |text: &str| -> Vec<Vec<u8>> { text.lines().map(|l| l.trim().bytes().collect()).collect() };
     let mut distance = std::collections::HashMap::new();
     let mut queue = std::collections::VecDeque::new();
     for start in starts {

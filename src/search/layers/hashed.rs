@@ -77,8 +77,7 @@ pub fn forward_hashed<P: StateSpace + ?Sized>(
                     return;
                 }
                 // What the set and the lists hold if this successor makes either grow.
-                let lists = (frontier.capacity() + next.capacity().max(next.len() * 2 + 1))
-                    as u128
+                let lists = (frontier.capacity() + next.capacity().max(next.len() * 2 + 1)) as u128
                     * state_bytes;
                 let needed = seen.bytes_at_next_growth() as u128 + lists;
                 peak = peak.max(needed);
@@ -137,7 +136,10 @@ mod tests {
             for start in [0, 0b101, 0b110_011] {
                 let bits = forward(&space, start, options, &mut |_, _| {});
                 let hashed = forward_hashed(&space, start, options, &mut |_, _| {});
-                assert_eq!(hashed.histogram, bits.histogram, "{rows} x {cols} from {start}");
+                assert_eq!(
+                    hashed.histogram, bits.histogram,
+                    "{rows} x {cols} from {start}"
+                );
                 assert_eq!(hashed.stats.generated, bits.stats.generated);
                 assert_eq!(hashed.stats.expanded, bits.stats.expanded);
                 assert_eq!(hashed.stats.visited, bits.stats.visited);
