@@ -95,7 +95,7 @@ impl Plugin for BlocksPlugin {
             heuristics: &[],
             heuristic_keys: &[],
             example: "[puzzle]\nkind = \"blocks\"\n[goal]\nkind = \"place\"\npiece = \"X\"\n\
-                      at = [1, 2]\n[start]\nboard = \"\"\"\nXA\n.A\n\"\"\"\n",
+                      at = [2, 1]\n[start]\nboard = \"\"\"\nXA\n.A\n\"\"\"\n",
             engines: &[],
         }
     }
