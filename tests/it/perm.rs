@@ -965,3 +965,32 @@ fn perm_chained_sequences_are_composed_once_each() {
     let names: Vec<&str> = def.moves.iter().take(3).map(|m| m.name.as_str()).collect();
     assert_eq!(names, ["X", "S2000", "S1999"]);
 }
+
+/// twsearch's convention (its `symm/` samples rely on it): moves named `x`, `y`, `z` or a grip
+/// of capitals ending in `v` are whole-puzzle rotations, not searched unless `moves` lists them,
+/// and the description says which were left out.
+#[test]
+fn perm_rotations_are_not_moves_unless_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let own_text = std::fs::read_to_string(own("2x2x2.tws")).unwrap();
+    // On a 2x2x2, R L' and U D' turn the whole cube.
+    let text = format!("{own_text}\nMoveSequence x R L'\nMoveSequence Uv U D'\n");
+    let definition = dir.path().join("rotations.tws");
+    std::fs::write(&definition, text).unwrap();
+    let definition = definition.to_str().unwrap();
+
+    let (plain, _) = histogram(&own("2x2x2.tws"), "");
+    let (with_rotations, _) = histogram(definition, "");
+    assert_eq!(with_rotations, plain, "rotations left out by default");
+    assert_eq!(plain[1], 18, "six faces, three turns each");
+    let description = instance(definition, "").description().to_string();
+    assert!(
+        description.contains("(rotations x Uv not searched)"),
+        "{description}"
+    );
+
+    let listed = "moves = [\"U\", \"F\", \"R\", \"x\", \"Uv\"]";
+    let (searched, _) = histogram(definition, listed);
+    assert_eq!(searched[1], 9 + 3 + 3, "listed rotations are moves");
+    assert!(!instance(definition, listed).description().contains("not searched"));
+}

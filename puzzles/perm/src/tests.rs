@@ -877,3 +877,14 @@ fn perm_validate_catches_bad_definitions_built_in_code() {
     // A packer refuses a state type too small.
     assert!(Packer::<8>::new(&corpus("loopover-3x3"), &[]).is_err());
 }
+
+#[test]
+fn perm_rotation_names_follow_twsearch() {
+    use crate::def::model::is_rotation_name;
+    for rotation in ["x", "y2", "z'", "Fv", "DFRv", "U_v"] {
+        assert!(is_rotation_name(rotation), "{rotation}");
+    }
+    for mv in ["", "v", "X", "x3", "xy", "R", "Rv2", "fv", "2Fv", "Fvv", "F'v"] {
+        assert!(!is_rotation_name(mv), "{mv}");
+    }
+}
