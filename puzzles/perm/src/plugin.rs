@@ -137,6 +137,9 @@ impl Plugin for PermPlugin {
                 "the max of pattern databases picked from the orbits (default)",
             )],
             heuristic_keys: PermHeuristicKeys::KEYS,
+            scramble: Some(
+                "moves applied to the solved state, in the definition's names (`R U2 F'`); any move of the file, a power (`R3`) or a prime",
+            ),
             example: "[puzzle]\nkind = \"perm\"\ndefinition = \"builtin:loopover-3x3\"\n",
             engines: &[],
         }

@@ -884,7 +884,9 @@ fn perm_rotation_names_follow_twsearch() {
     for rotation in ["x", "y2", "z'", "Fv", "DFRv", "U_v"] {
         assert!(is_rotation_name(rotation), "{rotation}");
     }
-    for mv in ["", "v", "X", "x3", "xy", "R", "Rv2", "fv", "2Fv", "Fvv", "F'v"] {
+    for mv in [
+        "", "v", "X", "x3", "xy", "R", "Rv2", "fv", "2Fv", "Fvv", "F'v",
+    ] {
         assert!(!is_rotation_name(mv), "{mv}");
     }
 }
