@@ -18,11 +18,12 @@
 //! which.
 
 use super::atomic_output::AtomicOutput;
+use super::config_arg::ConfigArg;
 use super::limits::LimitArgs;
 use super::progress::Progress;
 use super::{Exit, write_stdout};
 use indicatif::HumanCount;
-use statespace::config::{Config, ExploreFrom, MAX_THREADS};
+use statespace::config::{ExploreFrom, MAX_THREADS};
 use statespace::error::{Error, Location};
 use statespace::instance::{Direction, Exploration, ExploreOptions};
 use statespace::limit::{Limit, human_bytes};
@@ -33,8 +34,8 @@ use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub struct ExploreArgs {
-    /// The TOML config: puzzle and goal (and the start board, for puzzles explored forward).
-    config: String,
+    #[command(flatten)]
+    config: ConfigArg,
     /// Where the sweep starts: `goals` (backward: every state that can reach a goal, by its
     /// fewest moves to one; puzzles with invertible moves and goals they can list) or `start`
     /// (forward: the start board's component, by distance from it; every puzzle). Overrides
@@ -117,10 +118,10 @@ fn cluster(args: &ExploreArgs) -> Result<Option<Cluster>, Error> {
 }
 
 pub fn run(args: ExploreArgs, registry: &Registry) -> Result<Exit, Error> {
-    let config = Config::load(&args.config)?;
+    let config = args.config.load()?;
     // The limits first: the clock and Ctrl-C cover the puzzle's setup too.
     let limits = args.limits.resolve(Some(&config))?;
-    let instance = registry.build(&config, &limits)?;
+    let instance = args.config.build(registry, &config, &limits)?;
     let threads = match args.threads {
         Some(n) => Some(n as usize),
         None => config.threads()?,
