@@ -94,6 +94,7 @@ impl Plugin for BlocksPlugin {
             goal_keys: BlocksGoalKeys::KEYS,
             heuristics: &[],
             heuristic_keys: &[],
+            scramble: None,
             example: "[puzzle]\nkind = \"blocks\"\n[goal]\nkind = \"place\"\npiece = \"X\"\n\
                       at = [2, 1]\n[start]\nboard = \"\"\"\nXA\n.A\n\"\"\"\n",
             engines: &[],
