@@ -24,6 +24,10 @@
 //! | [`xor_forward`], [`xor_backward`] | [`XorMoves`] (+ [`GoalSet`] backward) | **pull**, a 64-bit word of states per move: `next[t]` is the OR of the frontier words that reach word `t`, minus `visited[t]` |
 //! | [`split_backward`] | [`SplitMoves`] + [`Invertible`] + [`GoalSet`] | a **block** of the states that share the index's high part at a time, from two move tables; push while the frontier is small, pull (each unvisited state looks for a neighbour in the frontier, stopping at the first) once it is large |
 //!
+//! A space with no dense index at all is swept by [`forward_hashed`] (`hashed.rs`): forward
+//! from a start, one state at a time, over a hash set of the states found; the same [`Layers`],
+//! one thread, memory per state found (its module docs compare the two).
+//!
 //! With [`SplitMoves`] (permutation puzzles: pieces' places times slots' twists), `high_k` and
 //! `low_k` are tabulated once, and a successor costs one look-up in a table of `L * moves`
 //! entries and one bit, instead of an unrank, a move and a rank (the 2x2x2's figures: BENCHMARKS.md,
@@ -76,7 +80,9 @@
 //! | `per_state.rs` | the push of any indexed space, one state at a time |
 //! | `xor.rs` | the pull of an [`XorMoves`] space, a word of 64 states per move |
 //! | `split.rs` | the blocks of a [`SplitMoves`] space, from two move tables |
+//! | `hashed.rs` | [`forward_hashed`]: the sweep of a space without an index, over a hash set |
 
+mod hashed;
 mod per_state;
 mod split;
 mod sweep;
@@ -90,6 +96,7 @@ pub(super) use xor::XorWords;
 use super::Stats;
 use crate::limit::{Latch, Limit, Limits};
 use crate::space::{GoalSet, Indexed, Invertible, SplitMoves, XorMoves};
+pub use hashed::forward_hashed;
 use per_state::PerState;
 use split::SplitTables;
 use sweep::{pool_for, run, run_each};
