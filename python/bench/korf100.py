@@ -18,6 +18,7 @@ and the lengths must sum to 5305, the published total.
 
 import argparse
 import json
+import resource
 import subprocess
 import sys
 import time
@@ -37,10 +38,16 @@ print(json.dumps({"answers": [[a.moves, a.path, a.stats["elapsed"]] for a in ans
 """
 
 
+def cpu_of_children():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def timed(command):
-    started = time.perf_counter()
+    """The wall time and the CPU time (user + system) of `command`, and what it printed."""
+    started, cpu = time.perf_counter(), cpu_of_children()
     run = subprocess.run(command, capture_output=True, text=True, check=True, cwd=ROOT)
-    return time.perf_counter() - started, run.stdout
+    return time.perf_counter() - started, cpu_of_children() - cpu, run.stdout
 
 
 def main():
@@ -54,15 +61,17 @@ def main():
                    "--cache-dir", args.cache_dir]
     python_command = [sys.executable, "-c", PYTHON_SIDE, str(CONFIG), args.cache_dir,
                       args.boards]
-    cli_times, python_times, inside = [], [], []
+    cli_times, python_times, inside, cli_cpu, python_cpu = [], [], [], [], []
     for _ in range(args.repeat):
-        seconds, out = timed(cli_command)
+        seconds, cpu, out = timed(cli_command)
         cli_times.append(seconds)
+        cli_cpu.append(cpu)
         cli = [json.loads(line) for line in out.splitlines()]
         cli_answers = [[a["moves"], a["path"]] for a in cli]
         cli_search = sum(a["stats"]["elapsed"] for a in cli)
-        seconds, out = timed(python_command)
+        seconds, cpu, out = timed(python_command)
         python_times.append(seconds)
+        python_cpu.append(cpu)
         result = json.loads(out)
         inside.append(result["inside"])
         python_answers = [[moves, path] for moves, path, _ in result["answers"]]
@@ -72,14 +81,21 @@ def main():
     cli_best, python_best = min(cli_times), min(python_times)
     print(f"{len(cli_answers)} boards, equal answers (lengths summing to 5305), best of "
           f"{args.repeat} alternate runs:\n")
-    print("| side | wall (whole process) | solves (sum of stats.elapsed, last run) |")
-    print("|---|---|---|")
-    print(f"| command line `solve --boards --json` | {cli_best:.2f} s | {cli_search:.2f} s |")
+    cli_cpu_best, python_cpu_best = min(cli_cpu), min(python_cpu)
+    print("| side | wall (whole process) | CPU, user + system | solves (sum of stats.elapsed, "
+          "last run) |")
+    print("|---|---|---|---|")
+    print(f"| command line `solve --boards --json` | {cli_best:.2f} s | {cli_cpu_best:.2f} s | "
+          f"{cli_search:.2f} s |")
     print(f"| Python `load` + `solve_many` | {python_best:.2f} s "
-          f"(inside the interpreter {min(inside):.2f} s) | {python_search:.2f} s |")
-    print(f"\noverhead: {(python_best - cli_best) / cli_best * 100:+.1f} % "
-          f"(all runs: command line {', '.join(f'{t:.2f}' for t in cli_times)} s; "
-          f"Python {', '.join(f'{t:.2f}' for t in python_times)} s)")
+          f"(inside the interpreter {min(inside):.2f} s) | {python_cpu_best:.2f} s | "
+          f"{python_search:.2f} s |")
+    print(f"\noverhead: wall {(python_best - cli_best) / cli_best * 100:+.1f} %, CPU "
+          f"{(python_cpu_best - cli_cpu_best) / cli_cpu_best * 100:+.1f} % (all runs: command "
+          f"line {', '.join(f'{t:.2f}' for t in cli_times)} s wall, "
+          f"{', '.join(f'{t:.2f}' for t in cli_cpu)} s CPU; Python "
+          f"{', '.join(f'{t:.2f}' for t in python_times)} s wall, "
+          f"{', '.join(f'{t:.2f}' for t in python_cpu)} s CPU)")
 
 
 if __name__ == "__main__":

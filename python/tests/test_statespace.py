@@ -8,16 +8,15 @@ those tests are skipped (`.ci/run` sets `STATESPACE_BIN`, so they run in CI).
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
-import threading
 import time
 import warnings
 from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
+from helpers import interrupted, ticks_beside
 
 import statespace
 
@@ -192,42 +191,17 @@ def test_depth_and_state_limits():
 
 def test_the_gil_is_released_while_an_engine_runs():
     puzzle = statespace.Puzzle("tiles", rows=4, cols=4)
-    done = []
-    thread = threading.Thread(
-        target=lambda: done.append(puzzle.solve(HARD_15, mode="iddfs", time_limit=1.0))
-    )
-    thread.start()
-    ticks = 0
-    while thread.is_alive():
-        ticks += 1
-        time.sleep(0.001)
-    thread.join()
-    assert done[0].outcome == "limit-reached"
+    answer, ticks = ticks_beside(lambda: puzzle.solve(HARD_15, mode="iddfs", time_limit=1.0))
+    assert answer.outcome == "limit-reached"
     assert ticks > 100, ticks
 
 
 def test_ctrl_c_raises_keyboard_interrupt_within_a_second():
-    child = subprocess.Popen(
-        [sys.executable, "-c", f"""
-import statespace, time
+    out, took = interrupted(f"""
 p = statespace.Puzzle("tiles", rows=4, cols=4)
-print("ready", flush=True)
-try:
-    p.solve({HARD_15!r}, mode="iddfs", time_limit=60)
-    print("finished", flush=True)
-except KeyboardInterrupt:
-    print("interrupted", flush=True)
-"""],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert child.stdout.readline().strip() == "ready"
-    time.sleep(0.5)
-    sent = time.monotonic()
-    child.send_signal(signal.SIGINT)
-    out, _ = child.communicate(timeout=30)
-    took = time.monotonic() - sent
-    assert out.strip() == "interrupted"
+p.solve({HARD_15!r}, mode="iddfs", time_limit=60)
+""")
+    assert out == "interrupted"
     assert took < 1.0, took
 
 
