@@ -29,6 +29,7 @@
 mod atomic_output;
 mod boards;
 mod cache;
+mod config_arg;
 mod explore;
 mod export;
 mod judge;
@@ -36,12 +37,12 @@ mod limits;
 mod output;
 mod progress;
 mod puzzles;
+mod scrambles;
 mod solve;
+mod start;
 
 use clap::{Parser, Subcommand};
-use statespace::board_text::BoardText;
-use statespace::config::Config;
-use statespace::error::{Error, Location};
+use statespace::error::Error;
 use statespace::limit::Limit;
 use statespace::registry::Registry;
 use std::process::ExitCode;
@@ -335,21 +336,4 @@ pub(crate) fn read_input(path: &str) -> Result<String, Error> {
     let mark = text.len() - statespace::error::without_bom(&text).len();
     text.drain(..mark);
     Ok(text)
-}
-
-/// The board a command starts from: the file named by `--board` (`-`: stdin), else the config's
-/// `[start] board`.
-pub(crate) fn board_arg(config: &Config, board: Option<&str>) -> Result<BoardText, Error> {
-    match board {
-        Some(path) => {
-            let name = if path == "-" { "<stdin>" } else { path };
-            Ok(BoardText::from_file(name, read_input(path)?))
-        }
-        None => config.start_board().ok_or_else(|| {
-            Error::input(
-                Location::file(&config.name).with_key("start.board"),
-                "missing: give a [start] board or --board FILE",
-            )
-        }),
-    }
 }

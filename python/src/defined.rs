@@ -77,7 +77,7 @@ use statespace::graph::{self, ExportLimits};
 use statespace::instance::Direction;
 use statespace::limit::{Limit, Limits, WORK_PER_POLL};
 use statespace::picture::BoardStyle;
-use statespace::search::layers::{Layers, forward_hashed};
+use statespace::search::layers::{self, Layers, forward_hashed};
 use statespace::search::{Outcome, Path, Report, Step, astar, bfs, idastar, iddfs};
 use statespace::space::{Heuristic, StateSpace};
 use std::collections::HashMap;
@@ -721,8 +721,12 @@ pub(crate) fn explore(puzzle: &Bound<'_, PyAny>, limits: &LimitArgs) -> PyResult
     let base = limits.over(Limits::default());
     let mut space = Defined::new(puzzle, base, WhenStopped::SelfLoops)?;
     let limits = space.limits();
+    let options = layers::Options {
+        limits: &limits,
+        threads: Some(1),
+    };
     let mut layers: Layers<StateId> = run(py, &space, |space| {
-        forward_hashed(space, 0, &limits, &mut |_, _| {})
+        forward_hashed(space, 0, options, &mut |_, _| {})
     })?;
     if let Some(limit) = space.take_reason()? {
         // The engine polled at once and dropped the layer the stop cut short.
@@ -733,14 +737,13 @@ pub(crate) fn explore(puzzle: &Bound<'_, PyAny>, limits: &LimitArgs) -> PyResult
     let exploration = statespace::instance::Exploration::from_layers(
         space.callbacks.description.clone(),
         Direction::Forward,
-        "hashed",
+        "hash-set",
+        // No dense index: the space's size is unknown (null in the fields).
         0,
         layers,
         |_| farthest_text.clone().unwrap_or_default(),
     );
     let fields = Exploration::fields(py, &exploration)?;
-    // No dense index: the space's size is unknown.
-    fields.set_item("space_size", py.None())?;
     fields.set_item("farthest_state", farthest.map(|s| space.state(py, s)))?;
     Exploration::new(py, fields, exploration)
 }

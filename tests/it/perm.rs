@@ -965,3 +965,135 @@ fn perm_chained_sequences_are_composed_once_each() {
     let names: Vec<&str> = def.moves.iter().take(3).map(|m| m.name.as_str()).collect();
     assert_eq!(names, ["X", "S2000", "S1999"]);
 }
+
+/// twsearch's convention (its `symm/` samples rely on it): moves named `x`, `y`, `z` or a grip
+/// of capitals ending in `v` are whole-puzzle rotations, not searched unless `moves` lists them,
+/// and the description says which were left out.
+#[test]
+fn perm_rotations_are_not_moves_unless_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let own_text = std::fs::read_to_string(own("2x2x2.tws")).unwrap();
+    // On a 2x2x2, R L' and U D' turn the whole cube.
+    let text = format!("{own_text}\nMoveSequence x R L'\nMoveSequence Uv U D'\n");
+    let definition = dir.path().join("rotations.tws");
+    std::fs::write(&definition, text).unwrap();
+    let definition = definition.to_str().unwrap();
+
+    let (plain, _) = histogram(&own("2x2x2.tws"), "");
+    let (with_rotations, _) = histogram(definition, "");
+    assert_eq!(with_rotations, plain, "rotations left out by default");
+    assert_eq!(plain[1], 18, "six faces, three turns each");
+    let description = instance(definition, "").description().to_string();
+    assert!(
+        description.contains("(rotations x Uv not searched)"),
+        "{description}"
+    );
+
+    let listed = "moves = [\"U\", \"F\", \"R\", \"x\", \"Uv\"]";
+    let (searched, _) = histogram(definition, listed);
+    assert_eq!(searched[1], 9 + 3 + 3, "listed rotations are moves");
+    assert!(
+        !instance(definition, listed)
+            .description()
+            .contains("not searched")
+    );
+}
+
+/// `solve FILE.tws --scramble ...`: a definition file stands for a config, `--moves` and
+/// `--metric` for its keys, and their errors name the flags.
+#[test]
+fn perm_definition_files_solve_without_a_config() {
+    let def = own("2x2x2.tws");
+    let json = |extra: &[&str]| {
+        let mut args = vec!["solve", def.as_str(), "--json"];
+        args.extend(extra);
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()
+    };
+    let solved = json(&["--scramble", "R U F", "--moves", "U,F,R"]);
+    assert_eq!(solved["moves"], 3);
+    assert_eq!(solved["path"], serde_json::json!(["F'", "U'", "R'"]));
+    // In quarter turns, R2 is two moves.
+    let qtm = json(&["--scramble", "R2", "--metric", "qtm", "--mode", "bfs"]);
+    assert_eq!(qtm["moves"], 2);
+    for (args, wanted) in [
+        (
+            vec!["--scramble", "R", "--moves", "U,Q"],
+            "statespace: error: --moves: unknown move \"Q\" (the moves are U, D, F, B, R, L)",
+        ),
+        (
+            vec!["--scramble", "R", "--metric", "stm"],
+            "statespace: error: --metric: unknown metric \"stm\" (expected htm or qtm)",
+        ),
+        (
+            vec!["--scramble", "R Q"],
+            "statespace: error: --scramble:1: unknown move \"Q\" (token 2 of \"R Q\")",
+        ),
+        (
+            vec![],
+            "start: missing: give a [start] board (or scramble, for puzzles that read one), \
+             or --board FILE, or --scramble MOVES",
+        ),
+    ] {
+        let mut all = vec!["solve", def.as_str()];
+        all.extend(args);
+        let (code, _, err) = run(&all);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.trim_end().ends_with(wanted), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    // A TOML config says its moves itself.
+    let config = PathBuf::from(crate::ROOT).join("configs/perm-2x2x2.toml");
+    let (code, _, err) = run(&["solve", config.to_str().unwrap(), "--moves", "U"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--moves: only with a definition file"),
+        "{err}"
+    );
+}
+
+/// `solve --scrambles FILE`: twsearch's `ScrambleAlg` blocks, each answered with its name; a
+/// position block is one line on stderr and the others still run.
+#[test]
+fn perm_scramble_files_answer_every_block_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("two.scr");
+    std::fs::write(
+        &file,
+        "ScrambleAlg SEXY\n  R U R' U'\nEnd\nScramble P\nCORNERS\n1 2 3 4 5 6 7 8\nEnd\n\
+         ScrambleAlg TWO\nF2\nR\nEnd\n",
+    )
+    .unwrap();
+    let def = own("2x2x2.tws");
+    let (code, out, err) = run(&[
+        "solve",
+        &def,
+        "--moves",
+        "U,F,R",
+        "--scrambles",
+        file.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(code, 2, "a bad block makes the exit 2: {err}");
+    assert!(
+        err.contains("two.scr:4: Scramble P: position blocks are not read"),
+        "{err}"
+    );
+    let answers: Vec<serde_json::Value> = out
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let got: Vec<_> = answers
+        .iter()
+        .map(|a| (a["index"].clone(), a["name"].clone(), a["moves"].clone()))
+        .collect();
+    use serde_json::json;
+    assert_eq!(
+        got,
+        [
+            (json!(1), json!("SEXY"), json!(4)),
+            (json!(3), json!("TWO"), json!(2))
+        ]
+    );
+}

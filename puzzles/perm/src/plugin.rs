@@ -6,7 +6,7 @@
 //! kind = "perm"
 //! definition = "defs/2x2x2.tws"   # relative to this file; .json is KPuzzle, else ksolve text
 //!                                 # ("builtin:2x2x2": the project's own, in the binary)
-//! moves = ["U", "F", "R"]         # the generators (default: every non-derived move)
+//! moves = ["U", "F", "R"]         # the generators (default: every move but derived ones and rotations)
 //! metric = "htm"                  # htm (U, U2, U' each one move) | qtm (U, U' only)
 //! [start]
 //! scramble = "R U R' F2"          # or board = """CORNERS 0 1 ... / 0 0 ..."""
@@ -46,7 +46,7 @@ statespace::keys! {
     pub struct PermKeys in [puzzle] {
         /// the definition file, relative to the config's directory: .json is KPuzzle, anything else ksolve/twsearch text; builtin:NAME for the project's own (2x2x2, 3x3x3, skewb, pyraminx, loopover-3x3, ...)
         definition: String,
-        /// the generators to search with (twsearch's --moves); default every move that is not derived
+        /// the generators to search with (twsearch's --moves); default every move but derived ones and rotations (x, y, z, Fv)
         moves: Vec<String>,
         /// htm (every power of a generator is one move) or qtm (only the quarter turns)
         #[default("htm")]
@@ -137,6 +137,9 @@ impl Plugin for PermPlugin {
                 "the max of pattern databases picked from the orbits (default)",
             )],
             heuristic_keys: PermHeuristicKeys::KEYS,
+            scramble: Some(
+                "moves applied to the solved state, in the definition's names (`R U2 F'`); any move of the file, a power (`R3`) or a prime",
+            ),
             example: "[puzzle]\nkind = \"perm\"\ndefinition = \"builtin:loopover-3x3\"\n",
             engines: &[],
         }
@@ -194,8 +197,22 @@ impl Plugin for PermPlugin {
             .map(|p| def.moves[p.base].name.as_str())
             .collect();
         names.dedup();
+        // Rotations left out by default are named, so that nobody mistakes the puzzle searched.
+        let rotations: Vec<&str> = match moves {
+            Some(_) => Vec::new(),
+            None => def
+                .moves
+                .iter()
+                .filter(|m| m.is_rotation() && !m.derived)
+                .map(|m| m.name.as_str())
+                .collect(),
+        };
+        let rotations = match rotations.as_slice() {
+            [] => String::new(),
+            names => format!(" (rotations {} not searched)", names.join(" ")),
+        };
         let description = format!(
-            "{} ({}), moves {}, {metric}",
+            "{} ({}), moves {}{rotations}, {metric}",
             def.name,
             file.get(),
             names.join(" ")
