@@ -531,7 +531,11 @@ mod tests {
                     }
                 }
                 for (cell, &want) in least.iter().enumerate() {
-                    assert_eq!(table.cell_distance(cell), want, "cell {cell}, depth {depth}");
+                    assert_eq!(
+                        table.cell_distance(cell),
+                        want,
+                        "cell {cell}, depth {depth}"
+                    );
                 }
                 for (i, &d) in dist.iter().enumerate() {
                     let estimate = table.distance(i as u64);
@@ -602,7 +606,11 @@ mod tests {
         let started = Instant::now();
         let made = PruningTable::new(&lights, &limits, growth);
         assert!(matches!(made, Err(Limit::Time(_))), "{made:?}");
-        assert!(started.elapsed() < Duration::from_secs(1), "{:?}", started.elapsed());
+        assert!(
+            started.elapsed() < Duration::from_secs(1),
+            "{:?}",
+            started.elapsed()
+        );
 
         static STOP: AtomicBool = AtomicBool::new(false);
         let limits = Limits {

@@ -801,7 +801,11 @@ fn perm_pruning_table_is_exact_inside_admissible_and_ida_agrees_with_the_table()
             *cell = (*cell).min(d);
         }
         for cell in 0..pruning.bytes() as usize {
-            assert_eq!(pruning.cell_distance(cell), least.get(&cell).copied(), "depth {depth}");
+            assert_eq!(
+                pruning.cell_distance(cell),
+                least.get(&cell).copied(),
+                "depth {depth}"
+            );
         }
         for &s in &samples {
             assert!(pruning.distance(s) <= distance(s));
@@ -820,7 +824,10 @@ fn perm_pruning_table_is_exact_inside_admissible_and_ida_agrees_with_the_table()
         assert_eq!(path.len() as u32, distance(start));
         assert!(cube.is_goal(replay(&cube, start, &path.moves()).unwrap()));
     }
-    assert!(pruning.depth() > first, "the searches paid for deeper levels");
+    assert!(
+        pruning.depth() > first,
+        "the searches paid for deeper levels"
+    );
 }
 
 /// `kind = "pruning"` and `"auto"` answer as `"pdb"` does (the same optimal lengths).
@@ -834,7 +841,9 @@ fn perm_every_heuristic_kind_finds_the_same_lengths() {
         for scramble in ["R U R' F2 U' R2 F", "U R2 F' R U2 F R' U' F2 R U'", "F"] {
             let mut board = BoardText::from_file("scramble", scramble.into());
             board.scramble = true;
-            let solution = inst.solve(&board, Mode::IDASTAR, &Limits::default()).unwrap();
+            let solution = inst
+                .solve(&board, Mode::IDASTAR, &Limits::default())
+                .unwrap();
             let Answer::Solved { moves, .. } = &solution.answer else {
                 panic!("{kind}: {:?}", solution.answer)
             };

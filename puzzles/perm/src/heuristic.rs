@@ -62,16 +62,16 @@ use crate::space::{PermMove, PermSpace};
 use crate::state::Packed;
 use statespace::cache::TableCache;
 use statespace::cache::fingerprint::Content;
+use statespace::kit::SharedHeuristic;
 use statespace::limit::{Limit, Limits};
 use statespace::rank::Arrangements;
 use statespace::search::layers;
-use statespace::kit::SharedHeuristic;
 use statespace::search::pdb::{self, Abstraction, Max, PatternDatabase, PdbError};
 use statespace::search::pruning::{Growth, PruningTable};
 use statespace::search::table::cached;
-use std::sync::Arc;
 use statespace::search::table::{self, DistanceTable, Width};
 use statespace::space::{Describe, GoalSet, Indexed, Invertible, SplitMoves, StateSpace};
+use std::sync::Arc;
 
 /// The most pieces one pattern tracks (a [`Placement`] holds their slots and twists inline).
 pub const MAX_TRACKED: usize = 16;
