@@ -40,7 +40,7 @@ class Puzzle:
     ``[puzzle]`` (``rows``, ``cols``, ...), ``[goal]`` (``goal="pattern"`` is its kind,
     ``target=...``), ``[heuristic]`` (``heuristic="manhattan"`` is its kind, ``groups=...``),
     ``[search]`` (``mode``, ``max_depth``, ``max_states``, ``time_limit``, ``memory``,
-    ``threads``) or ``[start]`` (``board``, ``scramble``). An unknown key raises ``ValueError``
+    ``threads``, ``explore_from``) or ``[start]`` (``board``, ``scramble``). An unknown key raises ``ValueError``
     naming it and the known ones; a bad value raises ``ValueError`` with the library's message.
 
     >>> p = Puzzle("tiles", rows=3, cols=3)
@@ -158,7 +158,8 @@ class Exploration(Record):
     puzzle: str
     direction: Literal["backward", "forward"]
     strategy: str
-    space_size: int
+    space_size: Optional[int]
+    """Every state of the space, reachable or not; None for a space with no dense index."""
     complete: bool
     limit: Optional[str]
     reachable: int

@@ -1,5 +1,6 @@
-//! `statespace explore CONFIG [--json] [--plot FILE.svg] [--threads N] [LIMITS]`: every state
-//! that can reach the goal, counted by distance (see [`statespace::search::layers`]).
+//! `statespace explore CONFIG [--from start|goals] [--json] [--plot FILE.svg] [--threads N]
+//! [LIMITS]`: every state that can reach the goal, or every state the start reaches, counted by
+//! distance (see [`statespace::search::layers`]).
 //!
 //! Prints the reachable count, the histogram, the largest distance with one board at it, the
 //! rate and the peak memory: text by default, one JSON object with `--json`. `--plot` writes the
@@ -22,7 +23,7 @@ use super::limits::LimitArgs;
 use super::progress::Progress;
 use super::{Exit, write_stdout};
 use indicatif::HumanCount;
-use statespace::config::MAX_THREADS;
+use statespace::config::{ExploreFrom, MAX_THREADS};
 use statespace::error::{Error, Location};
 use statespace::instance::{Direction, Exploration, ExploreOptions};
 use statespace::limit::{Limit, human_bytes};
@@ -35,6 +36,12 @@ use std::path::PathBuf;
 pub struct ExploreArgs {
     #[command(flatten)]
     config: ConfigArg,
+    /// Where the sweep starts: `goals` (backward: every state that can reach a goal, by its
+    /// fewest moves to one; puzzles with invertible moves and goals they can list) or `start`
+    /// (forward: the start board's component, by distance from it; every puzzle). Overrides
+    /// `[search] explore_from`; default: goals when the puzzle can, else start.
+    #[arg(long, value_name = "WHERE", value_parser = ExploreFrom::NAMES)]
+    from: Option<String>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -127,7 +134,12 @@ pub fn run(args: ExploreArgs, registry: &Registry) -> Result<Exit, Error> {
         false => None,
     };
 
+    let from = match &args.from {
+        Some(name) => Some(name.parse().expect("clap checked the name")),
+        None => config.explore_from()?,
+    };
     let options = ExploreOptions {
+        from,
         limits,
         threads,
         cluster,
@@ -238,11 +250,15 @@ fn text(e: &Exploration, memory: &PeakMemory) -> String {
         writeln!(out, "stopped: {limit}").unwrap();
     }
     let so_far = if e.stopped.is_some() { " so far" } else { "" };
+    // A space with no dense index has no size to compare with (0).
+    let of = match e.space_size {
+        0 => String::new(),
+        size => format!(" of {}", space_size(size)),
+    };
     writeln!(
         out,
-        "reachable: {} of {} states{so_far}",
+        "reachable: {}{of} states{so_far}",
         HumanCount(e.reachable()),
-        space_size(e.space_size)
     )
     .unwrap();
     if !e.histogram.is_empty() {
@@ -298,7 +314,11 @@ fn json_value(e: &Exploration, memory: &PeakMemory) -> serde_json::Value {
         "direction": e.direction,
         "strategy": e.strategy,
         // A u64 when it fits (2^64 itself does not): JSON readers take larger numbers as floats.
-        "space_size": u64::try_from(e.space_size).map_or_else(|_| serde_json::Value::from(e.space_size as f64), serde_json::Value::from),
+        // null for a space with no dense index (swept with a hash set).
+        "space_size": match e.space_size {
+            0 => serde_json::Value::Null,
+            size => u64::try_from(size).map_or_else(|_| serde_json::Value::from(size as f64), serde_json::Value::from),
+        },
         "complete": e.stopped.is_none(),
         "limit": e.stopped.as_ref().map(|l| l.to_string()),
         "reachable": e.reachable(),

@@ -184,13 +184,14 @@ fn toml_value(value: &Bound<'_, PyAny>, key: &str) -> PyResult<toml::Value> {
 }
 
 /// `[search]` keys a keyword argument may set.
-const SEARCH_KEYS: [&str; 6] = [
+const SEARCH_KEYS: [&str; 7] = [
     "mode",
     "max_depth",
     "max_states",
     "time_limit",
     "memory",
     "threads",
+    "explore_from",
 ];
 
 /// The TOML text of `Puzzle(kind, **keys)`: each key in the section the plugin declares it in.
@@ -520,6 +521,7 @@ impl Puzzle {
             None => self.config.threads().map_err(py_error)?,
         };
         let options = ExploreOptions {
+            from: self.config.explore_from().map_err(py_error)?,
             limits,
             threads,
             cluster: None,
