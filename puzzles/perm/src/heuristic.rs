@@ -637,18 +637,19 @@ pub fn auto_pieces<const N: usize>(space: &PermSpace<N>, max_states: u64) -> Vec
     patterns.into_iter().map(|(pieces, _, _)| pieces).collect()
 }
 
-/// Pattern databases this small (each) are built even on a cold start beside the pruning
-/// table: a few milliseconds each.
-pub const CHEAP_PATTERN_STATES: u64 = 1 << 20;
+/// Pattern databases this small (each) are built even on a cold start: a tenth of a second or
+/// less (the 2x2x2's whole puzzle, 3,674,160 states, block by block). When every database of a
+/// puzzle is this small, `auto` builds them and no pruning table.
+pub const CHEAP_PATTERN_STATES: u64 = 1 << 22;
 
 /// `[heuristic] kind`: which heuristic IDA* and A* search with.
 ///
 /// Pattern databases are strong far from the goal but built whole before the first node
 /// (minutes on a megaminx); a [`PruningTable`] is exact near the goal, starts at once and
 /// deepens as the search pays for it. `Auto` takes the databases when the table cache holds
-/// them all (a warm start: as fast as `Pdb`), else the pruning table with the databases that
-/// are cheap to build ([`CHEAP_PATTERN_STATES`]), so a short scramble is solved at once on a
-/// cold start. `Pdb` builds and caches the databases, after which `Auto` takes them.
+/// them all (a warm start: as fast as `Pdb`) or when all are cheap to build
+/// ([`CHEAP_PATTERN_STATES`]), else the pruning table with the cheap ones, so a short scramble
+/// is solved at once on a cold start. `Pdb` builds and caches the databases, after which `Auto` takes them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HeuristicKind {
     /// The databases when cached, else the pruning table and the cheap databases.
@@ -687,6 +688,9 @@ impl HeuristicKind {
             HeuristicKind::Pdb => (false, patterns),
             HeuristicKind::Auto if warm => (false, patterns),
             HeuristicKind::Pruning => (true, Vec::new()),
+            HeuristicKind::Auto if patterns.iter().all(|p| p.size <= CHEAP_PATTERN_STATES) => {
+                (false, patterns)
+            }
             HeuristicKind::Auto => {
                 let cheap = |p: &Pattern| p.size <= CHEAP_PATTERN_STATES;
                 (true, patterns.into_iter().filter(cheap).collect())
