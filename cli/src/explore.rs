@@ -159,15 +159,8 @@ pub fn run(args: ExploreArgs, registry: &Registry) -> Result<Exit, Error> {
         write_stdout(&out)?;
     }
     if let Some(file) = plot
-        && !exploration.histogram.is_empty()
+        && let Some(svg) = plot_of(&exploration)
     {
-        let x_label = match exploration.direction {
-            Direction::Backward => "fewest moves to the goal",
-            Direction::Forward => "fewest moves from the start",
-        };
-        let title = format!("{}: states by distance", exploration.description);
-        let svg =
-            statespace::plot::histogram_svg(&title, x_label, "states", &exploration.histogram);
         file.commit(svg.as_bytes())?;
     }
     Ok(match exploration.stopped {
@@ -175,6 +168,23 @@ pub fn run(args: ExploreArgs, registry: &Registry) -> Result<Exit, Error> {
         Some(Limit::Interrupted) => Exit::Interrupted,
         Some(_) => Exit::LimitReached,
     })
+}
+
+/// The histogram of `exploration` as an SVG bar chart (`--plot`), or `None` when it has no
+/// layer (refused before the first).
+pub(crate) fn plot_of(exploration: &Exploration) -> Option<String> {
+    if exploration.histogram.is_empty() {
+        return None;
+    }
+    let x_label = match exploration.direction {
+        Direction::Backward => "fewest moves to the goal",
+        Direction::Forward => "fewest moves from the start",
+    };
+    let title = format!("{}: states by distance", exploration.description);
+    let counts = &exploration.histogram;
+    Some(statespace::plot::histogram_svg(
+        &title, x_label, "states", counts,
+    ))
 }
 
 /// The peak memory figure and where it came from.

@@ -76,6 +76,24 @@ pub fn exploration_json(exploration: &statespace::instance::Exploration) -> serd
     explore::json_of(exploration)
 }
 
+/// The picture `solve --svg` writes for `solution` of the puzzle `description` (its boards drawn
+/// in `style`: [`Instance::style`](statespace::instance::Instance::style)): a strip of boards,
+/// start to goal ([`statespace::picture::solution_svg`]), or why there is none (a limit stopped
+/// the run, or too many cells). For other front ends, such as the Python bindings.
+pub fn solution_svg(
+    description: &str,
+    style: &statespace::picture::BoardStyle,
+    solution: &statespace::instance::Solution,
+) -> Result<String, String> {
+    solve::picture_of(description, style, solution)
+}
+
+/// The bar chart `explore --plot` writes for `exploration` ([`statespace::plot::histogram_svg`]),
+/// or `None` when the sweep has no layer. For other front ends, such as the Python bindings.
+pub fn exploration_svg(exploration: &statespace::instance::Exploration) -> Option<String> {
+    explore::plot_of(exploration)
+}
+
 /// Exit codes, as documented in the README.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Exit {

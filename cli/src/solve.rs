@@ -38,7 +38,7 @@ use statespace::config::Mode;
 use statespace::error::{Error, Location};
 use statespace::instance::{Answer, Instance, Solution};
 use statespace::limit::{Limit, Limits};
-use statespace::picture::{self, Frame};
+use statespace::picture::{self, BoardStyle, Frame};
 use statespace::registry::Registry;
 use std::path::PathBuf;
 
@@ -99,7 +99,7 @@ pub fn run(args: SolveArgs, registry: &Registry) -> Result<Exit, Error> {
         write_stdout(&output::text(&solution))?;
     }
     if let (Some(file), Some(path)) = (svg, args.svg.as_deref()) {
-        match picture_of(&instance, &solution) {
+        match picture_of(instance.description(), instance.style(), &solution) {
             Ok(text) => file.commit(text.as_bytes())?,
             // Dropping `file` removes the temporary file: nothing is left behind.
             Err(why) => stderr_line(&format!(
@@ -227,9 +227,13 @@ fn batch(
     Ok((worst, count))
 }
 
-/// The SVG strip of `solution`, or why there is none (a limit, or too many cells).
-fn picture_of(instance: &Instance, solution: &Solution) -> Result<String, String> {
-    let description = instance.description();
+/// The SVG strip of `solution` of the puzzle `description` whose boards are drawn in `style`,
+/// or why there is none (a limit, or too many cells).
+pub(crate) fn picture_of(
+    description: &str,
+    style: &BoardStyle,
+    solution: &Solution,
+) -> Result<String, String> {
     // The last board the engine's summary draws (the board reached), for when the per-move
     // boards were left out.
     let summary = solution.summary();
@@ -267,5 +271,5 @@ fn picture_of(instance: &Instance, solution: &Solution) -> Result<String, String
         ),
         Answer::LimitReached(limit) => return Err(format!("undecided ({limit})")),
     };
-    picture::solution_svg(instance.style(), &title, &frames).map_err(|e| e.to_string())
+    picture::solution_svg(style, &title, &frames).map_err(|e| e.to_string())
 }
