@@ -288,11 +288,17 @@ fn text(e: &Exploration, memory: &PeakMemory) -> String {
     }
     writeln!(
         out,
-        "elapsed {:.3} s, {} states/s, peak memory {} ({}; engine bitsets {})",
+        "elapsed {:.3} s, {} states/s, peak memory {} ({}; engine {} {})",
         e.stats.elapsed.as_secs_f64(),
         HumanCount(states_per_second(e) as u64),
         human_bytes(memory.bytes as u128),
         memory.source,
+        // A space with no dense index is swept with a hash set instead of bitsets.
+        if e.space_size == 0 {
+            "hash set"
+        } else {
+            "bitsets"
+        },
         human_bytes(e.engine_bytes as u128)
     )
     .unwrap();

@@ -48,13 +48,14 @@ use statespace::registry::Registry;
 use std::process::ExitCode;
 
 /// The puzzles built into the `statespace` binary: Flip (with the POJ 1753 judge), Shift (with
-/// the HDU 3278 judge), sliding tiles and permutation puzzles.
+/// the HDU 3278 judge), sliding tiles, permutation puzzles and sliding blocks.
 pub fn builtins() -> Registry {
-    let plugins: [&'static dyn statespace::registry::Plugin; 4] = [
+    let plugins: [&'static dyn statespace::registry::Plugin; 5] = [
         &statespace_flip::FlipPlugin,
         &statespace_shift::ShiftPlugin,
         &statespace_tiles::TilesPlugin,
         &statespace_perm::PermPlugin,
+        &statespace_blocks::BlocksPlugin,
     ];
     plugins
         .into_iter()

@@ -25,13 +25,13 @@
 //! moves (powers) and [`MAX_STATE_BYTES`] bytes of state are searched.
 
 use super::def::{Definition, Metric, UnknownMetric};
-use super::heuristic::{MAX_PATTERN_STATES, Pattern, auto_pieces, heuristic};
+use super::heuristic::{HeuristicKind, MAX_PATTERN_STATES, Pattern, auto_pieces};
 use super::space::PermSpace;
 use super::{kpuzzle, tws};
 use statespace::config::{Config, Keys, Mode};
 use statespace::error::{Error, Location, Result};
 use statespace::instance::Instance;
-use statespace::kit::{HeuristicFactory, Kit, SharedHeuristic};
+use statespace::kit::{HeuristicFactory, Kit};
 use statespace::limit::Limits;
 use statespace::registry::{Plugin, PluginInfo};
 use statespace::setup::Setup;
@@ -60,8 +60,9 @@ statespace::keys! {
 }
 
 statespace::keys! {
-    /// `[heuristic]` of a permutation puzzle: `kind = "pdb"`, no other key (the patterns are
-    /// picked from the orbits: corners, groups of edges; see [`heuristic`](super::heuristic)).
+    /// `[heuristic]` of a permutation puzzle: `kind = "auto"` (the default), `"pdb"` or
+    /// `"pruning"`, no other key (see [`HeuristicKind`](super::heuristic::HeuristicKind); the patterns are picked from the orbits:
+    /// corners, groups of edges; see [`heuristic`](super::heuristic)).
     pub struct PermHeuristicKeys in [heuristic] {}
 }
 
@@ -132,10 +133,20 @@ impl Plugin for PermPlugin {
             puzzle_keys: PermKeys::KEYS,
             goals: &[("solved", "the definition's solved state (default)")],
             goal_keys: PermGoalKeys::KEYS,
-            heuristics: &[(
-                "pdb",
-                "the max of pattern databases picked from the orbits (default)",
-            )],
+            heuristics: &[
+                (
+                    "auto",
+                    "the pattern databases when the table cache holds them, else a pruning table that grows as the search goes (default)",
+                ),
+                (
+                    "pdb",
+                    "the max of pattern databases picked from the orbits, built once and cached",
+                ),
+                (
+                    "pruning",
+                    "the states near the solved state, filled as the search pays for it (no build)",
+                ),
+            ],
             heuristic_keys: PermHeuristicKeys::KEYS,
             scramble: Some(
                 "moves applied to the solved state, in the definition's names (`R U2 F'`); any move of the file, a power (`R3`) or a prime",
@@ -158,7 +169,10 @@ impl Plugin for PermPlugin {
             return Err(goal.kind_at(config).error(message));
         }
         // Read before the definition, so that a misspelt heuristic key costs no parse.
-        config.section::<PermHeuristicKeys>()?;
+        let chosen = match config.section::<PermHeuristicKeys>()? {
+            Some(keys) => HeuristicKind::from_kind(keys.kind.get_ref()),
+            None => HeuristicKind::Auto,
+        };
         let file = keys.definition(config).value()?;
         let def = match file.get().strip_prefix("builtin:") {
             Some(name) => builtin(name, &mut setup).ok_or_else(|| {
@@ -220,20 +234,22 @@ impl Plugin for PermPlugin {
         let qtm = metric == Metric::Qtm;
         let setup = &mut setup;
         match bytes {
-            0..=16 => instance::<16>(def, &powers, qtm, description, setup),
-            17..=32 => instance::<32>(def, &powers, qtm, description, setup),
-            33..=64 => instance::<64>(def, &powers, qtm, description, setup),
-            _ => instance::<128>(def, &powers, qtm, description, setup),
+            0..=16 => instance::<16>(def, &powers, qtm, chosen, description, setup),
+            17..=32 => instance::<32>(def, &powers, qtm, chosen, description, setup),
+            33..=64 => instance::<64>(def, &powers, qtm, chosen, description, setup),
+            _ => instance::<128>(def, &powers, qtm, chosen, description, setup),
         }
     }
 }
 
-/// The instance over `Packed<N>` states: every engine, IDA* and A* with the max of pattern
-/// databases picked from the classes (`auto` when the space is past a table's size).
+/// The instance over `Packed<N>` states: every engine, IDA* and A* with the `chosen` heuristic
+/// over the pattern databases picked from the classes (`auto` when the space is past a table's
+/// size).
 fn instance<const N: usize>(
     def: Definition,
     powers: &[super::def::Power],
     qtm: bool,
+    chosen: HeuristicKind,
     description: String,
     setup: &mut Setup,
 ) -> Result<Instance> {
@@ -246,9 +262,9 @@ fn instance<const N: usize>(
         .map(|pieces| Pattern::new(&space, pieces))
         .collect::<std::result::Result<Vec<_>, _>>()
         .map_err(|e| Error::input(Location::file(&space.definition().name), e.to_string()))?;
+    let space_for_factory = Arc::new(space.clone());
     let factory: HeuristicFactory<PermSpace<N>> = Arc::new(move |limits, cache| {
-        let pdb = heuristic::<N>(patterns.clone(), limits, Some(cache))?;
-        Ok(Arc::new(pdb) as SharedHeuristic<PermSpace<N>>)
+        chosen.make::<N>(&space_for_factory, patterns.clone(), limits, cache)
     });
     let indexable = space.indexable();
     let kit = Kit::new(space, description)
