@@ -460,6 +460,16 @@ fn big() -> Lights {
 /// Boards of [`big`] to ask about: reachable ones, at several distances.
 const ASKED: [u64; 5] = [0, 1, 0b11, 0x5_5555, 0xF_FFFF];
 
+/// Cuts the file at `path` to `len` bytes where it lies, as `truncate` does.
+fn cut(path: &Path, len: u64) {
+    File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_len(len)
+        .unwrap();
+}
+
 /// `big()`'s table of `width`, built, then loaded from `cache` (mapped); the file's path.
 fn built_and_loaded(cache: &TableCache, width: Width) -> (DistanceTable, DistanceTable, PathBuf) {
     let space = big();
@@ -543,16 +553,11 @@ fn a_file_cut_short_while_in_use_reads_zeros_and_fails_every_answer() {
         let (cache, warnings) = collecting(dir.path());
         let (built, loaded, path) = built_and_loaded(&cache, width);
         let size = std::fs::metadata(&path).unwrap().len();
-        let cut = size / 3 + 5;
-        File::options()
-            .write(true)
-            .open(&path)
-            .unwrap()
-            .set_len(cut)
-            .unwrap();
+        let end = size / 3 + 5;
+        cut(&path, end);
         // No bus error kills the process: every entry reads, past the cut as 0.
         let words_at = size - loaded.bytes();
-        let kept = (cut - words_at) * 8 / u64::from(loaded.bits_per_entry());
+        let kept = (end - words_at) * 8 / u64::from(loaded.bits_per_entry());
         for i in 0..space.size() as u64 {
             let expected = if i < kept { built.code(i) } else { Some(0) };
             assert_eq!(
@@ -568,19 +573,34 @@ fn a_file_cut_short_while_in_use_reads_zeros_and_fails_every_answer() {
             assert!(refused.0.contains("cut short"), "{refused}");
             assert!(loaded.path(&space, state).is_err());
         }
-        // The next load finds the file short: one warning, removed, rebuilt.
-        let build = || table::build_with(&space, &limits(), width);
-        let (rebuilt, source) =
-            cached::load_or_build(&cache, &space, &recipe(), &limits(), build).unwrap();
-        assert_eq!(source, Source::Built);
-        assert_eq!(
-            rebuilt.distance(&space, 0x5_5555),
-            built.distance(&space, 0x5_5555)
-        );
-        let lines = taken(&warnings);
-        assert_eq!(lines.len(), 1, "{lines:?}");
-        assert!(lines[0].contains("truncated or padded"), "{}", lines[0]);
+        // The next load finds the file short.
+        rebuilt_after_one_warning(&cache, &warnings, &built, "truncated or padded");
     }
+}
+
+/// Loads `big()`'s table of `built`'s width from `cache` and checks that its file is refused
+/// (one warning, naming `reason`, and the file removed) and the table rebuilt as `built`.
+fn rebuilt_after_one_warning(
+    cache: &TableCache,
+    warnings: &Mutex<Vec<String>>,
+    built: &DistanceTable,
+    reason: &str,
+) {
+    let space = big();
+    let width = if built.is_exact() {
+        Width::Exact
+    } else {
+        Width::Mod3
+    };
+    let build = || table::build_with(&space, &limits(), width);
+    let (rebuilt, source) =
+        cached::load_or_build(cache, &space, &recipe(), &limits(), build).unwrap();
+    assert_eq!(source, Source::Built);
+    assert!((0..space.size() as u64).all(|i| rebuilt.code(i) == built.code(i)));
+    let lines = taken(warnings);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains(reason), "{}", lines[0]);
+    assert!(lines[0].contains("removed, rebuilding"), "{}", lines[0]);
 }
 
 #[test]
@@ -591,12 +611,7 @@ fn a_file_cut_within_its_last_page_is_seen_before_anything_reads_there() {
     let (_, loaded, path) = built_and_loaded(&cache, Width::Exact);
     let size = std::fs::metadata(&path).unwrap().len();
     // The page stays, zeroed past the end: reading there faults nothing.
-    File::options()
-        .write(true)
-        .open(&path)
-        .unwrap()
-        .set_len(size - 5)
-        .unwrap();
+    cut(&path, size - 5);
     assert!(loaded.cut_short());
     assert!(loaded.distance(&space, 0).is_err());
 }
@@ -604,7 +619,6 @@ fn a_file_cut_within_its_last_page_is_seen_before_anything_reads_there() {
 #[test]
 fn a_file_rewritten_in_place_between_runs_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let space = big();
     let (cache, warnings) = collecting(dir.path());
     let (built, loaded, path) = built_and_loaded(&cache, Width::Exact);
     drop(loaded);
@@ -614,18 +628,7 @@ fn a_file_rewritten_in_place_between_runs_is_refused() {
     let at = std::fs::metadata(&path).unwrap().len() / 2;
     file.write_at(&[0x5a], at).unwrap();
     drop(file);
-    let build = || table::build_with(&space, &limits(), Width::Exact);
-    let (table, source) =
-        cached::load_or_build(&cache, &space, &recipe(), &limits(), build).unwrap();
-    assert_eq!(source, Source::Built);
-    assert_eq!(
-        table.distance(&space, 0x5_5555),
-        built.distance(&space, 0x5_5555)
-    );
-    let lines = taken(&warnings);
-    assert_eq!(lines.len(), 1, "{lines:?}");
-    assert!(lines[0].contains("checksum mismatch"), "{}", lines[0]);
-    assert!(lines[0].contains("removed, rebuilding"), "{}", lines[0]);
+    rebuilt_after_one_warning(&cache, &warnings, &built, "checksum mismatch");
 }
 
 #[test]
@@ -661,12 +664,7 @@ fn a_bus_error_outside_the_tables_still_ends_the_process() {
         let file = File::open(&other).unwrap();
         // SAFETY: a test of what a bus error does; the file is cut below.
         let map = unsafe { memmap2::Mmap::map(&file).unwrap() };
-        File::options()
-            .write(true)
-            .open(&other)
-            .unwrap()
-            .set_len(0)
-            .unwrap();
+        cut(&other, 0);
         // SAFETY: inside the mapping; the read faults, which is the point.
         let byte = unsafe { std::ptr::read_volatile(&map[2 * 4096]) };
         panic!("read {byte} past the end of a file without a bus error");

@@ -71,23 +71,25 @@
 //!
 //! # On disk
 //!
-//! [`DistanceTable::write_to`] and [`DistanceTable::from_bytes`] serialize a table (a flat
+//! [`DistanceTable::write_to`] and [`DistanceTable::read_from`] serialize a table (a flat
 //! little-endian layout, documented there) so that it can be built once and cached across runs
-//! ([`cache`](crate::cache) adds the file header, checksum and atomic replacement). Reading back
-//! checks every field and every entry against the histogram, so a table that loads is one the
-//! build could have produced.
+//! ([`cache`](crate::cache) adds the file header, checksum and atomic replacement). The layout on
+//! disk is the layout in memory: a table loaded from the cache reads its entries where they lie,
+//! in the file's mapping (`packed.rs`'s `Words`: built or in place, one type, so every lookup is
+//! the same code). Reading back checks every field and that every entry is a code the histogram
+//! has, so a lookup never answers deeper than the table.
 //!
 //! # Files
 //!
 //! | file | holds |
 //! |---|---|
 //! | `mod.rs` | [`DistanceTable`] and its queries (lookups, descents), [`Width`] |
-//! | `packed.rs` | the entries, packed into `u64` words in huge pages |
+//! | `packed.rs` | the entries, packed into `u64` words in huge pages, or in a cache file's mapping |
 //! | `levels.rs` | [`build`], [`build_symmetric`]: the coding, the levels in turn, widening |
 //! | `scan.rs` | one level's scan, top-down or bottom-up: the build's hot loops |
 //! | `symmetry.rs` | the states a build expands (all, or one per orbit); lists of them |
 //! | `sweep.rs` | [`build_xor`], [`build_split`]: tables written from [`layers`]' sweeps |
-//! | `serial.rs` | the on-disk layout, written, and read back checked ([`ReadError`]) |
+//! | `serial.rs` | the on-disk layout, written, and read back in place, checked ([`ReadError`]) |
 //! | `cached.rs` | [`cached`]: the table in the cache (fingerprint, recipe, the one `load_or_build`) |
 //! | `verify.rs` | [`verify()`]: a loaded table checked against the space |
 //!

@@ -219,9 +219,9 @@ impl DistanceTable {
 /// Words checked between two polls of the latch, on one thread (4 MiB).
 const CHECK_CHUNK: usize = 1 << 19;
 
-/// The first word of `words` (entries of 4, 8, 16 or 32 bits) with a code that is neither below `codes`
-/// nor the unreached code (all ones), or `None`: one pass, chunks on rayon's threads, polling
-/// `latch` before each.
+/// The first word of `words` (entries of 4, 8, 16 or 32 bits) with a code that is neither below
+/// `codes` nor the unreached code (all ones), or `None`: one pass, chunks on rayon's threads,
+/// polling `latch` before each.
 fn codes_in_range(
     words: &[u64],
     bits: u32,
@@ -245,41 +245,71 @@ fn codes_in_range(
     Ok(found)
 }
 
-/// [`codes_in_range`] on one chunk, for `BITS`-bit entries. Lane by lane within a word at once
-/// ([`out_of_range_lanes`]) and without a branch per word, so that the compiler vectorises the
-/// pass; only a chunk with a bad word is searched for it.
+/// [`codes_in_range`] on one chunk, for `BITS`-bit entries: the whole chunk at once
+/// ([`any_out_of_range`]), and only a chunk with a bad entry word by word.
 fn first_out_of_range<const BITS: u32>(words: &[u64], codes: u64) -> Option<usize> {
-    let any = words.iter().fold(0u64, |bad, &word| {
-        bad | out_of_range_lanes::<BITS>(word, codes)
-    });
-    if any == 0 {
+    if !any_out_of_range::<BITS>(words, codes) {
         return None;
     }
-    words
-        .iter()
-        .position(|&word| out_of_range_lanes::<BITS>(word, codes) != 0)
+    (0..words.len()).find(|&word| any_out_of_range::<BITS>(&words[word..word + 1], codes))
 }
 
-/// The top bit of every `BITS`-bit lane of `word` whose code is at least `codes` and not the
-/// unreached code (all ones); others clear. `codes` is below the unreached code.
-///
-/// Lane-wise `code >= codes` without borrows between lanes: with `H` the lanes' top bits,
-/// `(word | H) - (c & !H)` subtracts the low bits of `codes` from the low bits of each lane plus
-/// `H`, so a lane's top bit says whether its low bits are at least `codes`' low bits; the top
-/// bits themselves decide unless they are equal.
-#[inline(always)]
-fn out_of_range_lanes<const BITS: u32>(word: u64, codes: u64) -> u64 {
-    let ones = u64::MAX / (u64::MAX >> (64 - BITS));
-    let high = ones << (BITS - 1);
-    let low = !high;
-    let c = codes * ones;
-    let low_at_least = (word | high).wrapping_sub(c & low);
-    let at_least = ((word & !c) | (!(word ^ c) & low_at_least)) & high;
-    // Unreached: every bit of the lane set, so the complement's lane is zero (as
-    // `Packed::lanes_equal` finds them).
-    let x = !word;
-    let unreached = !((((x & low).wrapping_add(low)) | x) & high) & high;
-    at_least & !unreached
+/// Whether an entry of `words` (`BITS` bits each) has a code `codes <= code < unreached`, that
+/// is `code - codes` (wrapping, in the entry's width) below `unreached - codes`. The entries are
+/// looked at as integers of their width (4-bit ones two to a byte) in whatever order memory has
+/// them, without a branch, so that the compiler vectorises the pass: it runs at the speed of
+/// memory, as the checksum does.
+fn any_out_of_range<const BITS: u32>(words: &[u64], codes: u64) -> bool {
+    let span = (u64::MAX >> (64 - BITS)) - codes;
+    match BITS {
+        4 => {
+            let (codes, span) = (codes as u8, span as u8);
+            let out = |nibble: u8| (nibble.wrapping_sub(codes) < span) as u8;
+            let bytes = lanes::<u8>(words);
+            bytes
+                .iter()
+                .fold(0, |bad, &b| bad | out(b & 15) | out(b >> 4))
+                != 0
+        }
+        8 => any_lane_out(lanes::<u8>(words), codes as u8, span as u8),
+        16 => any_lane_out(lanes::<u16>(words), codes as u16, span as u16),
+        _ => any_lane_out(lanes::<u32>(words), codes as u32, span as u32),
+    }
+}
+
+/// An unsigned integer that packed entries are viewed as: 8, 16 or 32 bits.
+trait Lane: Copy {
+    /// `self - codes`, wrapping, is below `span`.
+    fn out_of_range(self, codes: Self, span: Self) -> bool;
+}
+
+macro_rules! lane {
+    ($($t:ty),*) => {$(
+        impl Lane for $t {
+            #[inline(always)]
+            fn out_of_range(self, codes: Self, span: Self) -> bool {
+                self.wrapping_sub(codes) < span
+            }
+        }
+    )*};
+}
+lane!(u8, u16, u32);
+
+/// Whether a lane of `lanes` is [`out_of_range`](Lane::out_of_range).
+fn any_lane_out<T: Lane>(lanes: &[T], codes: T, span: T) -> bool {
+    lanes
+        .iter()
+        .fold(0u8, |bad, &code| bad | code.out_of_range(codes, span) as u8)
+        != 0
+}
+
+/// `words` as integers of `T`'s width: every bit pattern of a word is one of `T`s.
+fn lanes<T: Lane>(words: &[u64]) -> &[T] {
+    let size = std::mem::size_of::<T>();
+    debug_assert!(matches!(size, 1 | 2 | 4));
+    // SAFETY: `T` is u8, u16 or u32 (the `Lane` types): no invalid bit patterns, an alignment
+    // that divides a u64's, and `words`' bytes exactly, borrowed for as long as `words`.
+    unsafe { std::slice::from_raw_parts(words.as_ptr().cast::<T>(), words.len() * 8 / size) }
 }
 
 /// A distance table is what the [`TableCache`](crate::cache::TableCache) stores.
@@ -405,33 +435,39 @@ mod tests {
     }
 
     #[test]
-    fn the_lane_check_finds_exactly_the_codes_out_of_range() {
-        fn naive<const BITS: u32>(word: u64, codes: u64) -> u64 {
+    fn the_range_check_finds_exactly_the_words_with_codes_out_of_range() {
+        fn naive<const BITS: u32>(words: &[u64], codes: u64) -> Option<usize> {
             let mask = u64::MAX >> (64 - BITS);
-            (0..64 / BITS).fold(0, |bad, lane| {
-                let code = (word >> (lane * BITS)) & mask;
-                let out = code >= codes && code != mask;
-                bad | ((out as u64) << (lane * BITS + BITS - 1))
+            words.iter().position(|&word| {
+                (0..64 / BITS).any(|lane| {
+                    let code = (word >> (lane * BITS)) & mask;
+                    code >= codes && code != mask
+                })
             })
         }
         fn check<const BITS: u32>(random: &mut crate::random::Lcg) {
             let mask = u64::MAX >> (64 - BITS);
-            for _ in 0..2000 {
+            for _ in 0..500 {
                 let codes = random.below(mask as usize) as u64;
-                // Lanes near the boundaries: below, at and above `codes`, and all ones.
-                let mut word = 0u64;
-                for lane in 0..64 / BITS {
-                    let pick = [0, codes.saturating_sub(1), codes, codes + 1, mask - 1, mask];
-                    let code = match random.below(7) {
-                        6 => random.below(mask as usize + 1) as u64,
-                        k => pick[k].min(mask),
-                    };
-                    word |= code << (lane * BITS);
-                }
+                // Mostly codes in range or unreached, now and then one near the boundaries.
+                let words: Vec<u64> = (0..random.below(40))
+                    .map(|_| {
+                        (0..64 / BITS).fold(0u64, |word, lane| {
+                            let pick = [0, codes.saturating_sub(1), codes, codes + 1, mask - 1];
+                            let code = match random.below(60) {
+                                k @ 0..5 => pick[k].min(mask),
+                                5 => random.below(mask as usize + 1) as u64,
+                                k if k < 30 => mask,
+                                _ => random.below(codes.max(1) as usize) as u64,
+                            };
+                            word | code << (lane * BITS)
+                        })
+                    })
+                    .collect();
                 assert_eq!(
-                    out_of_range_lanes::<BITS>(word, codes),
-                    naive::<BITS>(word, codes),
-                    "{BITS} bits, codes {codes}, word {word:#x}"
+                    first_out_of_range::<BITS>(&words, codes),
+                    naive::<BITS>(&words, codes),
+                    "{BITS} bits, codes {codes}, words {words:x?}"
                 );
             }
         }
