@@ -36,7 +36,7 @@
 //! 2. magic bytes, file format version ([`FORMAT_VERSION`]), reserved bytes zero;
 //! 3. the stored fingerprint equals the one asked for;
 //! 4. the payload's length equals what the file holds, and its CRC-32 the stored one (the one
-//!    pass over every byte, on rayon's threads);
+//!    pass over every byte, on every core);
 //! 5. the payload's own structure ([`Stored::read_from`]; a distance table's: widths, counts that
 //!    fit the bytes, every entry a code the histogram has);
 //! 6. the table against what it answers for (the caller's check; a distance table's is
@@ -147,7 +147,7 @@ mod payload;
 mod tests;
 
 pub use fingerprint::Fingerprint;
-pub use payload::Payload;
+pub use payload::{Payload, in_pieces};
 
 use crate::limit::{Latch, Limit, Limits};
 use std::ffi::OsStr;
@@ -707,22 +707,20 @@ fn read_checked<T: Stored>(
 /// Bytes the checksum hashes between two polls of the latch, on one thread.
 const CRC_CHUNK: usize = 4 << 20;
 
-/// The CRC-32 of `bytes`, chunks hashed on rayon's threads and combined: the one pass over a
-/// loaded table's every byte, at the speed of memory (tens of milliseconds for the 15-puzzle's
-/// 495 MiB). Polls `latch` before each chunk.
+/// The CRC-32 of `bytes`, pieces hashed on every core and combined ([`in_pieces`]):
+/// the one pass over a loaded table's every byte, at the speed of memory (tens of milliseconds
+/// for the 15-puzzle's 550 MiB). Polls `latch` before each piece.
 fn crc32(bytes: &[u8], latch: &Latch) -> Result<u32, Limit> {
-    use rayon::prelude::*;
-    let hashed = bytes
-        .par_chunks(CRC_CHUNK)
-        .map(|chunk| {
-            latch.check()?;
-            let mut crc = crc32fast::Hasher::new();
-            crc.update(chunk);
-            Ok(crc)
-        })
-        .try_reduce(crc32fast::Hasher::new, |mut first, second| {
-            first.combine(&second);
-            Ok(first)
-        })?;
-    Ok(hashed.finalize())
+    let pieces = in_pieces(bytes, CRC_CHUNK, latch, |piece| {
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(piece);
+        crc
+    })?;
+    let whole = pieces
+        .iter()
+        .fold(crc32fast::Hasher::new(), |mut crc, piece| {
+            crc.combine(piece);
+            crc
+        });
+    Ok(whole.finalize())
 }

@@ -20,6 +20,7 @@
 //! ([`Payload::words`]); elsewhere it converts a copy.
 
 use super::bus_error::{self, Registration};
+use crate::limit::{Latch, Limit};
 use std::fs::File;
 use std::io::{self, Read};
 use std::ops::Range;
@@ -200,4 +201,46 @@ impl Payload {
             Backing::Heap { .. } => false,
         }
     }
+}
+
+/// Runs `pass` over `items` cut into pieces of `piece` items (the last one shorter), spread over
+/// the machine's cores, and returns its results in the pieces' order; polls `latch` before each
+/// piece. For the passes over every byte of a loaded table (its checksum, its entries' check),
+/// which run at the speed of memory.
+///
+/// The threads are the calling one and scoped threads of their own, each with a run of
+/// consecutive pieces, not rayon's pool: a load may run inside a rayon task that holds a lock
+/// (a table kept behind a mutex, loaded on first use), and a thread waiting in rayon may take on
+/// another task that wants the same lock.
+pub fn in_pieces<T: Sync, R: Send>(
+    items: &[T],
+    piece: usize,
+    latch: &Latch,
+    pass: impl Fn(&[T]) -> R + Sync,
+) -> Result<Vec<R>, Limit> {
+    let pieces: Vec<&[T]> = items.chunks(piece.max(1)).collect();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let per_thread = pieces.len().div_ceil(cores).max(1);
+    let run = |mine: &[&[T]]| -> Result<Vec<R>, Limit> {
+        mine.iter()
+            .map(|piece| {
+                latch.check()?;
+                Ok(pass(piece))
+            })
+            .collect()
+    };
+    let mut runs = pieces.chunks(per_thread);
+    let first = runs.next().unwrap_or(&[]);
+    std::thread::scope(|scope| {
+        let others: Vec<_> = runs.map(|mine| scope.spawn(|| run(mine))).collect();
+        let mut results = run(first)?;
+        for other in others {
+            // A panic in a pass is the caller's, as if it had run on this thread.
+            let theirs = other
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e));
+            results.extend(theirs?);
+        }
+        Ok(results)
+    })
 }

@@ -645,6 +645,28 @@ fn the_checksum_in_chunks_is_the_checksum_of_the_whole() {
     }
 }
 
+#[test]
+fn a_pass_in_pieces_gives_every_piece_in_order_and_stops_at_a_limit() {
+    let items: Vec<u32> = (0..1000).collect();
+    let latch = Latch::new(&limits());
+    let firsts = in_pieces(&items, 7, &latch, |piece| (piece[0], piece.len())).unwrap();
+    let expected: Vec<(u32, usize)> = (0..1000)
+        .step_by(7)
+        .map(|i| (i, 7.min(1000 - i as usize)))
+        .collect();
+    assert_eq!(firsts, expected);
+    assert_eq!(
+        in_pieces(&items[..0], 7, &latch, |p| p.len()).unwrap(),
+        Vec::<usize>::new()
+    );
+    let out_of_time = Latch::new(&Limits {
+        time_limit: Some(Duration::ZERO),
+        ..Limits::default()
+    });
+    let stopped = in_pieces(&items, 7, &out_of_time, |_| panic!("not run"));
+    assert_eq!(stopped, Err(Limit::Time(Duration::ZERO)));
+}
+
 /// The environment variable that makes [`a_bus_error_outside_the_tables_still_ends_the_process`]
 /// its own child.
 const BUS_ERROR_CHILD: &str = "STATESPACE_TEST_BUS_ERROR_CHILD";

@@ -10,7 +10,7 @@
 //!
 //! Read in place: the words stay where the [`Payload`] has them (a cache file's mapping), so a
 //! load copies nothing. The entries are checked in one pass at the speed of memory, split over
-//! rayon's threads and polling the time limit and Ctrl-C ([`codes_in_range`]).
+//! the cores and polling the time limit and Ctrl-C ([`codes_in_range`]).
 //!
 //! Trade-off: the histogram's counts are not recounted from the entries. Counting codes costs a
 //! cycle or so per entry (about 0.2 s for the 15-puzzle's 519 million), ten times the pass above;
@@ -19,10 +19,9 @@
 
 use super::packed::{Packed, Words};
 use super::{DistanceTable, MOD3_BITS};
-use crate::cache::{Payload, ReadError, Stored};
+use crate::cache::{Payload, ReadError, Stored, in_pieces};
 use crate::limit::{Latch, Limit, Limits};
 use crate::search::Stats;
-use rayon::prelude::*;
 
 /// The first bytes of a serialized table ([`DistanceTable::write_to`]).
 const FORMAT_MAGIC: [u8; 8] = *b"SSDTABLE";
@@ -220,8 +219,8 @@ impl DistanceTable {
 const CHECK_CHUNK: usize = 1 << 19;
 
 /// The first word of `words` (entries of 4, 8, 16 or 32 bits) with a code that is neither below
-/// `codes` nor the unreached code (all ones), or `None`: one pass, chunks on rayon's threads,
-/// polling `latch` before each.
+/// `codes` nor the unreached code (all ones), or `None`: one pass, pieces on every core,
+/// polling `latch` before each ([`in_pieces`]).
 fn codes_in_range(
     words: &[u64],
     bits: u32,
@@ -234,14 +233,11 @@ fn codes_in_range(
         16 => first_out_of_range::<16>(chunk, codes),
         _ => first_out_of_range::<32>(chunk, codes),
     };
-    let found = words
-        .par_chunks(CHECK_CHUNK)
+    let pieces = in_pieces(words, CHECK_CHUNK, latch, first_bad)?;
+    let found = pieces
+        .iter()
         .enumerate()
-        .map(|(n, chunk)| {
-            latch.check()?;
-            Ok(first_bad(chunk).map(|word| n * CHECK_CHUNK + word))
-        })
-        .try_reduce(|| None, |a, b| Ok(a.or(b)))?;
+        .find_map(|(n, first)| first.map(|word| n * CHECK_CHUNK + word));
     Ok(found)
 }
 
