@@ -179,6 +179,7 @@ impl Plugin for HanoiPlugin {
             goal_keys: HanoiGoal::KEYS,
             heuristics: &[],
             heuristic_keys: &[],
+            scramble: None,
             example: "[puzzle]\nkind = \"hanoi\"\ndiscs = 3\n",
             engines: &[],
         }

@@ -2,11 +2,22 @@
 
 The built-in puzzles (Flip, Shift, sliding tiles, permutation puzzles) and the library's engines
 (bfs, iddfs, table, astar, idastar, and each puzzle's own), configured as a TOML config is and
-answering with the fields of the command line's ``--json``.
+answering with the fields of the command line's ``--json``; and puzzles written in Python
+(``solve``, ``explore``, ``export`` of any object with ``start``, ``successors`` and
+``is_goal``), searched by the same engines.
+
+Exceptions: ``ValueError`` for bad input (a config, key, value, board, mode or argument, with
+the library's one-line message); ``TypeError`` for an argument of the wrong type, or a puzzle's
+callback that answers with one; ``OSError`` for a file that cannot be read;
+``MemoryLimitError`` (a ``MemoryError``) for work refused before it started because it would
+pass the memory budget; ``KeyboardInterrupt`` on Ctrl-C (the engine stops first, within a
+second); ``RuntimeError`` for another limit that stopped a puzzle's setup. A limit that stops
+a search is an answer (``outcome == "limit-reached"``), not an exception. An exception raised
+in a Python-defined puzzle's callback propagates as itself (same type, same traceback).
 """
 
 import os
-from typing import Any, Literal, Optional, Union
+from typing import Any, Hashable, Iterable, Literal, Optional, Protocol, Tuple, Union
 
 __version__: str
 
@@ -20,6 +31,16 @@ Cache = Union[bool, str, os.PathLike[str]]
 """Where distance tables are kept between runs: ``True`` the command line's default directory
 (``$XDG_CACHE_HOME/statespace``, else ``~/.cache/statespace``), ``False`` none, or a
 directory."""
+
+class MemoryLimitError(MemoryError):
+    """Work refused before it started because it would pass the memory budget (``memory=``,
+    default half the physical memory): an export too large, a puzzle's tables. The message
+    gives both figures (``needs 5.7 MiB of memory, over the budget of 1.0 MiB``)."""
+
+    needed: int
+    """The bytes the work needs."""
+    budget: int
+    """The budget it passes, in bytes."""
 
 def load(source: Union[str, os.PathLike[str]], *, cache: Cache = True) -> Puzzle:
     """A puzzle from a config file's path, or from TOML text (a str with a newline in it).
@@ -40,7 +61,7 @@ class Puzzle:
     ``[puzzle]`` (``rows``, ``cols``, ...), ``[goal]`` (``goal="pattern"`` is its kind,
     ``target=...``), ``[heuristic]`` (``heuristic="manhattan"`` is its kind, ``groups=...``),
     ``[search]`` (``mode``, ``max_depth``, ``max_states``, ``time_limit``, ``memory``,
-    ``threads``) or ``[start]`` (``board``, ``scramble``). An unknown key raises ``ValueError``
+    ``threads``, ``explore_from``) or ``[start]`` (``board``, ``scramble``). An unknown key raises ``ValueError``
     naming it and the known ones; a bad value raises ``ValueError`` with the library's message.
 
     >>> p = Puzzle("tiles", rows=3, cols=3)
@@ -75,13 +96,19 @@ class Puzzle:
         max_depth: Optional[int] = None,
         max_states: Optional[int] = None,
         memory: Optional[Size] = None,
+        *,
+        scramble: Optional[str] = None,
     ) -> Solution:
-        """Solves ``board`` (board text; the config's start board when None) with ``mode``.
+        """Solves ``board`` (board text) with ``mode``; or, with ``scramble``, the board those
+        moves reach from the goal (puzzles with a move notation: ``perm``,
+        ``scramble="R U F'"``); the config's start when neither.
 
         The limits override the config's ``[search]`` keys. A limit that stops the search is an
         answer (``outcome == "limit-reached"``), not an exception. Raises ``ValueError`` for a
-        board that does not parse or a mode the puzzle does not run, and ``KeyboardInterrupt``
-        on Ctrl-C (the engine stops first). The GIL is released while the engine runs.
+        board or scramble that does not parse (or a scramble given to a puzzle that reads
+        boards only, or both given) or a mode the puzzle does not run, and
+        ``KeyboardInterrupt`` on Ctrl-C (the engine stops first). The GIL is released while
+        the engine runs.
         """
     def solve_many(
         self,
@@ -122,21 +149,38 @@ class Puzzle:
         and ``cut``. Without networkx, the same as a node-link dict (``nodes``, ``links``)."""
 
 class Record:
-    """The fields of a ``--json`` object as attributes, and ``to_dict()``."""
+    """The fields of a ``--json`` object as attributes, ``to_dict()``, and a picture."""
 
     def to_dict(self) -> dict[str, Any]:
         """Every field, as a new dict (what ``--json`` prints)."""
+    def to_svg(self) -> str:
+        """The picture as SVG text: a solution's boards from start to goal, each move's changes
+        highlighted (the same picture as ``solve --svg``), or an exploration's histogram (as
+        ``explore --plot``). Raises ``ValueError`` when there is none (a limit stopped the
+        run)."""
+    def _repr_svg_(self) -> Optional[str]:
+        """The picture, for notebooks (None when there is none)."""
     def __getattr__(self, name: str) -> Any: ...
 
+class Svg:
+    """A picture (``Puzzle.board_svg``): shown as itself in a notebook; ``str()`` is the SVG
+    text."""
+
+    def _repr_svg_(self) -> str: ...
+
 class Solution(Record):
-    """The answer to one board: the fields of ``statespace solve --json``."""
+    """The answer to one board: the fields of ``statespace solve --json``.
+
+    For a puzzle written in Python, ``path`` holds the move objects its ``successors`` yielded
+    (their ``str()`` labels the picture), ``boards`` the text of the state after each move
+    (``board_text(state)``, else ``repr(state)``), and ``states`` the states themselves."""
 
     solvable: Optional[bool]
     """True, False (proven), or None when a limit stopped the run."""
     moves: Optional[int]
     """The fewest moves, or None."""
-    path: list[str]
-    """The move labels, in order."""
+    path: list[Any]
+    """The move labels, in order (a Python-defined puzzle's own move objects)."""
     boards: list[str]
     """The board after each move, as text."""
     start: str
@@ -151,6 +195,9 @@ class Solution(Record):
     stats: dict[str, Any]
     """``expanded``, ``generated``, ``visited``, ``peak_frontier``, ``depth``, ``elapsed``
     (seconds), and ``build`` when tables were built or loaded."""
+    states: list[Any]
+    """A Python-defined puzzle's states after each move, its own objects (not for built-in
+    puzzles)."""
 
 class Exploration(Record):
     """A whole-space sweep: the fields of ``statespace explore --json``."""
@@ -158,7 +205,9 @@ class Exploration(Record):
     puzzle: str
     direction: Literal["backward", "forward"]
     strategy: str
-    space_size: int
+    space_size: Optional[int]
+    """Every state of the space, reachable or not; None for a space with no dense index (a
+    Python-defined puzzle's)."""
     complete: bool
     limit: Optional[str]
     reachable: int
@@ -167,6 +216,8 @@ class Exploration(Record):
     max_distance: Optional[int]
     example_farthest: Optional[str]
     """A board at the largest distance, as text."""
+    farthest_state: Any
+    """A Python-defined puzzle's state at the largest distance, its own object."""
     states_per_second: float
     peak_memory_bytes: int
     peak_memory_source: str
@@ -174,3 +225,80 @@ class Exploration(Record):
     elapsed: float
     threads: int
     stats: dict[str, Any]
+
+State = Hashable
+"""A Python-defined puzzle's state: any hashable value (a tuple, a frozenset, a str, ...)."""
+
+class PythonPuzzle(Protocol):
+    """What ``solve``, ``explore`` and ``export`` need of a puzzle written in Python.
+
+    - ``start``: the start state, or a method returning it.
+    - ``successors(state)``: an iterable of ``(move, state)`` pairs; a move is any hashable
+      value, labelled by ``str(move)``.
+    - ``is_goal(state)``: truthy for a goal.
+    - optional ``heuristic(state)``: a lower bound on the moves left (a non-negative int; A* and
+      IDA* are optimal only if it never overestimates).
+    - optional ``board_text(state)``: how a state prints (a str; else ``repr(state)``).
+    - optional ``board_style``: how that text is drawn: ``"text"`` (the default), ``"tiles"``
+      (whitespace-separated numbers, ``_`` the blank) or a dict of one-character cells to CSS
+      colours.
+    - optional ``description``: a name for titles (else the class name).
+
+    Each callback is called at most once per state: the library records the answers for the
+    run (so depth-first engines re-expand without calling Python), then lets go of everything.
+    """
+
+    start: Any
+    def successors(self, state: Any) -> Iterable[Tuple[Hashable, Any]]: ...
+    def is_goal(self, state: Any) -> Any: ...
+
+def solve(
+    puzzle: Union[PythonPuzzle, Puzzle],
+    mode: Optional[str] = None,
+    time_limit: Optional[Duration] = None,
+    max_depth: Optional[int] = None,
+    max_states: Optional[int] = None,
+    memory: Optional[Size] = None,
+) -> Solution:
+    """Solves a puzzle written in Python from its start, by the library's engines: ``bfs``,
+    ``iddfs``, and with a ``heuristic`` ``astar`` and ``idastar``; ``auto`` (the default) is
+    A* with a heuristic, else BFS. Every answer is optimal (A* and IDA* given an admissible
+    heuristic); ``unsolvable`` is proven by BFS and A* when everything reachable is exhausted.
+
+    The engine runs with the GIL released and takes it for each callback. A limit is an answer
+    (``outcome == "limit-reached"``): the time limit holds within a second however slow the
+    callbacks; the memory budget counts the engine's tables and the library's record of the
+    states (about 120 bytes a state), not your objects. An exception raised in a callback stops
+    the run at once and propagates as itself; a callback's answer of the wrong type raises
+    ``TypeError`` (successors not yielding pairs, a heuristic not an int) or ``ValueError`` (a
+    negative heuristic). A built-in ``Puzzle`` is solved from its start board as
+    ``puzzle.solve(...)`` does.
+    """
+
+def explore(
+    puzzle: Union[PythonPuzzle, Puzzle],
+    time_limit: Optional[Duration] = None,
+    max_depth: Optional[int] = None,
+    max_states: Optional[int] = None,
+    memory: Optional[Size] = None,
+) -> Exploration:
+    """Every state a puzzle written in Python reaches from its start, counted by its fewest
+    moves from the start (``direction == "forward"``): ``histogram``, ``reachable``,
+    ``max_distance``, ``example_farthest`` (text) and ``farthest_state`` (the object). A limit
+    stops it with the layers completed (``complete`` False). A built-in ``Puzzle`` explores as
+    ``puzzle.explore(...)`` does."""
+
+def export(
+    puzzle: Union[PythonPuzzle, Puzzle],
+    depth: Optional[int] = None,
+    max_states: int = 10000,
+    memory: Optional[Size] = None,
+) -> Any:
+    """The state graph around a Python-defined puzzle's start: the breadth-first neighbourhood
+    of at most ``max_states`` states (1 to 1,000,000) and ``depth`` moves, every move between
+    them. With networkx, a ``networkx.DiGraph`` (``MultiDiGraph`` when two moves join the same
+    two states) whose nodes are your states, with attributes ``board`` (text), ``depth``,
+    ``goal_distance`` (None when unknown), ``goal``, ``start``, and edge attribute ``move``
+    (your move object); without, the node-link dict (int ids in BFS order, each node's state in
+    ``state``). Raises ``MemoryLimitError`` when the graph would pass the memory budget. A
+    built-in ``Puzzle`` exports as ``puzzle.export(...)`` does."""

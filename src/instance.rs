@@ -17,7 +17,7 @@
 
 use crate::board_text::BoardText;
 use crate::cache::TableCache;
-use crate::config::{Mode, UnsupportedMode, check_mode};
+use crate::config::{ExploreFrom, Mode, UnsupportedMode, check_mode};
 use crate::error::{Error, Location, Result};
 use crate::graph::{ExportLimits, StateGraph};
 use crate::limit::{Limit, Limits};
@@ -121,10 +121,20 @@ impl Instance {
         self
     }
 
-    /// Takes another instance's explorer (Shift explores its one-colour mask space while it
-    /// solves whole boards).
+    /// Takes another instance's explorer for the sweeps from the goals, and for the default
+    /// (Shift explores its one-colour mask space while it solves whole boards); `--from start`
+    /// stays this instance's: the start board is one of this instance's boards.
     pub fn with_explore_of(mut self, other: Instance) -> Self {
-        self.explore = other.explore;
+        let (mine, theirs) = (self.explore.take(), other.explore);
+        self.explore = match (mine, theirs) {
+            (Some(mine), Some(theirs)) => Some(Box::new(move |start, options, on_layer| {
+                match options.from {
+                    Some(ExploreFrom::Start) => mine(start, options, on_layer),
+                    _ => theirs(start, options, on_layer),
+                }
+            })),
+            (mine, theirs) => theirs.or(mine),
+        };
         self
     }
 
@@ -229,10 +239,13 @@ impl Instance {
         Ok(solution)
     }
 
-    /// Sweeps the whole space that can reach the goal and counts it by distance (see
-    /// [`search::layers`](crate::search::layers)): backward from the goal set when moves are
-    /// invertible, else forward from `start` (the config's start board; `None` when it has
-    /// none). `on_layer(depth, states so far)` is called after each layer, for a progress line.
+    /// Sweeps a whole space and counts it by distance (see
+    /// [`search::layers`](crate::search::layers)), from where `options.from` says: backward
+    /// from the goal set (every state that can reach a goal), or forward from `start` (the
+    /// config's start board; `None` when it has none: its component). By default, backward
+    /// when the puzzle can (invertible moves, a goal set it lists), else forward. A direction
+    /// the puzzle cannot sweep is one error line. `on_layer(depth, states so far)` is called
+    /// after each layer, for a progress line.
     pub fn explore(
         &self,
         start: Option<&BoardText>,
@@ -269,9 +282,11 @@ impl Instance {
     }
 }
 
-/// How `explore` runs: its limits and threads (`None`: the engine chooses by size).
+/// How `explore` runs: where from, its limits and threads (`None`: the engine chooses by size).
 #[derive(Clone, Debug, Default)]
 pub struct ExploreOptions {
+    /// From the start or the goals; `None`: the goals when the puzzle can, else the start.
+    pub from: Option<ExploreFrom>,
     /// Time, Ctrl-C, depth, states, memory.
     pub limits: Limits,
     /// Worker threads; `None`: chosen by the space's size.
@@ -298,7 +313,8 @@ pub struct Exploration {
     pub description: String,
     /// Backward from the goals or forward from the start.
     pub direction: Direction,
-    /// The expansion used: `word-at-a-time` or `per-state`.
+    /// The expansion used: `word-at-a-time`, `block-at-a-time`, `per-state` (a bitset over the
+    /// dense index) or `hash-set` (a space with no dense index, forward).
     pub strategy: &'static str,
     /// Every state of the space (reachable or not).
     pub space_size: u128,

@@ -39,7 +39,7 @@
 
 use crate::board_text::BoardText;
 use crate::cache::{Source, TableCache};
-use crate::config::Mode;
+use crate::config::{ExploreFrom, Mode};
 use crate::error::Result;
 use crate::graph::{self, ExportLimits};
 use crate::instance::{Direction, Exploration, Instance, Solution, TableDetails};
@@ -103,12 +103,12 @@ type Clustered<P> = std::result::Result<Swept<State<P>>, cluster::Fault>;
 type ClusterForward<P> = fn(Arc<P>, State<P>, &Cluster, &Limits) -> Clustered<P>;
 type ClusterBackward<P> = fn(Arc<P>, &Cluster, &Limits) -> Clustered<P>;
 
-/// A whole-space sweep, with the way it runs: in this process, or on a cluster.
-enum Sweep<P: StateSpace> {
-    /// From the start board (any indexed space).
-    Forward(ForwardSweep<P>, ClusterForward<P>),
-    /// From the goal set; `&'static str` names the strategy.
-    Backward(BackwardSweep<P>, ClusterBackward<P>, &'static str),
+/// The whole-space sweeps of `explore`, each with the way it runs on a cluster and the name of
+/// its strategy: forward from the start board (every space: a bitset over the dense index, else
+/// a hash set, which no cluster runs), and backward from the goal set (when the space has one).
+struct Sweeps<P: StateSpace> {
+    forward: (ForwardSweep<P>, Option<ClusterForward<P>>, &'static str),
+    backward: Option<(BackwardSweep<P>, ClusterBackward<P>, &'static str)>,
 }
 
 /// The distance table engine of a space: how it is built, looked up, and kept in the cache.
@@ -130,11 +130,13 @@ struct IndexedEngines<P: StateSpace> {
     forward: (ForwardSweep<P>, ClusterForward<P>),
 }
 
-/// A faster way to build the same table and sweep backward, which one capability gives (XOR
-/// moves: a word of states per move; split moves: a block per move table look-up).
+/// A faster way to build the same table and sweep backward (and, for XOR moves, forward),
+/// which one capability gives (XOR moves: a word of states per move; split moves: a block per
+/// move table look-up).
 struct Faster<P: StateSpace> {
     build: TableBuild<P>,
     sweep: BackwardSweep<P>,
+    forward: Option<ForwardSweep<P>>,
     cluster: ClusterBackward<P>,
     strategy: &'static str,
 }
@@ -183,8 +185,8 @@ impl<P: Puzzle> Kit<P> {
         &self.space
     }
 
-    /// A dense index: BFS keeps a bitset, and `explore` sweeps forward from the start board
-    /// (when nothing sweeps backward).
+    /// A dense index: BFS keeps a bitset, and `explore --from start` sweeps a bitset (without
+    /// one it keeps a hash set of the states it finds).
     pub fn indexed(mut self) -> Self
     where
         P: Indexed,
@@ -240,6 +242,7 @@ impl<P: Puzzle> Kit<P> {
         self.xor = Some(Faster {
             build: table::build_xor::<P>,
             sweep: layers::xor_backward::<P>,
+            forward: Some(layers::xor_forward::<P>),
             cluster: cluster::xor_backward::<P>,
             strategy: "word-at-a-time",
         });
@@ -257,6 +260,7 @@ impl<P: Puzzle> Kit<P> {
         self.split = Some(Faster {
             build: table::build_split::<P>,
             sweep: layers::split_backward::<P>,
+            forward: None,
             cluster: cluster::backward::<P>,
             strategy: "block-at-a-time",
         });
@@ -305,7 +309,8 @@ impl<P: Puzzle> Kit<P> {
     /// one, whatever the order the capabilities were declared in: the table is built by XOR
     /// words, else split blocks, else symmetric orbits, else level scans (the same table every
     /// way); `explore` sweeps backward by XOR words, else split blocks, else state by state from
-    /// the goals (with a table), else forward from the start (indexed).
+    /// the goals (with a table); forward from the start by XOR words, else state by state over
+    /// the index, else with a hash set. By default it sweeps backward when it can.
     pub fn build(self, default_mode: Mode) -> Instance {
         let Kit {
             space,
@@ -328,14 +333,21 @@ impl<P: Puzzle> Kit<P> {
                 None,
             ),
         };
-        let sweep = match (&faster, &table, &indexed) {
-            (Some(f), _, _) => Some(Sweep::Backward(f.sweep, f.cluster, f.strategy)),
-            (None, Some((_, (sweep, cluster))), _) => {
-                Some(Sweep::Backward(*sweep, *cluster, "per-state"))
-            }
-            (None, None, Some(i)) => Some(Sweep::Forward(i.forward.0, i.forward.1)),
-            (None, None, None) => None,
+        let backward = match (&faster, &table) {
+            (Some(f), _) => Some((f.sweep, f.cluster, f.strategy)),
+            (None, Some((_, (sweep, cluster)))) => Some((*sweep, *cluster, "per-state")),
+            (None, None) => None,
         };
+        let forward = match (faster.as_ref().and_then(|f| f.forward), &indexed) {
+            (Some(words), Some(i)) => (words, Some(i.forward.1), "word-at-a-time"),
+            (None, Some(i)) => (i.forward.0, Some(i.forward.1), "per-state"),
+            (_, None) => (
+                layers::forward_hashed::<P> as ForwardSweep<P>,
+                None,
+                "hash-set",
+            ),
+        };
+        let sweeps = Sweeps { forward, backward };
         let runner = Runner { space, proof };
         let mut instance = Instance::new(description.clone())
             .with_default_mode(default_mode)
@@ -367,9 +379,7 @@ impl<P: Puzzle> Kit<P> {
                 instance = instance.with_auto(Mode::TABLE);
             }
         }
-        if let Some(sweep) = sweep {
-            instance = instance.with_explore(runner.explore(sweep, description, size));
-        }
+        instance = instance.with_explore(runner.explore(sweeps, description, size));
         instance.with_export(runner.export(undirected))
     }
 }
@@ -548,56 +558,78 @@ impl<P: Puzzle> Runner<P> {
         })
     }
 
+    /// The explorer: backward from the goals or forward from the start, as the options say
+    /// (by default backward when the space can), in this process or on a cluster.
     fn explore(
         &self,
-        sweep: Sweep<P>,
+        sweeps: Sweeps<P>,
         description: String,
         size: Option<u128>,
     ) -> crate::instance::ExploreFn {
         let space = self.space.clone();
-        let size = size.unwrap_or(0);
         Box::new(move |start, options, on_layer| {
             let engine_options = layers::Options {
                 limits: &options.limits,
                 threads: options.threads,
             };
             let limits = &options.limits;
+            let refuse = |why: String| {
+                crate::error::Error::input(crate::error::Location::command("explore"), why)
+            };
             // A cluster's fault (a peer gone) is an error of its own: `cluster: lost process 1 ...`.
             let clustered = |swept: Clustered<P>| {
                 swept
                     .map(|swept| (swept.layers, Some(swept.report)))
                     .map_err(crate::error::Error::Cluster)
             };
-            let (direction, strategy, (layers, report)) = match &sweep {
-                Sweep::Backward(run, on_cluster, strategy) => {
+            let from = options.from.unwrap_or(match sweeps.backward {
+                Some(_) => ExploreFrom::Goals,
+                None => ExploreFrom::Start,
+            });
+            let (direction, strategy, (layers, report)) = match (from, &sweeps.backward) {
+                (ExploreFrom::Goals, Some((run, on_cluster, strategy))) => {
                     let swept = match &options.cluster {
                         None => (run(&space, engine_options, on_layer), None),
                         Some(cluster) => clustered(on_cluster(space.clone(), cluster, limits))?,
                     };
                     (Direction::Backward, *strategy, swept)
                 }
-                Sweep::Forward(run, on_cluster) => {
+                (ExploreFrom::Goals, None) => {
+                    return Err(refuse(format!(
+                        "from goals: {description} cannot be swept backward (that needs moves \
+                         that each have an inverse, and goals it can list); from start sweeps \
+                         the start board's component"
+                    )));
+                }
+                (ExploreFrom::Start, _) => {
+                    let (run, on_cluster, strategy) = sweeps.forward;
                     let start = start.ok_or_else(|| {
                         crate::error::Error::input(
                             crate::error::Location::command("explore").with_key("start.board"),
-                            "this puzzle is explored forward from a start: give a [start] board",
+                            "from start: give a [start] board",
                         )
                     })?;
                     let start = space.read(start)?;
-                    let swept = match &options.cluster {
-                        None => (run(&space, start, engine_options, on_layer), None),
-                        Some(cluster) => {
+                    let swept = match (&options.cluster, on_cluster) {
+                        (None, _) => (run(&space, start, engine_options, on_layer), None),
+                        (Some(cluster), Some(on_cluster)) => {
                             clustered(on_cluster(space.clone(), start, cluster, limits))?
                         }
+                        (Some(_), None) => {
+                            return Err(refuse(format!(
+                                "{description} has no dense index: a cluster sweeps slices of \
+                                 one; without --workers it sweeps here with a hash set"
+                            )));
+                        }
                     };
-                    (Direction::Forward, "per-state", swept)
+                    (Direction::Forward, strategy, swept)
                 }
             };
             let mut exploration = Exploration::from_layers(
                 description.clone(),
                 direction,
                 strategy,
-                size,
+                size.unwrap_or(0),
                 layers,
                 |s| space.format(s),
             );
@@ -671,5 +703,62 @@ mod tests {
         let explored = instance.explore(Some(&board), &options, &mut |_, _| {});
         assert_eq!(explored.unwrap().direction, Direction::Forward);
         assert!(!instance.modes().contains(&Mode::TABLE));
+    }
+
+    #[test]
+    fn explore_goes_where_it_is_told_and_refuses_what_it_cannot() {
+        let board = BoardText::from_file("t", "bwwb\nwbbw\nbwwb".into());
+        let from = |from| ExploreOptions {
+            from,
+            ..ExploreOptions::default()
+        };
+        let table = Kit::new(lights(), "t").table().build(Mode::AUTO);
+        let goals = table.explore(Some(&board), &from(None), &mut |_, _| {});
+        assert_eq!(goals.unwrap().direction, Direction::Backward);
+        let start = table.explore(
+            Some(&board),
+            &from(Some(ExploreFrom::Start)),
+            &mut |_, _| {},
+        );
+        let start = start.unwrap();
+        assert_eq!(
+            (start.direction, start.strategy),
+            (Direction::Forward, "per-state")
+        );
+        let words = Kit::new(lights(), "t").xor().table().build(Mode::AUTO);
+        let by_words = words.explore(
+            Some(&board),
+            &from(Some(ExploreFrom::Start)),
+            &mut |_, _| {},
+        );
+        let by_words = by_words.unwrap();
+        assert_eq!(by_words.strategy, "word-at-a-time");
+        assert_eq!(by_words.histogram, start.histogram);
+        // No goal set: backward is refused, in one line; no index: forward keeps a hash set.
+        let plain = Kit::new(lights(), "Lights").build(Mode::AUTO);
+        let refused = plain.explore(
+            Some(&board),
+            &from(Some(ExploreFrom::Goals)),
+            &mut |_, _| {},
+        );
+        let refused = refused.unwrap_err().to_string();
+        assert!(refused.starts_with("explore: from goals: Lights cannot be swept backward"));
+        assert!(!refused.contains('\n'));
+        let hashed = plain
+            .explore(Some(&board), &from(None), &mut |_, _| {})
+            .unwrap();
+        assert_eq!(
+            (hashed.direction, hashed.strategy),
+            (Direction::Forward, "hash-set")
+        );
+        assert_eq!(hashed.histogram, start.histogram);
+        assert_eq!(hashed.space_size, 0);
+        let no_start = plain.explore(None, &from(None), &mut |_, _| {});
+        assert!(
+            no_start
+                .unwrap_err()
+                .to_string()
+                .contains("give a [start] board")
+        );
     }
 }

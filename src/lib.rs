@@ -30,6 +30,9 @@
 //!   the run's limits: time, Ctrl-C, memory.
 //! - [`rank`] (folder): dense indices for plugins' [`Indexed`](space::Indexed) spaces:
 //!   permutations (and one parity's half), arrangements, `k`-subsets as colex masks, multisets.
+//! - [`index`]: a dense index from a list of states (an enumeration, or the component a BFS
+//!   reaches): sorted states and a binary search, for encodings no formula ranks; and
+//!   [`IndexedBy`](index::IndexedBy), a space wearing one.
 //! - [`graph`] (folder): state-graph export: the states around a start as a petgraph graph,
 //!   rendered as DOT, GraphML, node-link JSON or a self-contained HTML page.
 //! - [`picture`]: how a plugin's board text is drawn (its [`BoardStyle`](picture::BoardStyle)).
@@ -52,7 +55,7 @@
 //! | 2 | [`board_text`], [`setup`] |
 //! | 3 | [`space`], [`config`] |
 //! | 4 | [`search`] (the engines, and a distance table's place in the cache), [`graph`], [`toys`] |
-//! | 5 | [`instance`] |
+//! | 5 | [`instance`], [`index`] |
 //! | 6 | [`kit`], [`registry`] |
 //!
 //! The puzzles are crates of their own (`puzzles/*/`: `statespace-flip`, `-shift`, `-tiles`,
@@ -68,6 +71,7 @@ pub mod config;
 pub mod error;
 pub mod escape;
 pub mod graph;
+pub mod index;
 pub mod instance;
 pub mod kit;
 pub mod limit;

@@ -6,8 +6,10 @@
 //! Pictures are drawn from the board text every command already prints, so a plugin only says
 //! which style its text has; no plugin draws anything itself.
 //!
-//! - [`grid`] splits a board's text into rows of cells by its style: characters (`Cells`),
-//!   whitespace-separated numbers (`Tiles`) or whole lines (`Text`).
+//! - [`grid`] splits a board's text into rows of cells by its style: characters (`Cells`,
+//!   `Blocks`), whitespace-separated numbers (`Tiles`) or whole lines (`Text`).
+//! - [`blocks`] cuts a `Blocks` board's letters into its pieces, so that a piece is drawn as one
+//!   block with a border, even beside a look-alike.
 //! - [`changes`] lists the cells one move changed (what a picture of a solution highlights), and
 //!   [`Mark::from_label`] reads the pressed cell or the moved line from a move label.
 //! - [`board_svg`] draws one board; [`solution_svg`] draws a solution as a strip of boards, start
@@ -48,9 +50,98 @@ pub enum BoardStyle {
     },
     /// Rows of whitespace-separated numbers drawn as numbered tiles; `_` is the blank.
     Tiles,
+    /// Rectangular pieces written as letters (sliding blocks): each piece one block, its cells
+    /// joined, a border around it; `.` is an empty cell and `#` a wall. A letter's cells are cut
+    /// into pieces of its size row by row (see [`blocks`]), so two look-alike pieces side by side
+    /// are two blocks.
+    Blocks {
+        /// The letters boards are written with, each with its size and colour.
+        pieces: Vec<Block>,
+    },
     /// The text as it is, in a monospace font.
     #[default]
     Text,
+}
+
+/// A letter of a [`BoardStyle::Blocks`] board: the size of each piece it writes, and its
+/// colour.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Block {
+    /// The letter.
+    pub letter: char,
+    /// A piece's height in cells.
+    pub rows: u8,
+    /// A piece's width in cells.
+    pub cols: u8,
+    /// Its fill (a CSS colour name or `#rrggbb`).
+    pub colour: String,
+}
+
+/// One piece of a [`BoardStyle::Blocks`] board, as [`blocks`] cuts it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Piece {
+    /// Its top row, 0-based.
+    pub row: usize,
+    /// Its left column, 0-based.
+    pub col: usize,
+    /// Height in cells.
+    pub rows: usize,
+    /// Width in cells.
+    pub cols: usize,
+    /// Its letter's place in the style's `pieces`; `None` for a letter the style does not list
+    /// (drawn as a grey cell of its own).
+    pub block: Option<usize>,
+}
+
+/// The pieces of a `Blocks` board's grid: row by row, the first cell of a letter not yet cut is
+/// the top-left corner of one of its pieces, of its [`Block`]'s size (cells that do not make a
+/// whole piece, and letters not listed, are pieces of one cell). `.` and `#` are no piece.
+///
+/// ```
+/// use statespace::picture::{Block, BoardStyle, blocks, grid};
+/// let v = Block { letter: 'V', rows: 2, cols: 1, colour: "teal".into() };
+/// let style = BoardStyle::Blocks { pieces: vec![v.clone()] };
+/// let cut = blocks(&[v], &grid(&style, "V.\nV.\nV.\nV."));
+/// assert_eq!(cut.len(), 2); // two 2 x 1 pieces, one above the other
+/// assert_eq!((cut[1].row, cut[1].rows), (2, 2));
+/// ```
+pub fn blocks(pieces: &[Block], grid: &Grid) -> Vec<Piece> {
+    let at = |r: usize, c: usize| grid.get(r).and_then(|row| row.get(c)).map(String::as_str);
+    let mut taken: Vec<Vec<bool>> = grid.iter().map(|row| vec![false; row.len()]).collect();
+    let mut cut = Vec::new();
+    for (r, row) in grid.iter().enumerate() {
+        for (c, cell) in row.iter().enumerate() {
+            if taken[r][c] || cell == "." || cell == "#" {
+                continue;
+            }
+            let block = pieces.iter().position(|b| cell.starts_with(b.letter));
+            let (rows, cols) = block.map_or((1, 1), |b| {
+                (pieces[b].rows as usize, pieces[b].cols as usize)
+            });
+            let whole = (0..rows).all(|dr| {
+                (0..cols).all(|dc| {
+                    at(r + dr, c + dc) == Some(cell.as_str())
+                        && !taken
+                            .get(r + dr)
+                            .and_then(|t| t.get(c + dc))
+                            .copied()
+                            .unwrap_or(true)
+                })
+            });
+            let (rows, cols) = if whole { (rows, cols) } else { (1, 1) };
+            for t in taken.iter_mut().skip(r).take(rows) {
+                t[c..c + cols].iter_mut().for_each(|t| *t = true);
+            }
+            cut.push(Piece {
+                row: r,
+                col: c,
+                rows,
+                cols,
+                block: block.filter(|_| whole),
+            });
+        }
+    }
+    cut
 }
 
 /// The most cells [`solution_svg`] draws, over all its boards: about 15 MB of SVG, which
@@ -72,7 +163,7 @@ pub type Grid = Vec<Vec<String>>;
 pub fn grid(style: &BoardStyle, text: &str) -> Grid {
     let rows = text.lines().map(str::trim).filter(|l| !l.is_empty());
     match style {
-        BoardStyle::Cells { .. } => rows
+        BoardStyle::Cells { .. } | BoardStyle::Blocks { .. } => rows
             .map(|row| row.chars().map(String::from).collect())
             .collect(),
         BoardStyle::Tiles => rows
@@ -442,6 +533,7 @@ fn draw_board(
                 }
             }
         }
+        BoardStyle::Blocks { pieces } => draw_blocks(svg, pieces, grid),
         BoardStyle::Tiles => {
             let cell = cell_size(grid);
             for (r, row) in grid.iter().enumerate() {
@@ -516,6 +608,47 @@ fn draw_board(
             line_mark(svg, col as f64 * cell - 2.0, -2.0, cell + 4.0, h + 4.0);
         }
         _ => {}
+    }
+}
+
+/// A `Blocks` board: the floor, walls dark, then each piece a rounded block inset from its cells
+/// (so a border shows between two pieces), its letter in the middle when there is room.
+fn draw_blocks(svg: &mut String, pieces: &[Block], grid: &Grid) {
+    let cell = cell_size(grid);
+    for (r, row) in grid.iter().enumerate() {
+        for (c, text) in row.iter().enumerate() {
+            let fill = if text == "#" { "#444444" } else { "#f4f1ea" };
+            writeln!(
+                svg,
+                "<rect class=\"cell\" x=\"{:.1}\" y=\"{:.1}\" width=\"{cell:.1}\" \
+                 height=\"{cell:.1}\" fill=\"{fill}\"/>",
+                c as f64 * cell,
+                r as f64 * cell
+            )
+            .unwrap();
+        }
+    }
+    let inset = (cell * 0.06).clamp(0.5, 2.0);
+    for piece in blocks(pieces, grid) {
+        let colour = piece.block.map_or("#bbbbbb", |b| pieces[b].colour.as_str());
+        let (x, y) = (piece.col as f64 * cell, piece.row as f64 * cell);
+        let (w, h) = (piece.cols as f64 * cell, piece.rows as f64 * cell);
+        writeln!(
+            svg,
+            "<rect class=\"piece\" x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" \
+             rx=\"{:.1}\" fill=\"{colour}\" stroke=\"#333333\" stroke-width=\"1\"/>",
+            x + inset,
+            y + inset,
+            w - 2.0 * inset,
+            h - 2.0 * inset,
+            inset * 2.0
+        )
+        .unwrap();
+        if cell >= 8.0 {
+            let letter = &grid[piece.row][piece.col];
+            let (cx, cy) = (x + w / 2.0 - cell / 2.0, y + h / 2.0 - cell / 2.0);
+            cell_text(svg, cx, cy, cell, letter, "#ffffff");
+        }
     }
 }
 

@@ -40,6 +40,10 @@ pub struct PluginInfo {
     pub heuristics: &'static [(&'static str, &'static str)],
     /// The `[heuristic]` keys besides `kind`.
     pub heuristic_keys: &'static [Key],
+    /// What a `[start] scramble` (or `solve --scramble`) is for this puzzle, when it reads
+    /// scrambles ([`BoardFormat::parse_scramble`](crate::space::BoardFormat::parse_scramble));
+    /// `None`: boards only.
+    pub scramble: Option<&'static str>,
     /// A small config that builds (`statespace puzzles` lists the modes it offers).
     pub example: &'static str,
     /// The plugin's own engines, beside the library's ([`Mode::LIBRARY`]): each mode and what

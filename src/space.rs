@@ -141,11 +141,20 @@ pub trait BoardFormat: StateSpace {
 /// a hash set. The size is a `u128` because a 64-cell board has 2^64 states: engines compare it
 /// against their memory budget before they allocate anything.
 ///
-/// Every index is a state, reachable or not (states no goal reaches only cost their bits): no
-/// holes, for the engines that scan the whole index (a distance table's bottom-up levels) turn
-/// every index into a state with [`state`](Self::state) and look at its successors. An encoding
-/// with holes is ranked into one without (see [`rank`](crate::rank), and the Tower of Hanoi of
-/// `examples/custom_puzzle.rs`: two bits a disc for the state, base 3 for the index).
+/// No holes, either way:
+///
+/// - every index in `0..size()` is a state: engines that scan the whole index (a distance
+///   table's bottom-up levels) turn every index into a state with [`state`](Self::state) and
+///   generate its successors, so a hole would be decoded into a position that does not exist;
+/// - every state the space produces (a board its [`BoardFormat`] parses, a successor, a goal)
+///   has an index, and `index(state(i)) == i`.
+///
+/// States no goal reaches, or that no start reaches, are allowed: they only cost their bits. An
+/// encoding with holes is ranked into one without: by a formula ([`rank`](crate::rank); the
+/// Tower of Hanoi of `examples/custom_puzzle.rs` keeps two bits a disc in its state and reads
+/// them as base-3 digits for its index, which has no holes), or by listing the states
+/// ([`index::Enumerated`](crate::index::Enumerated), and [`IndexedBy`](crate::index::IndexedBy)
+/// to wear it: the states sorted, an index found by binary search).
 pub trait Indexed: StateSpace {
     /// The number of states (every index in `0..size()` is a state).
     fn size(&self) -> u128;

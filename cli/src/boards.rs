@@ -56,11 +56,6 @@ impl<R: BufRead> Boards<R> {
         }
     }
 
-    /// How many boards were handed out, bad ones included.
-    pub fn count(&self) -> usize {
-        self.count
-    }
-
     /// The next board, `None` at the end of the input; an error when the input cannot be read.
     pub fn next_board(&mut self) -> Result<Option<Board>, Error> {
         let mut text: Vec<u8> = Vec::new();
@@ -211,7 +206,7 @@ mod tests {
                     .map_err(|e| e.to_string()),
             );
         }
-        assert_eq!(boards.count(), out.len());
+        assert_eq!(boards.count, out.len());
         out
     }
 

@@ -1,5 +1,6 @@
-//! `statespace explore CONFIG [--json] [--plot FILE.svg] [--threads N] [LIMITS]`: every state
-//! that can reach the goal, counted by distance (see [`statespace::search::layers`]).
+//! `statespace explore CONFIG [--from start|goals] [--json] [--plot FILE.svg] [--threads N]
+//! [LIMITS]`: every state that can reach the goal, or every state the start reaches, counted by
+//! distance (see [`statespace::search::layers`]).
 //!
 //! Prints the reachable count, the histogram, the largest distance with one board at it, the
 //! rate and the peak memory: text by default, one JSON object with `--json`. `--plot` writes the
@@ -17,11 +18,12 @@
 //! which.
 
 use super::atomic_output::AtomicOutput;
+use super::config_arg::ConfigArg;
 use super::limits::LimitArgs;
 use super::progress::Progress;
 use super::{Exit, write_stdout};
 use indicatif::HumanCount;
-use statespace::config::{Config, MAX_THREADS};
+use statespace::config::{ExploreFrom, MAX_THREADS};
 use statespace::error::{Error, Location};
 use statespace::instance::{Direction, Exploration, ExploreOptions};
 use statespace::limit::{Limit, human_bytes};
@@ -32,8 +34,14 @@ use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub struct ExploreArgs {
-    /// The TOML config: puzzle and goal (and the start board, for puzzles explored forward).
-    config: String,
+    #[command(flatten)]
+    config: ConfigArg,
+    /// Where the sweep starts: `goals` (backward: every state that can reach a goal, by its
+    /// fewest moves to one; puzzles with invertible moves and goals they can list) or `start`
+    /// (forward: the start board's component, by distance from it; every puzzle). Overrides
+    /// `[search] explore_from`; default: goals when the puzzle can, else start.
+    #[arg(long, value_name = "WHERE", value_parser = ExploreFrom::NAMES)]
+    from: Option<String>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -110,10 +118,10 @@ fn cluster(args: &ExploreArgs) -> Result<Option<Cluster>, Error> {
 }
 
 pub fn run(args: ExploreArgs, registry: &Registry) -> Result<Exit, Error> {
-    let config = Config::load(&args.config)?;
+    let config = args.config.load()?;
     // The limits first: the clock and Ctrl-C cover the puzzle's setup too.
     let limits = args.limits.resolve(Some(&config))?;
-    let instance = registry.build(&config, &limits)?;
+    let instance = args.config.build(registry, &config, &limits)?;
     let threads = match args.threads {
         Some(n) => Some(n as usize),
         None => config.threads()?,
@@ -126,7 +134,12 @@ pub fn run(args: ExploreArgs, registry: &Registry) -> Result<Exit, Error> {
         false => None,
     };
 
+    let from = match &args.from {
+        Some(name) => Some(name.parse().expect("clap checked the name")),
+        None => config.explore_from()?,
+    };
     let options = ExploreOptions {
+        from,
         limits,
         threads,
         cluster,
@@ -146,15 +159,8 @@ pub fn run(args: ExploreArgs, registry: &Registry) -> Result<Exit, Error> {
         write_stdout(&out)?;
     }
     if let Some(file) = plot
-        && !exploration.histogram.is_empty()
+        && let Some(svg) = plot_of(&exploration)
     {
-        let x_label = match exploration.direction {
-            Direction::Backward => "fewest moves to the goal",
-            Direction::Forward => "fewest moves from the start",
-        };
-        let title = format!("{}: states by distance", exploration.description);
-        let svg =
-            statespace::plot::histogram_svg(&title, x_label, "states", &exploration.histogram);
         file.commit(svg.as_bytes())?;
     }
     Ok(match exploration.stopped {
@@ -162,6 +168,23 @@ pub fn run(args: ExploreArgs, registry: &Registry) -> Result<Exit, Error> {
         Some(Limit::Interrupted) => Exit::Interrupted,
         Some(_) => Exit::LimitReached,
     })
+}
+
+/// The histogram of `exploration` as an SVG bar chart (`--plot`), or `None` when it has no
+/// layer (refused before the first).
+pub(crate) fn plot_of(exploration: &Exploration) -> Option<String> {
+    if exploration.histogram.is_empty() {
+        return None;
+    }
+    let x_label = match exploration.direction {
+        Direction::Backward => "fewest moves to the goal",
+        Direction::Forward => "fewest moves from the start",
+    };
+    let title = format!("{}: states by distance", exploration.description);
+    let counts = &exploration.histogram;
+    Some(statespace::plot::histogram_svg(
+        &title, x_label, "states", counts,
+    ))
 }
 
 /// The peak memory figure and where it came from.
@@ -237,11 +260,15 @@ fn text(e: &Exploration, memory: &PeakMemory) -> String {
         writeln!(out, "stopped: {limit}").unwrap();
     }
     let so_far = if e.stopped.is_some() { " so far" } else { "" };
+    // A space with no dense index has no size to compare with (0).
+    let of = match e.space_size {
+        0 => String::new(),
+        size => format!(" of {}", space_size(size)),
+    };
     writeln!(
         out,
-        "reachable: {} of {} states{so_far}",
+        "reachable: {}{of} states{so_far}",
         HumanCount(e.reachable()),
-        space_size(e.space_size)
     )
     .unwrap();
     if !e.histogram.is_empty() {
@@ -261,11 +288,17 @@ fn text(e: &Exploration, memory: &PeakMemory) -> String {
     }
     writeln!(
         out,
-        "elapsed {:.3} s, {} states/s, peak memory {} ({}; engine bitsets {})",
+        "elapsed {:.3} s, {} states/s, peak memory {} ({}; engine {} {})",
         e.stats.elapsed.as_secs_f64(),
         HumanCount(states_per_second(e) as u64),
         human_bytes(memory.bytes as u128),
         memory.source,
+        // A space with no dense index is swept with a hash set instead of bitsets.
+        if e.space_size == 0 {
+            "hash set"
+        } else {
+            "bitsets"
+        },
         human_bytes(e.engine_bytes as u128)
     )
     .unwrap();
@@ -297,7 +330,11 @@ fn json_value(e: &Exploration, memory: &PeakMemory) -> serde_json::Value {
         "direction": e.direction,
         "strategy": e.strategy,
         // A u64 when it fits (2^64 itself does not): JSON readers take larger numbers as floats.
-        "space_size": u64::try_from(e.space_size).map_or_else(|_| serde_json::Value::from(e.space_size as f64), serde_json::Value::from),
+        // null for a space with no dense index (swept with a hash set).
+        "space_size": match e.space_size {
+            0 => serde_json::Value::Null,
+            size => u64::try_from(size).map_or_else(|_| serde_json::Value::from(size as f64), serde_json::Value::from),
+        },
         "complete": e.stopped.is_none(),
         "limit": e.stopped.as_ref().map(|l| l.to_string()),
         "reachable": e.reachable(),

@@ -20,10 +20,11 @@
 //! graph is built, so an output path that cannot be written fails before any work.
 
 use super::atomic_output::AtomicOutput;
+use super::config_arg::ConfigArg;
 use super::progress::Progress;
-use super::{Exit, board_arg, stderr_line, write_stdout};
+use super::start::StartArgs;
+use super::{Exit, stderr_line, write_stdout};
 use indicatif::HumanCount;
-use statespace::config::Config;
 use statespace::error::{Error, Location};
 use statespace::graph::{
     self, DEFAULT_MAX_STATES, ExportLimits, HTML_DEFAULT_MAX_STATES, HTML_MAX_STATES,
@@ -35,8 +36,8 @@ use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
 pub struct ExportArgs {
-    /// The TOML config: puzzle, goal and start board.
-    config: String,
+    #[command(flatten)]
+    config: ConfigArg,
     /// The output format (default: from the -o file's extension, .dot/.gv, .graphml, .json,
     /// .html; else dot).
     #[arg(long, value_enum)]
@@ -49,9 +50,8 @@ pub struct ExportArgs {
     #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..=MAX_STATES_CAP))]
     max_states: Option<u64>,
-    /// Start from this board instead of the config's `[start] board` (`-` reads stdin).
-    #[arg(long, value_name = "FILE|-")]
-    board: Option<String>,
+    #[command(flatten)]
+    start: StartArgs,
     /// Memory budget, e.g. 4GiB (overrides `[search] memory`; default: half the physical memory).
     #[arg(long, value_name = "SIZE", value_parser = statespace::config::parse_bytes)]
     memory: Option<u64>,
@@ -84,7 +84,7 @@ pub fn run(args: ExportArgs, registry: &Registry) -> Result<Exit, Error> {
             )
         })?,
     };
-    let config = Config::load(&args.config)?;
+    let config = args.config.load()?;
     let budget = match args.memory {
         Some(bytes) => bytes,
         None => config.limits(Limits::default())?.memory_budget,
@@ -94,8 +94,8 @@ pub fn run(args: ExportArgs, registry: &Registry) -> Result<Exit, Error> {
         memory_budget: budget,
         ..Limits::default()
     };
-    let instance = registry.build(&config, &setup)?;
-    let board = board_arg(&config, args.board.as_deref())?;
+    let instance = args.config.build(registry, &config, &setup)?;
+    let board = args.start.board(&config)?;
     let output = args
         .output
         .as_deref()

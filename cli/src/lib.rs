@@ -29,6 +29,7 @@
 mod atomic_output;
 mod boards;
 mod cache;
+mod config_arg;
 mod explore;
 mod export;
 mod judge;
@@ -36,24 +37,25 @@ mod limits;
 mod output;
 mod progress;
 mod puzzles;
+mod scrambles;
 mod solve;
+mod start;
 
 use clap::{Parser, Subcommand};
-use statespace::board_text::BoardText;
-use statespace::config::Config;
-use statespace::error::{Error, Location};
+use statespace::error::Error;
 use statespace::limit::Limit;
 use statespace::registry::Registry;
 use std::process::ExitCode;
 
 /// The puzzles built into the `statespace` binary: Flip (with the POJ 1753 judge), Shift (with
-/// the HDU 3278 judge), sliding tiles and permutation puzzles.
+/// the HDU 3278 judge), sliding tiles, permutation puzzles and sliding blocks.
 pub fn builtins() -> Registry {
-    let plugins: [&'static dyn statespace::registry::Plugin; 4] = [
+    let plugins: [&'static dyn statespace::registry::Plugin; 5] = [
         &statespace_flip::FlipPlugin,
         &statespace_shift::ShiftPlugin,
         &statespace_tiles::TilesPlugin,
         &statespace_perm::PermPlugin,
+        &statespace_blocks::BlocksPlugin,
     ];
     plugins
         .into_iter()
@@ -72,6 +74,24 @@ pub fn solution_json(solution: &statespace::instance::Solution) -> serde_json::V
 /// process's `VmHWM`): for other front ends, such as the Python bindings.
 pub fn exploration_json(exploration: &statespace::instance::Exploration) -> serde_json::Value {
     explore::json_of(exploration)
+}
+
+/// The picture `solve --svg` writes for `solution` of the puzzle `description` (its boards drawn
+/// in `style`: [`Instance::style`](statespace::instance::Instance::style)): a strip of boards,
+/// start to goal ([`statespace::picture::solution_svg`]), or why there is none (a limit stopped
+/// the run, or too many cells). For other front ends, such as the Python bindings.
+pub fn solution_svg(
+    description: &str,
+    style: &statespace::picture::BoardStyle,
+    solution: &statespace::instance::Solution,
+) -> Result<String, String> {
+    solve::picture_of(description, style, solution)
+}
+
+/// The bar chart `explore --plot` writes for `exploration` ([`statespace::plot::histogram_svg`]),
+/// or `None` when the sweep has no layer. For other front ends, such as the Python bindings.
+pub fn exploration_svg(exploration: &statespace::instance::Exploration) -> Option<String> {
+    explore::plot_of(exploration)
 }
 
 /// Exit codes, as documented in the README.
@@ -317,21 +337,4 @@ pub(crate) fn read_input(path: &str) -> Result<String, Error> {
     let mark = text.len() - statespace::error::without_bom(&text).len();
     text.drain(..mark);
     Ok(text)
-}
-
-/// The board a command starts from: the file named by `--board` (`-`: stdin), else the config's
-/// `[start] board`.
-pub(crate) fn board_arg(config: &Config, board: Option<&str>) -> Result<BoardText, Error> {
-    match board {
-        Some(path) => {
-            let name = if path == "-" { "<stdin>" } else { path };
-            Ok(BoardText::from_file(name, read_input(path)?))
-        }
-        None => config.start_board().ok_or_else(|| {
-            Error::input(
-                Location::file(&config.name).with_key("start.board"),
-                "missing: give a [start] board or --board FILE",
-            )
-        }),
-    }
 }

@@ -56,6 +56,7 @@ pub fn run(args: PuzzlesArgs, registry: &Registry) -> Result<Exit, Error> {
             info.heuristics,
         );
         keys(&mut out, "[heuristic] keys", info.heuristic_keys);
+        start_keys(&mut out, info.scramble);
         let modes: Vec<_> = modes.iter().map(|m| m.name()).collect();
         writeln!(
             out,
@@ -80,6 +81,24 @@ fn keys(out: &mut String, title: &str, keys: &[Key]) {
         for key in keys {
             writeln!(out, "    {:<12} {}", key.name, key.help()).unwrap();
         }
+    }
+}
+
+/// The `[start]` keys: a board always, a scramble for puzzles that read one (one of the two).
+fn start_keys(out: &mut String, scramble: Option<&str>) {
+    let title = match scramble {
+        Some(_) => "[start] keys (one of)",
+        None => "[start] keys",
+    };
+    writeln!(out, "  {title}:").unwrap();
+    writeln!(
+        out,
+        "    {:<12} the position, in the board text solve prints",
+        "board"
+    )
+    .unwrap();
+    if let Some(meaning) = scramble {
+        writeln!(out, "    {:<12} {meaning}", "scramble").unwrap();
     }
 }
 

@@ -1,4 +1,8 @@
-//! `statespace solve CONFIG [--board FILE|-] [--boards FILE|-] [--mode M] [--json] [--svg FILE]`.
+//! `statespace solve CONFIG [--board FILE|-] [--scramble MOVES] [--boards FILE|-] [--scrambles FILE]
+//! [--mode M] [--json] [--svg FILE]`.
+//!
+//! CONFIG may be a definition file instead ([`ConfigArg`]); the start is `--board`, `--scramble`
+//! or the config's `[start]` ([`StartArgs`]).
 //!
 //! `--boards FILE` solves every board in FILE (`-`: stdin) with one setup: the instance, its
 //! distance table or pattern databases are built (or loaded) once. Boards are in the config's
@@ -9,7 +13,9 @@
 //! stderr naming its index and line, and the others still run; the exit code is then 2, else
 //! the worst answer's (130 interrupted, 4 a limit, 3 `Impossible`, 0). Ctrl-C stops the batch
 //! after the board it interrupts; a time limit counts per board; a closed stdout stops it at
-//! once (exit 141, see [`super::report`]).
+//! once (exit 141, see [`super::report`]). `--scrambles FILE` is the same for a file of
+//! scrambles ([`super::scrambles`]): each answer also carries the scramble's name (`board 2:
+//! TPERM`; `"name"` in JSON).
 //!
 //! `--svg FILE` also writes a picture of the answer ([`statespace::picture::solution_svg`]): the
 //! boards start to goal, each move's changes highlighted and its label underneath; for
@@ -23,23 +29,25 @@
 use super::atomic_output::AtomicOutput;
 use super::boards::{Boards, board_cap};
 use super::cache::CacheArgs;
+use super::config_arg::ConfigArg;
 use super::limits::LimitArgs;
-use super::{Exit, board_arg, output, stderr_line, write_stdout};
-use statespace::config::{Config, Mode};
+use super::start::StartArgs;
+use super::{Exit, output, read_input, scrambles, stderr_line, write_stdout};
+use statespace::board_text::BoardText;
+use statespace::config::Mode;
 use statespace::error::{Error, Location};
 use statespace::instance::{Answer, Instance, Solution};
 use statespace::limit::{Limit, Limits};
-use statespace::picture::{self, Frame};
+use statespace::picture::{self, BoardStyle, Frame};
 use statespace::registry::Registry;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub struct SolveArgs {
-    /// The TOML config: puzzle, goal, search mode and start board.
-    config: String,
-    /// Solve this board instead of the config's `[start] board` (`-` reads stdin).
-    #[arg(long, value_name = "FILE|-")]
-    board: Option<String>,
+    #[command(flatten)]
+    config: ConfigArg,
+    #[command(flatten)]
+    start: StartArgs,
     /// The search engine (default: the config's `[search] mode`, else the puzzle's default).
     #[arg(long, value_name = "MODE")]
     mode: Option<String>,
@@ -52,18 +60,23 @@ pub struct SolveArgs {
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
     /// Solve every board in FILE (`-` reads stdin), separated by blank lines, with one setup.
-    #[arg(long, value_name = "FILE|-", conflicts_with_all = ["board", "svg"])]
+    #[arg(long, value_name = "FILE|-", conflicts_with_all = ["board", "scramble", "svg"])]
     boards: Option<String>,
+    /// Solve every scramble in FILE with one setup: twsearch's `ScrambleAlg NAME ... End`
+    /// blocks (a `.scr` file), or one scramble a line.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["board", "scramble", "svg", "boards"])]
+    scrambles: Option<String>,
     #[command(flatten)]
     cache: CacheArgs,
 }
 
 pub fn run(args: SolveArgs, registry: &Registry) -> Result<Exit, Error> {
-    let config = Config::load(&args.config)?;
+    let config = args.config.load()?;
     // The limits first: the clock and Ctrl-C cover the puzzle's setup too.
     let limits = args.limits.resolve(Some(&config))?;
-    let instance = registry
-        .build(&config, &limits)?
+    let instance = args
+        .config
+        .build(registry, &config, &limits)?
         .with_cache(args.cache.cache());
     let mode = match &args.mode {
         Some(name) => instance
@@ -72,9 +85,12 @@ pub fn run(args: SolveArgs, registry: &Registry) -> Result<Exit, Error> {
         None => instance.default_mode(),
     };
     if let Some(path) = &args.boards {
-        return batch(&instance, mode, &limits, path, args.json);
+        return boards_batch(&instance, mode, &limits, path, args.json);
     }
-    let board = board_arg(&config, args.board.as_deref())?;
+    if let Some(path) = &args.scrambles {
+        return scrambles_batch(&instance, mode, &limits, path, args.json);
+    }
+    let board = args.start.board(&config)?;
     let svg = args.svg.as_deref().map(AtomicOutput::create).transpose()?;
     let solution = instance.solve(&board, mode, &limits)?;
     if args.json {
@@ -83,7 +99,7 @@ pub fn run(args: SolveArgs, registry: &Registry) -> Result<Exit, Error> {
         write_stdout(&output::text(&solution))?;
     }
     if let (Some(file), Some(path)) = (svg, args.svg.as_deref()) {
-        match picture_of(&instance, &solution) {
+        match picture_of(instance.description(), instance.style(), &solution) {
             Ok(text) => file.commit(text.as_bytes())?,
             // Dropping `file` removes the temporary file: nothing is left behind.
             Err(why) => stderr_line(&format!(
@@ -105,7 +121,7 @@ fn exit_of(answer: &Answer) -> Exit {
 }
 
 /// `--boards`: every board with one setup; see the module docs.
-fn batch(
+fn boards_batch(
     instance: &Instance,
     mode: Mode,
     limits: &Limits,
@@ -123,6 +139,45 @@ fn batch(
         )?)),
     };
     let mut boards = Boards::new(reader, name, board_cap(limits.memory_budget));
+    let mut next = || Ok(boards.next_board()?.map(|board| (None, board)));
+    let (worst, count) = batch(instance, mode, limits, &mut next, json)?;
+    if count == 0 {
+        return Err(Error::input(
+            Location::file(name),
+            "no boards: expected boards separated by blank lines",
+        ));
+    }
+    Ok(worst)
+}
+
+/// `--scrambles`: every scramble of the file ([`scrambles`](super::scrambles)) with one setup,
+/// printed as `--boards` prints boards, with the scramble's name.
+fn scrambles_batch(
+    instance: &Instance,
+    mode: Mode,
+    limits: &Limits,
+    path: &str,
+    json: bool,
+) -> Result<Exit, Error> {
+    let text = read_input(path)?;
+    let mut scrambles = scrambles::parse(path, &text)?.into_iter();
+    let mut next = || Ok(scrambles.next().map(|s| (Some(s.name), s.text)));
+    Ok(batch(instance, mode, limits, &mut next, json)?.0)
+}
+
+/// One item of a batch: its name, if it has one, and its text, or why it cannot be read.
+type Item = (Option<String>, Result<BoardText, Error>);
+
+/// Solves each item `next` gives, printing each answer as it comes (text blocks headed
+/// `board N`, or JSON Lines with `index`, and `name` when the item has one); a bad item is one
+/// line on stderr and the others still run. Returns the worst exit and the number of items.
+fn batch(
+    instance: &Instance,
+    mode: Mode,
+    limits: &Limits,
+    next: &mut dyn FnMut() -> Result<Option<Item>, Error>,
+    json: bool,
+) -> Result<(Exit, usize), Error> {
     let mut worst = Exit::Ok;
     let rank = |exit: Exit| match exit {
         Exit::Ok => 0,
@@ -131,8 +186,9 @@ fn batch(
         Exit::Interrupted => 3,
         _ => 4,
     };
-    while let Some(board) = boards.next_board()? {
-        let i = boards.count() - 1;
+    let mut count = 0;
+    while let Some((name, board)) = next()? {
+        count += 1;
         let mut limits = limits.clone();
         limits.clock_start = Some(std::time::Instant::now());
         let exit = match board.and_then(|board| instance.solve(&board, mode, &limits)) {
@@ -144,13 +200,18 @@ fn batch(
             Ok(solution) => {
                 let out = if json {
                     let mut object = output::json_value(&solution);
-                    object
-                        .as_object_mut()
-                        .expect("an object")
-                        .insert("index".into(), (i + 1).into());
+                    let fields = object.as_object_mut().expect("an object");
+                    fields.insert("index".into(), count.into());
+                    if let Some(name) = &name {
+                        fields.insert("name".into(), name.as_str().into());
+                    }
                     format!("{object}\n")
                 } else {
-                    format!("board {}\n{}\n", i + 1, output::text(&solution))
+                    let heading = match &name {
+                        Some(name) => format!("board {count}: {name}"),
+                        None => format!("board {count}"),
+                    };
+                    format!("{heading}\n{}\n", output::text(&solution))
                 };
                 write_stdout(&out)?;
                 exit_of(&solution.answer)
@@ -163,18 +224,16 @@ fn batch(
             break;
         }
     }
-    if boards.count() == 0 {
-        return Err(Error::input(
-            Location::file(name),
-            "no boards: expected boards separated by blank lines",
-        ));
-    }
-    Ok(worst)
+    Ok((worst, count))
 }
 
-/// The SVG strip of `solution`, or why there is none (a limit, or too many cells).
-fn picture_of(instance: &Instance, solution: &Solution) -> Result<String, String> {
-    let description = instance.description();
+/// The SVG strip of `solution` of the puzzle `description` whose boards are drawn in `style`,
+/// or why there is none (a limit, or too many cells).
+pub(crate) fn picture_of(
+    description: &str,
+    style: &BoardStyle,
+    solution: &Solution,
+) -> Result<String, String> {
     // The last board the engine's summary draws (the board reached), for when the per-move
     // boards were left out.
     let summary = solution.summary();
@@ -212,5 +271,5 @@ fn picture_of(instance: &Instance, solution: &Solution) -> Result<String, String
         ),
         Answer::LimitReached(limit) => return Err(format!("undecided ({limit})")),
     };
-    picture::solution_svg(instance.style(), &title, &frames).map_err(|e| e.to_string())
+    picture::solution_svg(style, &title, &frames).map_err(|e| e.to_string())
 }

@@ -8,14 +8,15 @@ those tests are skipped (`.ci/run` sets `STATESPACE_BIN`, so they run in CI).
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
-import threading
 import time
+import warnings
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
+from helpers import interrupted, ticks_beside
 
 import statespace
 
@@ -190,42 +191,17 @@ def test_depth_and_state_limits():
 
 def test_the_gil_is_released_while_an_engine_runs():
     puzzle = statespace.Puzzle("tiles", rows=4, cols=4)
-    done = []
-    thread = threading.Thread(
-        target=lambda: done.append(puzzle.solve(HARD_15, mode="iddfs", time_limit=1.0))
-    )
-    thread.start()
-    ticks = 0
-    while thread.is_alive():
-        ticks += 1
-        time.sleep(0.001)
-    thread.join()
-    assert done[0].outcome == "limit-reached"
+    answer, ticks = ticks_beside(lambda: puzzle.solve(HARD_15, mode="iddfs", time_limit=1.0))
+    assert answer.outcome == "limit-reached"
     assert ticks > 100, ticks
 
 
 def test_ctrl_c_raises_keyboard_interrupt_within_a_second():
-    child = subprocess.Popen(
-        [sys.executable, "-c", f"""
-import statespace, time
+    out, took = interrupted(f"""
 p = statespace.Puzzle("tiles", rows=4, cols=4)
-print("ready", flush=True)
-try:
-    p.solve({HARD_15!r}, mode="iddfs", time_limit=60)
-    print("finished", flush=True)
-except KeyboardInterrupt:
-    print("interrupted", flush=True)
-"""],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert child.stdout.readline().strip() == "ready"
-    time.sleep(0.5)
-    sent = time.monotonic()
-    child.send_signal(signal.SIGINT)
-    out, _ = child.communicate(timeout=30)
-    took = time.monotonic() - sent
-    assert out.strip() == "interrupted"
+p.solve({HARD_15!r}, mode="iddfs", time_limit=60)
+""")
+    assert out == "interrupted"
     assert took < 1.0, took
 
 
@@ -273,10 +249,147 @@ def python_examples():
 
 
 def test_the_readme_has_examples():
-    assert len(python_examples()) >= 2
+    assert len(python_examples()) >= 4
 
 
-@pytest.mark.parametrize("index", range(len(python_examples())))
-def test_the_readme_examples_run_as_written(index, monkeypatch):
+def test_the_readme_examples_run_as_written(monkeypatch):
+    """In order, in one namespace, as a reader runs them (the drawing needs matplotlib: CI
+    installs it; without it that example is skipped)."""
     monkeypatch.chdir(ROOT)
-    exec(compile(python_examples()[index], f"README.md example {index + 1}", "exec"), {})
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    namespace = {}
+    for index, example in enumerate(python_examples()):
+        if "matplotlib" in example:
+            pytest.importorskip("matplotlib")
+        with warnings.catch_warnings():
+            # plt.show() without a display: the figure was drawn, there is nowhere to show it.
+            warnings.filterwarnings("ignore", "FigureCanvasAgg is non-interactive")
+            exec(compile(example, f"README.md example {index + 1}", "exec"), namespace)
+
+
+def cli_file(tmp_path, *args):
+    """The file the command line writes with `args` (the last is its name under tmp_path)."""
+    binary = cli_binary()
+    if binary is None:
+        pytest.skip("no statespace binary: set STATESPACE_BIN or build the CLI")
+    out = tmp_path / args[-1]
+    run = subprocess.run([binary, *args[:-1], str(out)], cwd=ROOT, capture_output=True,
+                         text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    return out.read_text()
+
+
+def parsed_svg(text):
+    """The SVG as XML (it must parse), with its namespace dropped from tags."""
+    root = ElementTree.fromstring(text)
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    for element in root.iter():
+        element.tag = element.tag.split("}")[-1]
+    return root
+
+
+def boards_of(svg):
+    return [g for g in svg.iter("g") if g.get("class") == "board"]
+
+
+@pytest.mark.parametrize("name", ["tiles-3x3.toml", "flip-4x4.toml", "perm-2x2x2-qtm.toml"])
+def test_a_solution_draws_as_solve_svg(name, tmp_path):
+    expected = cli_file(tmp_path, "solve", f"configs/{name}", "--no-cache", "--svg", "s.svg")
+    answer = statespace.load(ROOT / "configs" / name, cache=False).solve()
+    assert answer._repr_svg_() == answer.to_svg() == expected
+    svg = parsed_svg(answer.to_svg())
+    assert len(boards_of(svg)) == answer.moves + 1
+    assert f"{answer.moves} move" in svg.find("title").text
+
+
+def test_a_board_and_a_histogram_draw():
+    puzzle = statespace.Puzzle("tiles", rows=3, cols=3)
+    picture = puzzle.board_svg("1 2 3\n4 5 6\n7 _ 8")
+    assert isinstance(picture, statespace.Svg)
+    assert picture._repr_svg_() == str(picture)
+    svg = parsed_svg(str(picture))
+    assert len(boards_of(svg)) == 1
+    labels = [t.text for t in svg.iter("text")]
+    assert sorted(labels) == [str(n) for n in range(1, 9)]
+    with pytest.raises(ValueError, match="start.board: missing"):
+        puzzle.board_svg()
+    sweep = puzzle.explore()
+    chart = parsed_svg(sweep._repr_svg_())
+    bars = [r for r in chart.iter("rect") if r.get("class") == "bar"]
+    assert len(bars) == len(sweep.histogram) == 32
+
+
+def test_a_histogram_draws_as_explore_plot(tmp_path):
+    expected = cli_file(tmp_path, "explore", "configs/flip-4x4.toml", "--plot", "p.svg")
+    sweep = statespace.load(ROOT / "configs" / "flip-4x4.toml").explore()
+    assert sweep.to_svg() == expected
+
+
+def test_an_undecided_answer_has_no_picture():
+    answer = statespace.Puzzle("tiles", rows=4, cols=4).solve(HARD_15, mode="iddfs",
+                                                             time_limit=0.2)
+    assert answer._repr_svg_() is None
+    with pytest.raises(ValueError, match=r"no picture: undecided \(time limit 200ms reached\)"):
+        answer.to_svg()
+    unsolvable = statespace.Puzzle("tiles", rows=3, cols=3).solve("1 2 3\n4 5 6\n8 7 _")
+    assert len(boards_of(parsed_svg(unsolvable.to_svg()))) == 1
+
+
+def test_a_python_puzzle_draws_in_its_style():
+    class Slide:
+        board_style = "tiles"
+        start = (1, 2, 3, 0)
+
+        def successors(self, s):
+            b = s.index(0)
+            for c in {0: (1, 2), 1: (0, 3), 2: (0, 3), 3: (1, 2)}[b]:
+                t = list(s)
+                t[b], t[c] = t[c], 0
+                yield f"{s[c]}", tuple(t)
+
+        def is_goal(self, s):
+            return s == (0, 3, 2, 1)  # the farthest board: 6 moves
+
+        def board_text(self, s):
+            return "\n".join(" ".join(str(x) if x else "_" for x in s[i:i + 2]) for i in (0, 2))
+
+    answer = statespace.solve(Slide())
+    svg = parsed_svg(answer._repr_svg_())
+    assert len(boards_of(svg)) == answer.moves + 1 == 7
+    assert svg.find("title").text == "Slide: 6 moves"
+    changed = [r for r in svg.iter("rect") if r.get("class") == "changed"]
+    assert len(changed) == 6  # the tile each move slid
+    chart = parsed_svg(statespace.explore(Slide())._repr_svg_())
+    assert len([r for r in chart.iter("rect") if r.get("class") == "bar"]) == 7
+
+    class Bad(Slide):
+        board_style = "hexagons"
+
+    with pytest.raises(ValueError, match="board_style: `hexagons` is not a style"):
+        statespace.solve(Bad())
+
+
+def test_a_scramble_is_solved_where_the_puzzle_reads_scrambles():
+    puzzle = statespace.load(ROOT / "configs" / "perm-2x2x2-qtm.toml", cache=False)
+    assert puzzle.start == "R U2 F'"
+    from_config = puzzle.solve()
+    from_argument = puzzle.solve(scramble="R U2 F'")
+    assert comparable(from_argument.to_dict()) == comparable(from_config.to_dict())
+    assert puzzle.solve(scramble="R").path == ["R'"]
+    with pytest.raises(ValueError, match="<scramble>"):
+        puzzle.solve(scramble="R Q")
+    with pytest.raises(ValueError, match="not both"):
+        puzzle.solve("anything", scramble="R")
+    tiles = statespace.Puzzle("tiles", rows=3, cols=3)
+    with pytest.raises(ValueError, match="takes a \\[start\\] board, not a scramble"):
+        tiles.solve(scramble="up")
+
+
+def test_a_memory_refusal_raises_memory_limit_error():
+    puzzle = statespace.load(ROOT / "configs" / "flip-4x4.toml")
+    with pytest.raises(statespace.MemoryLimitError) as refused:
+        puzzle.export(memory="1KiB")
+    assert isinstance(refused.value, MemoryError)
+    assert refused.value.budget == 1024 and refused.value.needed > 1024
+    message = str(refused.value)
+    assert "over the budget of 1.0 KiB" in message and "memory=" in message

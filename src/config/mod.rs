@@ -34,6 +34,7 @@
 //! time_limit = "30s"  # humantime syntax
 //! memory = "4GiB"     # the budget engines check before allocating
 //! threads = 2         # explore: worker threads (default: all for large spaces)
+//! explore_from = "start"  # explore: from the start board or the goals (default: goals if it can)
 //! [heuristic]
 //! kind = "default"   # astar/idastar: the plugin's heuristics (tiles: linear-conflict, pdb, ...)
 //! [start]
@@ -116,6 +117,9 @@ pub struct SearchSection {
     pub memory: Option<Spanned<String>>,
     /// Worker threads for engines that use several (`explore`); default: chosen by size.
     pub threads: Option<Spanned<i64>>,
+    /// Where `explore` sweeps from: `start` or `goals` (see [`ExploreFrom`]); default: the goals
+    /// when the puzzle can sweep backward, else the start.
+    pub explore_from: Option<Spanned<String>>,
     /// Moved to `[heuristic] kind`: read only to say so.
     #[serde(default)]
     heuristic: Option<Spanned<IgnoredAny>>,
@@ -290,6 +294,19 @@ impl Config {
         }
     }
 
+    /// `[search] explore_from`, or `None` when absent (explore chooses).
+    pub fn explore_from(&self) -> Result<Option<ExploreFrom>> {
+        let Some(raw) = &self.search.explore_from else {
+            return Ok(None);
+        };
+        raw.get_ref()
+            .parse()
+            .map(Some)
+            .map_err(|e: UnknownDirection| {
+                self.error_at(raw.span(), "search.explore_from", e.to_string())
+            })
+    }
+
     /// The `[start] board` (or `scramble`) text with where it stands in the file; an error when
     /// the section gives both or neither.
     pub fn start_board(&self) -> Option<BoardText> {
@@ -337,6 +354,46 @@ impl Config {
         }
     }
 }
+
+/// Where `explore` starts its sweep (`explore --from`, `[search] explore_from`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ExploreFrom {
+    /// Forward from the start board: the start's component, by distance from the start. Any
+    /// puzzle (a bitset over a dense index, else a hash set).
+    Start,
+    /// Backward from every goal at once: every state that can reach a goal, by distance to the
+    /// nearest. Puzzles with invertible moves and a goal set that can be listed.
+    Goals,
+}
+
+impl ExploreFrom {
+    /// Every value, as written.
+    pub const NAMES: [&'static str; 2] = ["start", "goals"];
+
+    /// The name as written: `start`, `goals`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ExploreFrom::Start => "start",
+            ExploreFrom::Goals => "goals",
+        }
+    }
+}
+
+impl std::str::FromStr for ExploreFrom {
+    type Err = UnknownDirection;
+    fn from_str(text: &str) -> std::result::Result<Self, UnknownDirection> {
+        match text {
+            "start" => Ok(ExploreFrom::Start),
+            "goals" => Ok(ExploreFrom::Goals),
+            _ => Err(UnknownDirection(text.to_string())),
+        }
+    }
+}
+
+/// A direction of `explore` that is neither `start` nor `goals`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a place to explore from (known: start, goals)")]
+pub struct UnknownDirection(pub String);
 
 /// A positive duration in humantime syntax: `30s`, `1m 30s`, `500ms`.
 pub fn parse_duration(text: &str) -> std::result::Result<std::time::Duration, DurationError> {

@@ -151,3 +151,20 @@ fn a_section_written_as_a_value_says_a_section_is_expected() {
         "x.toml:1: heuristic: invalid type: string \"pdb\", expected a section: a table with a `kind`"
     );
 }
+
+#[test]
+fn explore_from_is_start_or_goals_and_names_its_line() {
+    let config = |value: &str| {
+        let text = format!("[puzzle]\nkind = \"flip\"\n[search]\nexplore_from = {value}\n");
+        Config::parse("x.toml", &text).and_then(|c| c.explore_from())
+    };
+    assert_eq!(config("\"start\"").unwrap(), Some(ExploreFrom::Start));
+    assert_eq!(config("\"goals\"").unwrap(), Some(ExploreFrom::Goals));
+    let err = config("\"up\"").unwrap_err().to_string();
+    assert_eq!(
+        err,
+        "x.toml:4: search.explore_from: `up` is not a place to explore from (known: start, goals)"
+    );
+    let absent = Config::parse("x.toml", "[puzzle]\nkind = \"flip\"\n").unwrap();
+    assert_eq!(absent.explore_from().unwrap(), None);
+}

@@ -11,6 +11,7 @@
 //! | [`idastar`] | [`StateSpace`](crate::space::StateSpace) + a [`Heuristic`](crate::space::Heuristic) | linear in depth | optimal path, deepening by `g + h` thresholds instead of depth; unsolvability proof when the pruned tree is exhausted |
 //! | [`table`] | [`Indexed`](crate::space::Indexed) + [`Invertible`](crate::space::Invertible) + [`GoalSet`](crate::space::GoalSet) | 4 bits per state of the whole space (wider if deep), or 2 bits (distance mod 3) | the distance of every state to the goal set; then each query is a lookup (mod 3: a walk), its path a descent |
 //! | [`pdb`] | an [`Abstraction`](pdb::Abstraction): a projection onto an [`Indexed`](crate::space::Indexed) + [`Invertible`](crate::space::Invertible) + [`GoalSet`](crate::space::GoalSet) space | the abstract space's exact table (4 or 8 bits per abstract state) | [`Heuristic`](crate::space::Heuristic)s for A* and IDA*: one database, [`Max`](pdb::Max) of several, [`Additive`](pdb::Additive) over disjoint pieces with symmetric lookups |
+//! | [`pruning`] | [`Invertible`](crate::space::Invertible) + [`GoalSet`](crate::space::GoalSet) (states hashed) | a fixed hash table, one byte a cell (64 MiB by default) | a [`Heuristic`](crate::space::Heuristic): exact within a depth `d` of the goals (least distance per cell), `d + 1` outside; filled from the goals at once and deepened while the search pays for it, so a first solve needs no build |
 //! | [`layers`] | [`Indexed`](crate::space::Indexed) (word-at-a-time with [`XorMoves`](crate::space::XorMoves), block-at-a-time with [`SplitMoves`](crate::space::SplitMoves)) | three bits per state of the whole space (+ two move tables with `SplitMoves`) | every reachable state counted by distance (histogram), one farthest state; multi-threaded |
 //!
 //! Every path search returns a [`Report`]: an [`Outcome`] (solved with a path, proven unsolvable, or a
@@ -29,6 +30,7 @@ pub mod idastar;
 pub mod iddfs;
 pub mod layers;
 pub mod pdb;
+pub mod pruning;
 pub mod table;
 pub mod visited;
 

@@ -86,6 +86,13 @@ impl<S> Default for HashVisited<S> {
     }
 }
 
+impl<S> HashVisited<S> {
+    /// The states added, in no particular order (the set's memory goes with it).
+    pub fn into_states(self) -> Vec<S> {
+        self.set.into_iter().collect()
+    }
+}
+
 impl<S: Eq + Hash + Copy> Visited<S> for HashVisited<S> {
     fn insert(&mut self, state: S) -> bool {
         self.set.insert(state)

@@ -304,3 +304,121 @@ fn a_sweep_that_ends_exactly_at_the_depth_limit_is_complete() {
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["complete"], false);
 }
+
+/// Fewest moves from `starts` to every board they reach, counted by distance: a queue over boards
+/// as text, with the moves written out here (the brute force of the test below).
+fn histogram_by_queue(
+    starts: &[&str],
+    moves: impl Fn(&[Vec<u8>]) -> Vec<Vec<Vec<u8>>>,
+) -> Vec<u64> {
+    let grid =
+        |text: &str| -> Vec<Vec<u8>> { text.lines().map(|l| l.trim().bytes().collect()).collect() };
+    let mut distance = std::collections::HashMap::new();
+    let mut queue = std::collections::VecDeque::new();
+    for start in starts {
+        if distance.insert(grid(start), 0usize).is_none() {
+            queue.push_back(grid(start));
+        }
+    }
+    let mut histogram = Vec::new();
+    while let Some(board) = queue.pop_front() {
+        let d = distance[&board];
+        if histogram.len() <= d {
+            histogram.resize(d + 1, 0);
+        }
+        histogram[d] += 1;
+        for next in moves(&board) {
+            if !distance.contains_key(&next) {
+                distance.insert(next.clone(), d + 1);
+                queue.push_back(next);
+            }
+        }
+    }
+    histogram
+}
+
+/// Flip: a press turns the cell and its neighbours over.
+fn flip_presses(board: &[Vec<u8>]) -> Vec<Vec<Vec<u8>>> {
+    let (rows, cols) = (board.len() as i32, board[0].len() as i32);
+    let mut out = Vec::new();
+    for r in 0..rows {
+        for c in 0..cols {
+            let mut next = board.to_vec();
+            for (dr, dc) in [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)] {
+                let (y, x) = (r + dr, c + dc);
+                if (0..rows).contains(&y) && (0..cols).contains(&x) {
+                    let cell = &mut next[y as usize][x as usize];
+                    *cell = if *cell == b'b' { b'w' } else { b'b' };
+                }
+            }
+            out.push(next);
+        }
+    }
+    out
+}
+
+/// Shift: a row left or right, a column up or down, cyclically.
+fn shift_moves(board: &[Vec<u8>]) -> Vec<Vec<Vec<u8>>> {
+    let (rows, cols) = (board.len(), board[0].len());
+    let mut out = Vec::new();
+    for r in 0..rows {
+        for k in [1, cols - 1] {
+            let mut next = board.to_vec();
+            next[r].rotate_left(k);
+            out.push(next);
+        }
+    }
+    for c in 0..cols {
+        for k in [1, rows - 1] {
+            let mut next = board.to_vec();
+            for r in 0..rows {
+                next[r][c] = board[(r + k) % rows][c];
+            }
+            out.push(next);
+        }
+    }
+    out
+}
+
+#[test]
+fn explore_from_the_start_or_the_goals_counts_what_a_brute_force_counts() {
+    // Flip 2 x 3: 4 components of 16 boards; this start is not in the goals' component.
+    let flip = config_file(
+        "[puzzle]\nkind = \"flip\"\nrows = 2\ncols = 3\n[goal]\nkind = \"uniform\"\n\
+         [start]\nboard = \"bww\\nwww\"\n",
+    );
+    let flip = flip.path().to_str().unwrap();
+    let from_start = explore_json(&[flip, "--from", "start"]);
+    assert_eq!(from_start["direction"], "forward");
+    let expected = histogram_by_queue(&["bww\nwww"], flip_presses);
+    assert_eq!(from_start["histogram"], serde_json::json!(expected));
+    let from_goals = explore_json(&[flip, "--from", "goals"]);
+    assert_eq!(from_goals["direction"], "backward");
+    let expected = histogram_by_queue(&["www\nwww", "bbb\nbbb"], flip_presses);
+    assert_eq!(from_goals["histogram"], serde_json::json!(expected));
+    // The default for an invertible puzzle with its goals listed: from the goals.
+    assert_eq!(explore_json(&[flip])["histogram"], from_goals["histogram"]);
+
+    // Shift 3 x 3 with a pattern goal: whole boards, no dense index and no goal set. Forward
+    // keeps a hash set (also the default, and what `[search] explore_from` says); backward is
+    // refused in one line.
+    let text = "[puzzle]\nkind = \"shift\"\nrows = 3\ncols = 3\n[goal]\nkind = \"pattern\"\n\
+                target = \"BBB\\nWWW\\nGGG\"\n[search]\nexplore_from = \"start\"\n\
+                [start]\nboard = \"BWG\\nGBW\\nWGB\"\n";
+    let shift = config_file(text);
+    let shift = shift.path().to_str().unwrap();
+    let json = explore_json(&[shift]);
+    assert_eq!(json["strategy"], "hash-set");
+    assert_eq!(json["space_size"], serde_json::Value::Null);
+    let expected = histogram_by_queue(&["BWG\nGBW\nWGB"], shift_moves);
+    assert_eq!(json["histogram"], serde_json::json!(expected));
+    statespace()
+        .args(["explore", shift, "--from", "goals"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::starts_with(
+            "statespace: error: explore: from goals: Shift 3 x 3, goal pattern cannot be swept \
+             backward",
+        ))
+        .stderr(predicate::function(|e: &str| e.lines().count() == 1));
+}

@@ -1,6 +1,8 @@
 //! The integration tests: one binary, one module per concern.
 //!
 //! - `algebra`: the algebraic Flip solver against brute force, BFS, replay and OEIS A159257.
+//! - `blocks`: sliding blocks against a brute force over grids of letters: Klotski's 25,955
+//!   positions and 116 / 90 / 81 moves, Rush Hour's card 40, every blocks case; bad boards.
 //! - `cases`: the data-driven suite (tests/cases/*.toml), run by every engine a plugin lists.
 //! - `flip`: Flip engines against brute force over press subsets, paths replayed.
 //! - `heuristics`: the tiles heuristics and pattern databases: admissible on whole spaces, IDA*
@@ -29,6 +31,7 @@
 //!   SVG pictures of solutions, and the README's pictures in docs/.
 
 mod algebra;
+mod blocks;
 mod cases;
 mod cli;
 mod cli_io;

@@ -731,7 +731,8 @@ fn perm_auto_runs_ida_with_pattern_databases_within_the_memory_budget() {
     // The cube fits no table: auto is IDA*, whose databases (82.7 MiB, and the corners' block
     // sweep beside their table while it is built) a 64 MiB budget refuses before anything is
     // allocated.
-    let inst = instance(&own("3x3x3.tws"), "");
+    let pdb = "[heuristic]\nkind = \"pdb\"";
+    let inst = instance(&own("3x3x3.tws"), pdb);
     let mut board = BoardText::from_file("scramble", "R U F' L2 D B".into());
     board.scramble = true;
     let limits = Limits {
@@ -747,9 +748,17 @@ fn perm_auto_runs_ida_with_pattern_databases_within_the_memory_budget() {
     let sweep = 3 * corners.div_ceil(64) * 8 + (40_320 + 2_187) * 18 * 4;
     let tables = corners.div_ceil(16) * 8 + 2 * 42_577_920u128.div_ceil(16) * 8;
     assert_eq!(needed, tables + sweep);
+    // With no databases in the cache, auto prunes with the states near the solved state
+    // instead: no build, the same budget, an optimal answer at once.
+    let inst = instance(&own("3x3x3.tws"), "");
+    let solution = inst.solve(&board, Mode::AUTO, &limits).unwrap();
+    let Answer::Solved { moves, .. } = &solution.answer else {
+        panic!("{:?}", solution.answer)
+    };
+    assert_eq!(moves.len(), 6);
     // The 2x2x2 (3,674,160 positions, past auto's table size): IDA* over one pattern of its
     // seven corners, the whole puzzle, so the search walks straight down.
-    let inst = instance(&own("2x2x2.tws"), UFR);
+    let inst = instance(&own("2x2x2.tws"), &format!("{UFR}\n{pdb}"));
     let mut board = BoardText::from_file("scramble", "R U R' F2 U' R2 F".into());
     board.scramble = true;
     let solution = inst.solve(&board, Mode::AUTO, &Limits::default()).unwrap();
@@ -760,12 +769,98 @@ fn perm_auto_runs_ida_with_pattern_databases_within_the_memory_budget() {
     assert_eq!(solution.stats.expanded, moves.len() as u64);
 }
 
+/// The pruning table on the project's 2x2x2: at every depth it reaches, each cell holds the
+/// least table distance of the states within the depth that hash to it (so a state inside is
+/// exact unless a nearer one shares its cell), no estimate passes the table's distance, and IDA*
+/// with it alone (deepening as it searches) finds the table's lengths on random scrambles.
+#[test]
+fn perm_pruning_table_is_exact_inside_admissible_and_ida_agrees_with_the_table() {
+    use statespace::search::pruning::{Growth, PruningTable};
+    let cube = space::<16>(&own("2x2x2.tws"), Some(&["U", "F", "R"]), Metric::Htm);
+    let table = table::build(&cube, &Limits::default()).unwrap();
+    let distance = |s| table.distance(&cube, s).unwrap().unwrap();
+    let growth = Growth {
+        bytes: 1 << 22,
+        first_work: 1000,
+        pays: 1,
+    };
+    let pruning = PruningTable::new(&cube, &Limits::default(), growth).unwrap();
+    let mut rng = Lcg(7);
+    let samples = walks(&cube, &mut rng, 3000, 25);
+    // The states within 7 moves, by the table (every index), with their cells.
+    let near: Vec<(usize, u32)> = (0..cube.size() as u64)
+        .map(|i| cube.state(i))
+        .filter_map(|s| Some((pruning.cell(s), distance(s))).filter(|&(_, d)| d <= 7))
+        .collect();
+    let mut checked = Vec::new();
+    while pruning.depth() <= 6 {
+        let depth = pruning.depth();
+        let mut least = std::collections::HashMap::new();
+        for &(cell, d) in near.iter().filter(|&&(_, d)| d <= depth) {
+            let cell = least.entry(cell).or_insert(d);
+            *cell = (*cell).min(d);
+        }
+        for cell in 0..pruning.bytes() as usize {
+            assert_eq!(
+                pruning.cell_distance(cell),
+                least.get(&cell).copied(),
+                "depth {depth}"
+            );
+        }
+        for &s in &samples {
+            assert!(pruning.distance(s) <= distance(s));
+        }
+        checked.push(depth);
+        assert!(pruning.deepen(&cube).unwrap());
+    }
+    assert!(checked.len() >= 3, "{checked:?}");
+    let pruning = PruningTable::new(&cube, &Limits::default(), growth).unwrap();
+    let first = pruning.depth();
+    for start in walks(&cube, &mut rng, 20, 30) {
+        let report = idastar::solve(&cube, &pruning, start, &Limits::default());
+        let Outcome::Solved(path) = report.outcome else {
+            panic!("{:?}", report.outcome)
+        };
+        assert_eq!(path.len() as u32, distance(start));
+        assert!(cube.is_goal(replay(&cube, start, &path.moves()).unwrap()));
+    }
+    assert!(
+        pruning.depth() > first,
+        "the searches paid for deeper levels"
+    );
+}
+
+/// `kind = "pruning"` and `"auto"` answer as `"pdb"` does (the same optimal lengths).
+#[test]
+fn perm_every_heuristic_kind_finds_the_same_lengths() {
+    let mut lengths = Vec::new();
+    for kind in ["pdb", "pruning", "auto"] {
+        let extra = format!("{UFR}\n[heuristic]\nkind = \"{kind}\"");
+        let inst = instance(&own("2x2x2.tws"), &extra);
+        let mut found = Vec::new();
+        for scramble in ["R U R' F2 U' R2 F", "U R2 F' R U2 F R' U' F2 R U'", "F"] {
+            let mut board = BoardText::from_file("scramble", scramble.into());
+            board.scramble = true;
+            let solution = inst
+                .solve(&board, Mode::IDASTAR, &Limits::default())
+                .unwrap();
+            let Answer::Solved { moves, .. } = &solution.answer else {
+                panic!("{kind}: {:?}", solution.answer)
+            };
+            found.push(moves.len());
+        }
+        lengths.push(found);
+    }
+    assert_eq!(lengths[0], lengths[1]);
+    assert_eq!(lengths[0], lengths[2]);
+}
+
 #[test]
 fn perm_heuristic_keys_are_checked() {
     for (extra, message) in [
         (
             "[heuristic]\nkind = \"manhattan\"",
-            "heuristic.kind: unknown heuristic `manhattan` (known: pdb)",
+            "heuristic.kind: unknown heuristic `manhattan` (known: auto, pdb, pruning)",
         ),
         (
             "[heuristic]\nkind = \"pdb\"\ngroups = [[1, 2]]",
@@ -964,4 +1059,136 @@ fn perm_chained_sequences_are_composed_once_each() {
     // The sequences keep the file's order after the moves.
     let names: Vec<&str> = def.moves.iter().take(3).map(|m| m.name.as_str()).collect();
     assert_eq!(names, ["X", "S2000", "S1999"]);
+}
+
+/// twsearch's convention (its `symm/` samples rely on it): moves named `x`, `y`, `z` or a grip
+/// of capitals ending in `v` are whole-puzzle rotations, not searched unless `moves` lists them,
+/// and the description says which were left out.
+#[test]
+fn perm_rotations_are_not_moves_unless_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let own_text = std::fs::read_to_string(own("2x2x2.tws")).unwrap();
+    // On a 2x2x2, R L' and U D' turn the whole cube.
+    let text = format!("{own_text}\nMoveSequence x R L'\nMoveSequence Uv U D'\n");
+    let definition = dir.path().join("rotations.tws");
+    std::fs::write(&definition, text).unwrap();
+    let definition = definition.to_str().unwrap();
+
+    let (plain, _) = histogram(&own("2x2x2.tws"), "");
+    let (with_rotations, _) = histogram(definition, "");
+    assert_eq!(with_rotations, plain, "rotations left out by default");
+    assert_eq!(plain[1], 18, "six faces, three turns each");
+    let description = instance(definition, "").description().to_string();
+    assert!(
+        description.contains("(rotations x Uv not searched)"),
+        "{description}"
+    );
+
+    let listed = "moves = [\"U\", \"F\", \"R\", \"x\", \"Uv\"]";
+    let (searched, _) = histogram(definition, listed);
+    assert_eq!(searched[1], 9 + 3 + 3, "listed rotations are moves");
+    assert!(
+        !instance(definition, listed)
+            .description()
+            .contains("not searched")
+    );
+}
+
+/// `solve FILE.tws --scramble ...`: a definition file stands for a config, `--moves` and
+/// `--metric` for its keys, and their errors name the flags.
+#[test]
+fn perm_definition_files_solve_without_a_config() {
+    let def = own("2x2x2.tws");
+    let json = |extra: &[&str]| {
+        let mut args = vec!["solve", def.as_str(), "--json"];
+        args.extend(extra);
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()
+    };
+    let solved = json(&["--scramble", "R U F", "--moves", "U,F,R"]);
+    assert_eq!(solved["moves"], 3);
+    assert_eq!(solved["path"], serde_json::json!(["F'", "U'", "R'"]));
+    // In quarter turns, R2 is two moves.
+    let qtm = json(&["--scramble", "R2", "--metric", "qtm", "--mode", "bfs"]);
+    assert_eq!(qtm["moves"], 2);
+    for (args, wanted) in [
+        (
+            vec!["--scramble", "R", "--moves", "U,Q"],
+            "statespace: error: --moves: unknown move \"Q\" (the moves are U, D, F, B, R, L)",
+        ),
+        (
+            vec!["--scramble", "R", "--metric", "stm"],
+            "statespace: error: --metric: unknown metric \"stm\" (expected htm or qtm)",
+        ),
+        (
+            vec!["--scramble", "R Q"],
+            "statespace: error: --scramble:1: unknown move \"Q\" (token 2 of \"R Q\")",
+        ),
+        (
+            vec![],
+            "start: missing: give a [start] board (or scramble, for puzzles that read one), \
+             or --board FILE, or --scramble MOVES",
+        ),
+    ] {
+        let mut all = vec!["solve", def.as_str()];
+        all.extend(args);
+        let (code, _, err) = run(&all);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.trim_end().ends_with(wanted), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    // A TOML config says its moves itself.
+    let config = PathBuf::from(crate::ROOT).join("configs/perm-2x2x2.toml");
+    let (code, _, err) = run(&["solve", config.to_str().unwrap(), "--moves", "U"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--moves: only with a definition file"),
+        "{err}"
+    );
+}
+
+/// `solve --scrambles FILE`: twsearch's `ScrambleAlg` blocks, each answered with its name; a
+/// position block is one line on stderr and the others still run.
+#[test]
+fn perm_scramble_files_answer_every_block_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("two.scr");
+    std::fs::write(
+        &file,
+        "ScrambleAlg SEXY\n  R U R' U'\nEnd\nScramble P\nCORNERS\n1 2 3 4 5 6 7 8\nEnd\n\
+         ScrambleAlg TWO\nF2\nR\nEnd\n",
+    )
+    .unwrap();
+    let def = own("2x2x2.tws");
+    let (code, out, err) = run(&[
+        "solve",
+        &def,
+        "--moves",
+        "U,F,R",
+        "--scrambles",
+        file.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(code, 2, "a bad block makes the exit 2: {err}");
+    assert!(
+        err.contains("two.scr:4: Scramble P: position blocks are not read"),
+        "{err}"
+    );
+    let answers: Vec<serde_json::Value> = out
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let got: Vec<_> = answers
+        .iter()
+        .map(|a| (a["index"].clone(), a["name"].clone(), a["moves"].clone()))
+        .collect();
+    use serde_json::json;
+    assert_eq!(
+        got,
+        [
+            (json!(1), json!("SEXY"), json!(4)),
+            (json!(3), json!("TWO"), json!(2))
+        ]
+    );
 }

@@ -93,3 +93,23 @@ fn twsearch_samples_count_what_the_projects_own_definitions_count() {
     let (h, size) = histogram(&path(&defs, "pyraminx.tws"), tips);
     assert_eq!((h, size), (vec![1, 8, 24, 32, 16], 81));
 }
+
+/// twsearch's `symm/2x2x2` defines rotations (`Fv`, `DFRv`, ...) beside its six face turns:
+/// they are not moves (twsearch's convention), so the solved cube has 18 neighbours, not 41.
+#[test]
+fn twsearch_rotations_are_not_searched() {
+    use statespace::space::StateSpace;
+    let Some(defs) = crate::shared_dir("defs") else {
+        return;
+    };
+    let neighbours = |moves: Option<&[&str]>| {
+        let cube = space::<16>(&path(&defs, "2x2x2-symm.tws"), moves, Metric::Htm);
+        let mut seen = std::collections::HashSet::new();
+        cube.successors(cube.solved(), &mut |_, s| {
+            seen.insert(s);
+        });
+        seen.len()
+    };
+    assert_eq!(neighbours(None), 18);
+    assert_eq!(neighbours(Some(&["F", "Fv"])), 6);
+}

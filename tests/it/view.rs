@@ -523,3 +523,46 @@ fn tiles_and_text_boards_are_drawn_too() {
         assert!(dom.contains("Shortest path to a goal: "), "{name}: {dom}");
     }
 }
+
+#[test]
+fn sliding_blocks_are_drawn_as_one_block_a_piece() {
+    let dir = tempfile::tempdir().unwrap();
+    // Rush Hour card 40: 51 moves; every board has its 13 cars as 13 blocks.
+    let (code, _, svg) = solve_svg(dir.path(), "rush-hour.toml", &[], None);
+    assert_eq!(code, 0);
+    let svg = svg.unwrap();
+    let doc = roxmltree::Document::parse(&svg).expect("well-formed SVG");
+    let boards: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("board"))
+        .collect();
+    assert_eq!(boards.len(), 52);
+    for board in &boards {
+        let pieces = board
+            .descendants()
+            .filter(|n| n.attribute("class") == Some("piece"))
+            .count();
+        assert_eq!(pieces, 13);
+    }
+    // Klotski's start: two generals stacked in each outer column are four blocks, not two.
+    use statespace::picture::{BoardStyle, board_svg};
+    let instance = crate::registry()
+        .build(
+            &statespace::config::Config::load(&config("klotski.toml")).unwrap(),
+            &statespace::limit::Limits::default(),
+        )
+        .unwrap();
+    let style: &BoardStyle = instance.style();
+    let start = board_svg(style, "VBBV\nVBBV\nVHHV\nVSSV\nS..S");
+    assert_eq!(start.matches("class=\"piece\"").count(), 10);
+
+    let page = export_page(dir.path(), "klotski.toml", &["--depth", "4"]);
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("\"kind\":\"blocks\""));
+    let Some(browser) = chromium() else { return };
+    let dom = dump_dom(&browser, &page, "select=3");
+    assert_eq!(rendered(&dom), Some(46), "{}", &dom[..dom.len().min(400)]);
+    let png = dir.path().join("blocks.png");
+    screenshot(&browser, &page, "", &png);
+    assert_not_blank(&png);
+}

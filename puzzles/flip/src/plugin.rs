@@ -81,6 +81,7 @@ impl Plugin for FlipPlugin {
             goal_keys: <FlipGoalKeys as statespace::config::Keys>::KEYS,
             heuristics: &[],
             heuristic_keys: &[],
+            scramble: None,
             example: "[puzzle]\nkind = \"flip\"\nrows = 4\ncols = 4\n",
             engines: &[(ALGEBRAIC, "Linear algebra over GF(2) (Flip on any size)")],
         }

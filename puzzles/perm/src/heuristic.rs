@@ -62,12 +62,16 @@ use crate::space::{PermMove, PermSpace};
 use crate::state::Packed;
 use statespace::cache::TableCache;
 use statespace::cache::fingerprint::Content;
+use statespace::kit::SharedHeuristic;
 use statespace::limit::{Limit, Limits};
 use statespace::rank::Arrangements;
 use statespace::search::layers;
 use statespace::search::pdb::{self, Abstraction, Max, PatternDatabase, PdbError};
+use statespace::search::pruning::{Growth, PruningTable};
+use statespace::search::table::cached;
 use statespace::search::table::{self, DistanceTable, Width};
 use statespace::space::{Describe, GoalSet, Indexed, Invertible, SplitMoves, StateSpace};
+use std::sync::Arc;
 
 /// The most pieces one pattern tracks (a [`Placement`] holds their slots and twists inline).
 pub const MAX_TRACKED: usize = 16;
@@ -631,6 +635,81 @@ pub fn auto_pieces<const N: usize>(space: &PermSpace<N>, max_states: u64) -> Vec
         }
     }
     patterns.into_iter().map(|(pieces, _, _)| pieces).collect()
+}
+
+/// Pattern databases this small (each) are built even on a cold start: a tenth of a second or
+/// less (the 2x2x2's whole puzzle, 3,674,160 states, block by block). When every database of a
+/// puzzle is this small, `auto` builds them and no pruning table.
+pub const CHEAP_PATTERN_STATES: u64 = 1 << 22;
+
+/// `[heuristic] kind`: which heuristic IDA* and A* search with.
+///
+/// Pattern databases are strong far from the goal but built whole before the first node
+/// (minutes on a megaminx); a [`PruningTable`] is exact near the goal, starts at once and
+/// deepens as the search pays for it. `Auto` takes the databases when the table cache holds
+/// them all (a warm start: as fast as `Pdb`) or when all are cheap to build
+/// ([`CHEAP_PATTERN_STATES`]), else the pruning table with the cheap ones, so a short scramble
+/// is solved at once on a cold start. `Pdb` builds and caches the databases, after which `Auto` takes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeuristicKind {
+    /// The databases when cached, else the pruning table and the cheap databases.
+    Auto,
+    /// The max of the pattern databases, built once and cached.
+    Pdb,
+    /// The pruning table alone.
+    Pruning,
+}
+
+impl HeuristicKind {
+    /// The heuristic of a `[heuristic] kind` the registry accepted (`auto`, `pdb`,
+    /// `pruning`); any other is `Auto`.
+    pub fn from_kind(kind: &str) -> HeuristicKind {
+        match kind {
+            "pdb" => HeuristicKind::Pdb,
+            "pruning" => HeuristicKind::Pruning,
+            _ => HeuristicKind::Auto,
+        }
+    }
+
+    /// Makes the heuristic for `space` from `patterns` within `limits`: the databases built or
+    /// loaded through `cache`, the pruning table filled within a share of the memory budget.
+    pub fn make<const N: usize>(
+        self,
+        space: &PermSpace<N>,
+        patterns: Vec<Pattern>,
+        limits: &Limits,
+        cache: &TableCache,
+    ) -> Result<SharedHeuristic<PermSpace<N>>, Limit> {
+        let warm = patterns.iter().all(|p| {
+            let space = Abstraction::<PermSpace<N>>::space(p);
+            cached::holds(cache, space, &Abstraction::<PermSpace<N>>::recipe(p))
+        });
+        let (pruning, patterns) = match self {
+            HeuristicKind::Pdb => (false, patterns),
+            HeuristicKind::Auto if warm => (false, patterns),
+            HeuristicKind::Pruning => (true, Vec::new()),
+            HeuristicKind::Auto if patterns.iter().all(|p| p.size <= CHEAP_PATTERN_STATES) => {
+                (false, patterns)
+            }
+            HeuristicKind::Auto => {
+                let cheap = |p: &Pattern| p.size <= CHEAP_PATTERN_STATES;
+                (true, patterns.into_iter().filter(cheap).collect())
+            }
+        };
+        if !pruning {
+            return Ok(Arc::new(heuristic::<N>(patterns, limits, Some(cache))?));
+        }
+        let growth = Growth::within(limits);
+        let table = PruningTable::new(space, limits, growth)?;
+        let mut rest = limits.clone();
+        rest.memory_budget = limits.memory_budget.saturating_sub(table.bytes());
+        let mut parts: Vec<Box<dyn statespace::space::Heuristic<PermSpace<N>> + Send>> =
+            vec![Box::new(table)];
+        if !patterns.is_empty() {
+            parts.push(Box::new(heuristic::<N>(patterns, &rest, Some(cache))?));
+        }
+        Ok(Arc::new(Max::new(parts)))
+    }
 }
 
 /// The heuristic of a space: the [`Max`] of the pattern databases of `patterns`, built (or

@@ -6,7 +6,7 @@
 //! kind = "perm"
 //! definition = "defs/2x2x2.tws"   # relative to this file; .json is KPuzzle, else ksolve text
 //!                                 # ("builtin:2x2x2": the project's own, in the binary)
-//! moves = ["U", "F", "R"]         # the generators (default: every non-derived move)
+//! moves = ["U", "F", "R"]         # the generators (default: every move but derived ones and rotations)
 //! metric = "htm"                  # htm (U, U2, U' each one move) | qtm (U, U' only)
 //! [start]
 //! scramble = "R U R' F2"          # or board = """CORNERS 0 1 ... / 0 0 ..."""
@@ -25,13 +25,13 @@
 //! moves (powers) and [`MAX_STATE_BYTES`] bytes of state are searched.
 
 use super::def::{Definition, Metric, UnknownMetric};
-use super::heuristic::{MAX_PATTERN_STATES, Pattern, auto_pieces, heuristic};
+use super::heuristic::{HeuristicKind, MAX_PATTERN_STATES, Pattern, auto_pieces};
 use super::space::PermSpace;
 use super::{kpuzzle, tws};
 use statespace::config::{Config, Keys, Mode};
 use statespace::error::{Error, Location, Result};
 use statespace::instance::Instance;
-use statespace::kit::{HeuristicFactory, Kit, SharedHeuristic};
+use statespace::kit::{HeuristicFactory, Kit};
 use statespace::limit::Limits;
 use statespace::registry::{Plugin, PluginInfo};
 use statespace::setup::Setup;
@@ -46,7 +46,7 @@ statespace::keys! {
     pub struct PermKeys in [puzzle] {
         /// the definition file, relative to the config's directory: .json is KPuzzle, anything else ksolve/twsearch text; builtin:NAME for the project's own (2x2x2, 3x3x3, skewb, pyraminx, loopover-3x3, ...)
         definition: String,
-        /// the generators to search with (twsearch's --moves); default every move that is not derived
+        /// the generators to search with (twsearch's --moves); default every move but derived ones and rotations (x, y, z, Fv)
         moves: Vec<String>,
         /// htm (every power of a generator is one move) or qtm (only the quarter turns)
         #[default("htm")]
@@ -60,8 +60,9 @@ statespace::keys! {
 }
 
 statespace::keys! {
-    /// `[heuristic]` of a permutation puzzle: `kind = "pdb"`, no other key (the patterns are
-    /// picked from the orbits: corners, groups of edges; see [`heuristic`](super::heuristic)).
+    /// `[heuristic]` of a permutation puzzle: `kind = "auto"` (the default), `"pdb"` or
+    /// `"pruning"`, no other key (see [`HeuristicKind`](super::heuristic::HeuristicKind); the patterns are picked from the orbits:
+    /// corners, groups of edges; see [`heuristic`](super::heuristic)).
     pub struct PermHeuristicKeys in [heuristic] {}
 }
 
@@ -132,11 +133,24 @@ impl Plugin for PermPlugin {
             puzzle_keys: PermKeys::KEYS,
             goals: &[("solved", "the definition's solved state (default)")],
             goal_keys: PermGoalKeys::KEYS,
-            heuristics: &[(
-                "pdb",
-                "the max of pattern databases picked from the orbits (default)",
-            )],
+            heuristics: &[
+                (
+                    "auto",
+                    "the pattern databases when the table cache holds them, else a pruning table that grows as the search goes (default)",
+                ),
+                (
+                    "pdb",
+                    "the max of pattern databases picked from the orbits, built once and cached",
+                ),
+                (
+                    "pruning",
+                    "the states near the solved state, filled as the search pays for it (no build)",
+                ),
+            ],
             heuristic_keys: PermHeuristicKeys::KEYS,
+            scramble: Some(
+                "moves applied to the solved state, in the definition's names (`R U2 F'`); any move of the file, a power (`R3`) or a prime",
+            ),
             example: "[puzzle]\nkind = \"perm\"\ndefinition = \"builtin:loopover-3x3\"\n",
             engines: &[],
         }
@@ -155,7 +169,10 @@ impl Plugin for PermPlugin {
             return Err(goal.kind_at(config).error(message));
         }
         // Read before the definition, so that a misspelt heuristic key costs no parse.
-        config.section::<PermHeuristicKeys>()?;
+        let chosen = match config.section::<PermHeuristicKeys>()? {
+            Some(keys) => HeuristicKind::from_kind(keys.kind.get_ref()),
+            None => HeuristicKind::Auto,
+        };
         let file = keys.definition(config).value()?;
         let def = match file.get().strip_prefix("builtin:") {
             Some(name) => builtin(name, &mut setup).ok_or_else(|| {
@@ -194,8 +211,22 @@ impl Plugin for PermPlugin {
             .map(|p| def.moves[p.base].name.as_str())
             .collect();
         names.dedup();
+        // Rotations left out by default are named, so that nobody mistakes the puzzle searched.
+        let rotations: Vec<&str> = match moves {
+            Some(_) => Vec::new(),
+            None => def
+                .moves
+                .iter()
+                .filter(|m| m.is_rotation() && !m.derived)
+                .map(|m| m.name.as_str())
+                .collect(),
+        };
+        let rotations = match rotations.as_slice() {
+            [] => String::new(),
+            names => format!(" (rotations {} not searched)", names.join(" ")),
+        };
         let description = format!(
-            "{} ({}), moves {}, {metric}",
+            "{} ({}), moves {}{rotations}, {metric}",
             def.name,
             file.get(),
             names.join(" ")
@@ -203,20 +234,22 @@ impl Plugin for PermPlugin {
         let qtm = metric == Metric::Qtm;
         let setup = &mut setup;
         match bytes {
-            0..=16 => instance::<16>(def, &powers, qtm, description, setup),
-            17..=32 => instance::<32>(def, &powers, qtm, description, setup),
-            33..=64 => instance::<64>(def, &powers, qtm, description, setup),
-            _ => instance::<128>(def, &powers, qtm, description, setup),
+            0..=16 => instance::<16>(def, &powers, qtm, chosen, description, setup),
+            17..=32 => instance::<32>(def, &powers, qtm, chosen, description, setup),
+            33..=64 => instance::<64>(def, &powers, qtm, chosen, description, setup),
+            _ => instance::<128>(def, &powers, qtm, chosen, description, setup),
         }
     }
 }
 
-/// The instance over `Packed<N>` states: every engine, IDA* and A* with the max of pattern
-/// databases picked from the classes (`auto` when the space is past a table's size).
+/// The instance over `Packed<N>` states: every engine, IDA* and A* with the `chosen` heuristic
+/// over the pattern databases picked from the classes (`auto` when the space is past a table's
+/// size).
 fn instance<const N: usize>(
     def: Definition,
     powers: &[super::def::Power],
     qtm: bool,
+    chosen: HeuristicKind,
     description: String,
     setup: &mut Setup,
 ) -> Result<Instance> {
@@ -229,9 +262,9 @@ fn instance<const N: usize>(
         .map(|pieces| Pattern::new(&space, pieces))
         .collect::<std::result::Result<Vec<_>, _>>()
         .map_err(|e| Error::input(Location::file(&space.definition().name), e.to_string()))?;
+    let space_for_factory = Arc::new(space.clone());
     let factory: HeuristicFactory<PermSpace<N>> = Arc::new(move |limits, cache| {
-        let pdb = heuristic::<N>(patterns.clone(), limits, Some(cache))?;
-        Ok(Arc::new(pdb) as SharedHeuristic<PermSpace<N>>)
+        chosen.make::<N>(&space_for_factory, patterns.clone(), limits, cache)
     });
     let indexable = space.indexable();
     let kit = Kit::new(space, description)

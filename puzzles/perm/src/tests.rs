@@ -707,7 +707,7 @@ fn perm_tws_errors_name_file_line_and_problem() {
     assert_eq!(tws_err("# nothing\n"), "t.tws:1: no Set lines");
     assert_eq!(
         tws_err(&TINY.replace("2 3 1", "2 ? 1")),
-        "t.tws:10: ? (an unknown value) is not supported"
+        "t.tws:10: ? (twsearch's wildcard: a piece or twist left unknown) is not supported"
     );
     assert_eq!(
         tws_err(&format!("{TINY}Illegal A 4 1\n")),
@@ -876,4 +876,17 @@ fn perm_validate_catches_bad_definitions_built_in_code() {
     );
     // A packer refuses a state type too small.
     assert!(Packer::<8>::new(&corpus("loopover-3x3"), &[]).is_err());
+}
+
+#[test]
+fn perm_rotation_names_follow_twsearch() {
+    use crate::def::model::is_rotation_name;
+    for rotation in ["x", "y2", "z'", "Fv", "DFRv", "U_v"] {
+        assert!(is_rotation_name(rotation), "{rotation}");
+    }
+    for mv in [
+        "", "v", "X", "x3", "xy", "R", "Rv2", "fv", "2Fv", "Fvv", "F'v",
+    ] {
+        assert!(!is_rotation_name(mv), "{mv}");
+    }
 }

@@ -73,6 +73,7 @@ impl Plugin for ShiftPlugin {
             goal_keys: ShiftGoalKeys::KEYS,
             heuristics: &[],
             heuristic_keys: &[],
+            scramble: None,
             example: "[puzzle]\nkind = \"shift\"\nrows = 4\ncols = 6\n",
             engines: &[],
         }

@@ -76,6 +76,7 @@ impl Plugin for TilesPlugin {
                 ("pdb", "additive pattern databases over [heuristic] groups"),
             ],
             heuristic_keys: TilesHeuristicKeys::KEYS,
+            scramble: None,
             example: "[puzzle]\nkind = \"tiles\"\nrows = 3\ncols = 3\n",
             engines: &[],
         }

@@ -43,7 +43,8 @@
       return lines.map((l) => [l]);
     }
     const rows = text.split("\n").map((l) => l.trim()).filter((l) => l.length);
-    return style.kind === "cells" ? rows.map((r) => Array.from(r)) : rows.map((r) => r.split(/\s+/));
+    const chars = style.kind === "cells" || style.kind === "blocks";
+    return chars ? rows.map((r) => Array.from(r)) : rows.map((r) => r.split(/\s+/));
   }
   const palette = style.kind === "cells" ? style.colours.map((c) => c[1]) : [];
   const UNKNOWN = palette.length; // grey, with the character drawn
@@ -84,6 +85,40 @@
     }
   }
   const SMALL_COLOUR = style.kind === "tiles" ? "#f2d49b" : "#dddddd";
+
+  // Blocks boards: each piece one rectangle, cut from the letters as src/picture.rs's `blocks`
+  // cuts them (row by row, the first cell of a letter not yet cut is a piece's top-left corner).
+  const blockColours = style.kind === "blocks" ? style.pieces.map((b) => b.colour).concat(["#bbbbbb"]) : [];
+  function cutBlocks(g) {
+    const taken = g.map((row) => row.map(() => false));
+    const out = [];
+    g.forEach((row, r) => row.forEach((ch, c) => {
+      if (taken[r][c] || ch === "." || ch === "#") return;
+      const b = style.pieces.findIndex((p) => p.letter === ch);
+      let rows = b < 0 ? 1 : style.pieces[b].rows, cols = b < 0 ? 1 : style.pieces[b].cols;
+      let whole = true;
+      for (let dr = 0; dr < rows; dr++) {
+        for (let dc = 0; dc < cols; dc++) {
+          if (!g[r + dr] || g[r + dr][c + dc] !== ch || taken[r + dr][c + dc]) whole = false;
+        }
+      }
+      if (!whole) { rows = 1; cols = 1; }
+      for (let dr = 0; dr < rows; dr++) for (let dc = 0; dc < cols; dc++) taken[r + dr][c + dc] = true;
+      out.push({ r, c, rows, cols, colour: whole && b >= 0 ? b : blockColours.length - 1 });
+    }));
+    return out;
+  }
+  const blockCuts = style.kind === "blocks" ? grids.map(cutBlocks) : [];
+  // A blocks board's floor, walls and pieces into paths (one per colour), at `left`, `top`.
+  function blockPaths(i, left, top, cell, floor, walls, paths) {
+    const s = shape[i];
+    floor.rect(left, top, s.cols * cell, s.rows * cell);
+    grids[i].forEach((row, r) => row.forEach((t, q) => { if (t === "#") walls.rect(left + q * cell, top + r * cell, cell, cell); }));
+    const inset = cell * 0.06;
+    for (const p of blockCuts[i]) {
+      paths[p.colour].rect(left + p.c * cell + inset, top + p.r * cell + inset, p.cols * cell - 2 * inset, p.rows * cell - 2 * inset);
+    }
+  }
 
   // ---- layouts ----
   const nodes = Array.from({ length: N }, (_, i) => ({ index: i, x: 0, y: 0 }));
@@ -417,6 +452,16 @@
         paths.forEach((p) => ctx.stroke(p));
       }
       if (px >= 40) cellText(visible, (i, r, q) => cellColours[i][r * shape[i].cols + q] === UNKNOWN, "#333333");
+    } else if (style.kind === "blocks") {
+      const floor = new Path2D(), walls = new Path2D(), paths = blockColours.map(() => new Path2D());
+      for (const i of visible) {
+        const s = shape[i];
+        blockPaths(i, nodes[i].x - s.w / 2, nodes[i].y - s.h / 2, s.cell, floor, walls, paths);
+      }
+      ctx.fillStyle = "#f4f1ea"; ctx.fill(floor);
+      ctx.fillStyle = "#444444"; ctx.fill(walls);
+      paths.forEach((p, x) => { ctx.fillStyle = blockColours[x]; ctx.fill(p); });
+      if (px >= 20) { ctx.lineWidth = 0.5 / k; ctx.strokeStyle = "#333333"; paths.forEach((p) => ctx.stroke(p)); }
     } else if (style.kind === "tiles") {
       const blank = new Path2D(), tile = new Path2D();
       for (const i of visible) {
@@ -501,6 +546,16 @@
         }
       }
     }));
+    if (style.kind === "blocks") {
+      const floor = new Path2D(), walls = new Path2D(), paths = blockColours.map(() => new Path2D());
+      blockPaths(i, 0, 0, cell, floor, walls, paths);
+      g.fillStyle = "#f4f1ea"; g.fill(floor);
+      g.fillStyle = "#444444"; g.fill(walls);
+      g.lineWidth = 1 / scale; g.strokeStyle = "#333333";
+      paths.forEach((p, x) => { g.fillStyle = blockColours[x]; g.fill(p); g.stroke(p); });
+      g.fillStyle = "#ffffff"; g.font = `${cell * 0.5}px sans-serif`;
+      for (const p of blockCuts[i]) g.fillText(grids[i][p.r][p.c], (p.c + p.cols / 2) * cell, (p.r + p.rows / 2) * cell);
+    }
     if (style.kind === "text") return null; // the text itself is on the card
     g.lineWidth = 1 / scale; g.strokeStyle = "#555555"; g.strokeRect(0, 0, s.w, s.h);
     return c;

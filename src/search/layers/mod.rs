@@ -16,13 +16,14 @@
 //! Nothing is allocated per state, the memory is known before the run (and checked against
 //! [`Limits::memory_budget`] before anything is allocated), and words are scanned in index order.
 //!
-//! # Three strategies
+//! # Four strategies
 //!
 //! | entry points | needs | a layer |
 //! |---|---|---|
 //! | [`forward`], [`backward`] | [`Indexed`] (+ [`Invertible`] + [`GoalSet`] backward) | **push**, one state at a time: each frontier state's [`successors`](crate::space::StateSpace::successors) set their bits in `next`; a merge pass adds `next` to `visited` |
 //! | [`xor_forward`], [`xor_backward`] | [`XorMoves`] (+ [`GoalSet`] backward) | **pull**, a 64-bit word of states per move: `next[t]` is the OR of the frontier words that reach word `t`, minus `visited[t]` |
 //! | [`split_backward`] | [`SplitMoves`] + [`Invertible`] + [`GoalSet`] | a **block** of the states that share the index's high part at a time, from two move tables; push while the frontier is small, pull (each unvisited state looks for a neighbour in the frontier, stopping at the first) once it is large |
+//! | [`forward_hashed`] | any [`StateSpace`](crate::space::StateSpace) | no bitsets: a hash set of the states found and two lists for the layers, for spaces with no dense index (`explore --from start` on any puzzle; memory grows with what is found, checked before each growth) |
 //!
 //! With [`SplitMoves`] (permutation puzzles: pieces' places times slots' twists), `high_k` and
 //! `low_k` are tabulated once, and a successor costs one look-up in a table of `L * moves`
@@ -76,7 +77,9 @@
 //! | `per_state.rs` | the push of any indexed space, one state at a time |
 //! | `xor.rs` | the pull of an [`XorMoves`] space, a word of 64 states per move |
 //! | `split.rs` | the blocks of a [`SplitMoves`] space, from two move tables |
+//! | `hashed.rs` | the sweep of a space with no dense index, with a hash set |
 
+mod hashed;
 mod per_state;
 mod split;
 mod sweep;
@@ -90,6 +93,7 @@ pub(super) use xor::XorWords;
 use super::Stats;
 use crate::limit::{Latch, Limit, Limits};
 use crate::space::{GoalSet, Indexed, Invertible, SplitMoves, XorMoves};
+pub use hashed::forward_hashed;
 use per_state::PerState;
 use split::SplitTables;
 use sweep::{pool_for, run, run_each};

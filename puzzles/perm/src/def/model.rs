@@ -74,6 +74,16 @@ pub struct MoveDef {
 }
 
 impl MoveDef {
+    /// Whether the move is a whole-puzzle rotation by twsearch's naming convention, which its
+    /// sample files rely on: `x`, `y` or `z` (also `x2`, `x'` ...), or a grip of capitals and
+    /// underscores followed by a single `v` (`Fv`, `DFRv`). A rotation turns the whole puzzle,
+    /// so it changes how a position is held, not the position: twsearch keeps rotations for
+    /// symmetry and never searches with them, and so do we unless a config lists one in
+    /// `moves` (see [`Definition::generators`]).
+    pub fn is_rotation(&self) -> bool {
+        is_rotation_name(&self.name)
+    }
+
     /// The bytes one more move named `name` takes in a definition of `orbits`: its transform,
     /// its name and its place in the list of moves.
     pub fn bytes(orbits: &[Orbit], name: &str) -> u128 {
@@ -161,4 +171,19 @@ impl Definition {
                 .is_none_or(|p| !r.pieces.contains(p))
         })
     }
+}
+
+/// twsearch's rule for a rotation's name (see [`MoveDef::is_rotation`]).
+pub fn is_rotation_name(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    if let [b'x' | b'y' | b'z', rest @ ..] = bytes
+        && matches!(rest, [] | [b'2'] | [b'\''])
+    {
+        return true;
+    }
+    let grip = bytes
+        .iter()
+        .take_while(|&&c| c == b'_' || c.is_ascii_uppercase())
+        .count();
+    grip > 0 && grip + 1 == bytes.len() && bytes[grip] == b'v'
 }

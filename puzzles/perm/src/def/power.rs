@@ -103,8 +103,9 @@ pub fn power_name(base: &str, amount: u32, order: u32) -> (String, u32) {
 impl Definition {
     /// The search moves: the powers of the chosen generators, in generator order and by
     /// exponent. `names` restricts the generators (`moves = ["U", "F", "R"]`; an unknown or
-    /// repeated name is an error at `at`); without it every non-[`derived`](super::MoveDef::derived)
-    /// move is a generator. Generators that do nothing are skipped; an order over
+    /// repeated name is an error at `at`, a rotation named there is searched like any move);
+    /// without it every move is a generator but the [`derived`](super::MoveDef::derived) ones
+    /// and the [rotations](super::MoveDef::is_rotation). Generators that do nothing are skipped; an order over
     /// [`MAX_EXPANDED_ORDER`], or more than [`MAX_MOVES`] powers, is an error. Each power is a
     /// step of `setup`, its transform charged to it.
     pub fn generators(
@@ -116,7 +117,7 @@ impl Definition {
     ) -> Result<Vec<Power>> {
         let chosen: Vec<usize> = match names {
             None => (0..self.moves.len())
-                .filter(|&i| !self.moves[i].derived)
+                .filter(|&i| !self.moves[i].derived && !self.moves[i].is_rotation())
                 .collect(),
             Some(names) => {
                 let index = self.move_names();

@@ -1,0 +1,82 @@
+//! The exceptions the bindings raise, in one place: a library [`Error`] as the Python exception
+//! it stands for ([`py_error`]), and [`MemoryLimitError`], the one exception of the package's
+//! own.
+//!
+//! | raised | when |
+//! |---|---|
+//! | `ValueError` | bad input: a config, key, value, board, mode or argument, with the library's one-line message |
+//! | `TypeError` | an argument of the wrong type; a Python-defined puzzle's callback that returns the wrong type |
+//! | `OSError` | a file that cannot be read |
+//! | [`MemoryLimitError`] (a `MemoryError`) | work refused before it started because it would pass the memory budget (an export, a puzzle's tables), the figures in the message and as `needed` and `budget` |
+//! | `KeyboardInterrupt` | Ctrl-C |
+//! | `RuntimeError` | another limit that stopped a puzzle's setup (its time limit), a cluster fault, a bug |
+//!
+//! A limit that stops a search (time, depth, states, memory) is an answer, not an exception:
+//! `outcome == "limit-reached"`, as the command line exits 4 and prints the answer. An exception
+//! raised inside a Python-defined puzzle's callback propagates as itself.
+
+use pyo3::exceptions::{
+    PyKeyboardInterrupt, PyMemoryError, PyOSError, PyRuntimeError, PyValueError,
+};
+use pyo3::prelude::*;
+use statespace::error::{Error, Place};
+use statespace::limit::Limit;
+
+pyo3::create_exception!(
+    statespace,
+    MemoryLimitError,
+    PyMemoryError,
+    "Work refused before it started because it would pass the memory budget (``memory=``, \
+     default half the physical memory). The message gives both figures; the attributes \
+     ``needed`` and ``budget`` are the bytes."
+);
+
+/// The name a config made from keyword arguments has in errors (`Puzzle("tiles")`): its errors
+/// name no line, since the text is ours, not the user's.
+pub(crate) fn generated_name(kind: &str) -> String {
+    format!("Puzzle({kind:?})")
+}
+
+/// A library error as the Python exception it stands for (see the module docs). The message is
+/// the library's one line.
+pub(crate) fn py_error(error: Error) -> PyErr {
+    match &error {
+        Error::Input { location, message } => match &location.place {
+            // Our own TOML text: its line numbers mean nothing to the caller.
+            Place::File(name) if name.starts_with("Puzzle(") => {
+                let key = location
+                    .key
+                    .as_deref()
+                    .map_or(String::new(), |k| format!("{k}: "));
+                PyValueError::new_err(format!("{name}: {key}{message}"))
+            }
+            _ => PyValueError::new_err(error.to_string()),
+        },
+        Error::Io { .. } => PyOSError::new_err(error.to_string()),
+        Error::Limit { limit, .. } => limit_error(limit, &error.to_string()),
+        Error::Cluster(_) => PyRuntimeError::new_err(error.to_string()),
+    }
+}
+
+/// The exception of a refusal at `limit`, with `message`.
+pub(crate) fn limit_error(limit: &Limit, message: &str) -> PyErr {
+    match limit {
+        Limit::Memory { needed, budget } => {
+            // The library's words name the command line's flag; from Python it is an argument.
+            let message = message.replace("with --memory", "with memory=");
+            Python::attach(|py| {
+                let error = MemoryLimitError::new_err(message);
+                let value = error.value(py);
+                let set = value
+                    .setattr("needed", *needed)
+                    .and_then(|()| value.setattr("budget", *budget));
+                match set {
+                    Ok(()) => error,
+                    Err(e) => e,
+                }
+            })
+        }
+        Limit::Interrupted => PyKeyboardInterrupt::new_err(message.to_string()),
+        _ => PyRuntimeError::new_err(message.to_string()),
+    }
+}

@@ -1,0 +1,414 @@
+//! Built-in puzzles from Python: [`Puzzle`], a config and the instance the registry built from
+//! it, made by `load` (a path or TOML text) or by `Puzzle(kind, **keys)`.
+//!
+//! `Puzzle(kind, **keys)` writes the TOML text a user would ([`puzzle_toml`]: each key in the
+//! section the plugin declares it in) and parses it with the library, so every check is exactly
+//! a config's. Its methods run the instance's engines through [`run_released`] and answer with
+//! the records of [`records`](crate::records).
+
+use crate::errors::{generated_name, py_error};
+use crate::graphs::{check_max_states, networkx_or_dict};
+use crate::records::{Exploration, Solution, Svg};
+use crate::registry;
+use crate::run::{INTERRUPTED, LimitArgs, bytes_arg, duration_arg, run_released};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use statespace::board_text::BoardText;
+use statespace::cache::TableCache;
+use statespace::config::{Config, Mode};
+use statespace::graph::{self, DEFAULT_MAX_STATES, ExportLimits};
+use statespace::instance::{ExploreOptions, Instance};
+use statespace::limit::Limits;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+/// A Python value as a TOML value: bool, int, float, str, and lists or tuples of them.
+fn toml_value(value: &Bound<'_, PyAny>, key: &str) -> PyResult<toml::Value> {
+    if value.is_instance_of::<PyBool>() {
+        Ok(toml::Value::Boolean(value.extract()?))
+    } else if value.is_instance_of::<PyInt>() {
+        let n: i64 = value
+            .extract()
+            .map_err(|_| PyValueError::new_err(format!("{key}: {value} is out of range")))?;
+        Ok(toml::Value::Integer(n))
+    } else if value.is_instance_of::<PyFloat>() {
+        Ok(toml::Value::Float(value.extract()?))
+    } else if value.is_instance_of::<PyString>() {
+        Ok(toml::Value::String(value.extract()?))
+    } else if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
+        let items = value.try_iter()?;
+        items
+            .map(|item| toml_value(&item?, key))
+            .collect::<PyResult<Vec<_>>>()
+            .map(toml::Value::Array)
+    } else {
+        Err(PyTypeError::new_err(format!(
+            "{key}: a bool, int, float, str or list of them, not {}",
+            value.get_type().name()?
+        )))
+    }
+}
+
+/// `[search]` keys a keyword argument may set.
+const SEARCH_KEYS: [&str; 7] = [
+    "mode",
+    "max_depth",
+    "max_states",
+    "time_limit",
+    "memory",
+    "threads",
+    "explore_from",
+];
+
+/// The TOML text of `Puzzle(kind, **keys)`: each key in the section the plugin declares it in.
+fn puzzle_toml(kind: &str, keys: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
+    let mut sections: [(&str, toml::Table); 5] = [
+        ("puzzle", toml::Table::new()),
+        ("goal", toml::Table::new()),
+        ("heuristic", toml::Table::new()),
+        ("search", toml::Table::new()),
+        ("start", toml::Table::new()),
+    ];
+    sections[0]
+        .1
+        .insert("kind".into(), toml::Value::String(kind.into()));
+    // An unknown kind: the library's error names the known ones; keys cannot be placed.
+    if let (Some(plugin), Some(keys)) = (registry().find(kind), keys) {
+        let info = plugin.info();
+        let names = |list: &[statespace::config::Key]| -> Vec<&'static str> {
+            list.iter().map(|k| k.name).collect()
+        };
+        let (puzzle, goal, heuristic) = (
+            names(info.puzzle_keys),
+            names(info.goal_keys),
+            names(info.heuristic_keys),
+        );
+        for (key, value) in keys.iter() {
+            let key: String = key.extract()?;
+            let section = match key.as_str() {
+                k if puzzle.contains(&k) => 0,
+                "goal" => 1,
+                k if goal.contains(&k) => 1,
+                "heuristic" => 2,
+                k if heuristic.contains(&k) => 2,
+                k if SEARCH_KEYS.contains(&k) => 3,
+                "board" | "scramble" => 4,
+                _ => {
+                    let mut known = puzzle.clone();
+                    known.push("goal");
+                    known.extend(&goal);
+                    if !info.heuristics.is_empty() {
+                        known.push("heuristic");
+                        known.extend(&heuristic);
+                    }
+                    known.extend(SEARCH_KEYS);
+                    known.extend(["board", "scramble"]);
+                    return Err(PyValueError::new_err(format!(
+                        "{}: unknown key `{key}` for puzzle kind `{kind}` (known: {})",
+                        generated_name(kind),
+                        known.join(", ")
+                    )));
+                }
+            };
+            // `goal=` and `heuristic=` name the section's kind.
+            let name = match key.as_str() {
+                "goal" | "heuristic" => "kind",
+                other => other,
+            };
+            // A duration or a size given as a number is written as the config's words.
+            let value = match (name, value.is_instance_of::<PyString>()) {
+                ("time_limit", false) => {
+                    let d = duration_arg(&value, "time_limit")?;
+                    toml::Value::String(format!("{}ms", d.as_millis().max(1)))
+                }
+                ("memory", false) => toml::Value::String(format!("{}B", bytes_arg(&value, name)?)),
+                _ => toml_value(&value, &key)?,
+            };
+            sections[section].1.insert(name.into(), value);
+        }
+    }
+    let mut document = toml::Table::new();
+    for (name, table) in sections {
+        if name == "puzzle" || !table.is_empty() {
+            document.insert(name.into(), toml::Value::Table(table));
+        }
+    }
+    toml::to_string(&document).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+
+/// A configured puzzle: its config and the instance the registry built from it.
+#[pyclass(frozen, module = "statespace")]
+pub(crate) struct Puzzle {
+    config: Config,
+    instance: Instance,
+}
+
+/// The table cache `cache=` names: `True` the command line's default
+/// (`$XDG_CACHE_HOME/statespace`, else `~/.cache/statespace`), `False` none (`--no-cache`), a
+/// path that directory (`--cache-dir`). Its warnings go to stderr, as the CLI's.
+pub(crate) fn table_cache(cache: &Bound<'_, PyAny>) -> PyResult<TableCache> {
+    let warn = |warning: &str| eprintln!("statespace: warning: {warning}");
+    if let Ok(enabled) = cache.cast::<PyBool>() {
+        return Ok(TableCache::new(None, enabled.is_true(), warn));
+    }
+    let dir: std::path::PathBuf = cache.extract().map_err(|_| {
+        PyTypeError::new_err("cache: True, False or a directory (str or os.PathLike)")
+    })?;
+    Ok(TableCache::new(Some(dir), true, warn))
+}
+
+impl Puzzle {
+    /// Parses `text` (named `name` in errors) and builds its instance with the GIL released.
+    pub(crate) fn build(
+        py: Python<'_>,
+        name: &str,
+        text: &str,
+        cache: TableCache,
+    ) -> PyResult<Puzzle> {
+        let config = Config::parse(name, text).map_err(py_error)?;
+        let limits = LimitArgs::read(None, None, None, None)?.resolve(&config)?;
+        let instance = run_released(py, || registry().build(&config, &limits))?
+            .map_err(py_error)?
+            .with_cache(cache);
+        Ok(Puzzle { config, instance })
+    }
+
+    fn mode(&self, mode: Option<&str>) -> PyResult<Mode> {
+        match mode {
+            Some(name) => self
+                .instance
+                .mode_named(name)
+                .map_err(|e| PyValueError::new_err(format!("mode: {e}"))),
+            None => Ok(self.instance.default_mode()),
+        }
+    }
+
+    /// `board` (board text) or `scramble` (moves from the goal), or the config's start.
+    fn board(&self, board: Option<&str>, scramble: Option<&str>) -> PyResult<BoardText> {
+        match (board, scramble) {
+            (Some(_), Some(_)) => Err(PyValueError::new_err("give board= or scramble=, not both")),
+            (Some(text), None) => Ok(BoardText::from_file("<board>", text.to_string())),
+            (None, Some(moves)) => Ok(BoardText {
+                scramble: true,
+                ..BoardText::from_file("<scramble>", moves.to_string())
+            }),
+            (None, None) => self.config.start_board().ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "{}: start.board: missing: give a [start] board, or board=",
+                    self.config.name
+                ))
+            }),
+        }
+    }
+
+    /// The answer `solution` as a [`Solution`] (its picture drawn in this puzzle's style).
+    fn solution(
+        &self,
+        py: Python<'_>,
+        solution: statespace::instance::Solution,
+    ) -> PyResult<Py<Solution>> {
+        let instance = &self.instance;
+        Solution::of(py, instance.description(), instance.style(), solution)
+    }
+}
+
+#[pymethods]
+impl Puzzle {
+    /// Puzzle(kind, *, cache=True, **keys): a built-in puzzle configured by keyword arguments.
+    #[new]
+    #[pyo3(signature = (kind, *, cache=None, **keys))]
+    fn new(
+        py: Python<'_>,
+        kind: &str,
+        cache: Option<&Bound<'_, PyAny>>,
+        keys: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Puzzle> {
+        let cache = match cache {
+            Some(cache) => table_cache(cache)?,
+            None => table_cache(PyBool::new(py, true).as_any())?,
+        };
+        let text = puzzle_toml(kind, keys)?;
+        Puzzle::build(py, &generated_name(kind), &text, cache)
+    }
+
+    /// The config's `[puzzle] kind`.
+    #[getter]
+    fn kind(&self) -> String {
+        self.config.kind.get_ref().clone()
+    }
+
+    /// One line naming the puzzle: `Sliding tiles 3 x 3, goal ordered`.
+    #[getter]
+    fn description(&self) -> String {
+        self.instance.description().to_string()
+    }
+
+    /// The modes this puzzle runs, `auto` last.
+    #[getter]
+    fn modes(&self) -> Vec<&'static str> {
+        self.instance.modes().into_iter().map(Mode::name).collect()
+    }
+
+    /// The mode `solve` runs when given none.
+    #[getter]
+    fn default_mode(&self) -> &'static str {
+        self.instance.default_mode().name()
+    }
+
+    /// The config's TOML text (for `Puzzle(...)`, the text written from its arguments).
+    #[getter]
+    fn toml(&self) -> String {
+        self.config.text.clone()
+    }
+
+    /// The config's `[start] board` (or scramble) text, or None.
+    #[getter]
+    fn start(&self) -> Option<String> {
+        self.config.start_board().map(|b| b.text)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<statespace.Puzzle {}>", self.instance.description())
+    }
+
+    /// Solves `board` (or the board `scramble` reaches; the config's start when neither) and
+    /// returns a Solution.
+    #[pyo3(signature = (board=None, mode=None, time_limit=None, max_depth=None, max_states=None, memory=None, *, scramble=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn solve(
+        &self,
+        py: Python<'_>,
+        board: Option<&str>,
+        mode: Option<&str>,
+        time_limit: Option<&Bound<'_, PyAny>>,
+        max_depth: Option<u32>,
+        max_states: Option<u64>,
+        memory: Option<&Bound<'_, PyAny>>,
+        scramble: Option<&str>,
+    ) -> PyResult<Py<Solution>> {
+        let mode = self.mode(mode)?;
+        let limits =
+            LimitArgs::read(time_limit, max_depth, max_states, memory)?.resolve(&self.config)?;
+        let board = self.board(board, scramble)?;
+        let solution =
+            run_released(py, || self.instance.solve(&board, mode, &limits))?.map_err(py_error)?;
+        self.solution(py, solution)
+    }
+
+    /// Solves every board of `boards` with one setup (tables built once); a list of Solutions.
+    /// The time limit counts per board, as in `solve --boards`.
+    #[pyo3(signature = (boards, mode=None, time_limit=None, max_depth=None, max_states=None, memory=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn solve_many(
+        &self,
+        py: Python<'_>,
+        boards: Vec<String>,
+        mode: Option<&str>,
+        time_limit: Option<&Bound<'_, PyAny>>,
+        max_depth: Option<u32>,
+        max_states: Option<u64>,
+        memory: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<Py<Solution>>> {
+        let mode = self.mode(mode)?;
+        let args = LimitArgs::read(time_limit, max_depth, max_states, memory)?;
+        let limits = args.resolve(&self.config)?;
+        let answers = run_released(py, || {
+            let mut answers = Vec::with_capacity(boards.len());
+            for (i, text) in boards.iter().enumerate() {
+                let board = BoardText::from_file(&format!("<board {}>", i + 1), text.clone());
+                let mut limits = limits.clone();
+                limits.clock_start = Some(Instant::now());
+                answers.push(self.instance.solve(&board, mode, &limits)?);
+                if INTERRUPTED.load(Ordering::SeqCst) {
+                    break;
+                }
+            }
+            Ok(answers)
+        })?
+        .map_err(py_error)?;
+        answers
+            .into_iter()
+            .map(|answer| self.solution(py, answer))
+            .collect()
+    }
+
+    /// Sweeps every state that can reach the goal; an Exploration (the histogram by distance,
+    /// the farthest board, the rate, as `explore --json`).
+    #[pyo3(signature = (threads=None, time_limit=None, max_depth=None, max_states=None, memory=None))]
+    fn explore(
+        &self,
+        py: Python<'_>,
+        threads: Option<usize>,
+        time_limit: Option<&Bound<'_, PyAny>>,
+        max_depth: Option<u32>,
+        max_states: Option<u64>,
+        memory: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<Exploration>> {
+        let limits =
+            LimitArgs::read(time_limit, max_depth, max_states, memory)?.resolve(&self.config)?;
+        let threads = match threads {
+            Some(n) => Some(n),
+            None => self.config.threads().map_err(py_error)?,
+        };
+        let options = ExploreOptions {
+            from: self.config.explore_from().map_err(py_error)?,
+            limits,
+            threads,
+            cluster: None,
+        };
+        let start = self.config.start_board();
+        let exploration = run_released(py, || {
+            self.instance
+                .explore(start.as_ref(), &options, &mut |_, _| {})
+        })?
+        .map_err(py_error)?;
+        Exploration::of(py, exploration)
+    }
+
+    /// The state graph around `board` (the start board when None): a networkx graph when
+    /// networkx imports, else the node-link dict.
+    #[pyo3(signature = (depth=None, max_states=DEFAULT_MAX_STATES, board=None, memory=None))]
+    fn export<'py>(
+        &self,
+        py: Python<'py>,
+        depth: Option<u32>,
+        max_states: u64,
+        board: Option<&str>,
+        memory: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        check_max_states(max_states)?;
+        let memory_budget = match memory {
+            Some(m) => bytes_arg(m, "memory")?,
+            None => {
+                self.config
+                    .limits(Limits::default())
+                    .map_err(py_error)?
+                    .memory_budget
+            }
+        };
+        let limits = ExportLimits {
+            max_depth: depth,
+            max_states,
+            memory_budget,
+        };
+        let board = self.board(board, None)?;
+        let text = run_released(py, || {
+            self.instance
+                .export(&board, &limits, &mut |_, _| {})
+                .map(|g| graph::to_json(&g))
+        })?
+        .map_err(py_error)?;
+        let data = py.import("json")?.call_method1("loads", (text,))?;
+        networkx_or_dict(py, data)
+    }
+
+    /// A picture of `board` (the config's start board when None) in the puzzle's style, as
+    /// `solve --svg` draws boards. The text is drawn as written: it is not checked.
+    #[pyo3(signature = (board=None))]
+    fn board_svg(&self, board: Option<&str>) -> PyResult<Svg> {
+        let board = self.board(board, None)?;
+        let text = statespace::picture::board_svg(self.instance.style(), &board.text);
+        Ok(Svg::new(text))
+    }
+}

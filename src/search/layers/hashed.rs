@@ -1,0 +1,190 @@
+//! The sweep of a space with no dense index ([`forward_hashed`]): forward from a start, its
+//! visited set a hash set, its layers two lists of states.
+//!
+//! Why it exists: `explore --from start` works on every puzzle, and a puzzle without an
+//! [`Indexed`](crate::space::Indexed) encoding (whole Shift boards, the 3x3x3) cannot have the
+//! bitsets of the other strategies. What it gives is theirs: the histogram of the start's
+//! component by distance, a farthest state, the same stats and limits.
+//!
+//! Memory grows with what is found (about `3 * size_of::<S>()` bytes a state, plus the two
+//! layers), so it is checked before each growth of the set or of a layer, against the budget
+//! ([`Visited::bytes_at_next_growth`]): a component larger than the budget stops the sweep with
+//! the layers completed and [`Limit::Memory`]. One thread. The farthest state is the first found
+//! in the deepest layer (the others' is the lowest index; a hash set has none), which is the
+//! same from run to run since successors are listed in a fixed order.
+
+use super::{Layers, Options};
+use crate::limit::{Latch, Limit};
+use crate::search::Stats;
+use crate::search::visited::{HashVisited, Visited};
+use crate::space::StateSpace;
+
+/// Forward from `start` over any space, with a hash set (see the module docs). Arguments as in
+/// [`forward`](super::forward).
+///
+/// ```
+/// use statespace::toys::Counter;
+/// use statespace::search::layers;
+/// use statespace::limit::Limits;
+/// let limits = Limits::default();
+/// let options = layers::Options { limits: &limits, threads: None };
+/// // +1 or +3 modulo 10 from 0: 1 and 3, then 2, 4 and 6, then 5, 7 and 9, then 8.
+/// let sweep = layers::forward_hashed(&Counter, 0, options, &mut |_, _| {});
+/// assert_eq!(sweep.histogram, [1, 2, 3, 3, 1]);
+/// ```
+pub fn forward_hashed<P: StateSpace + ?Sized>(
+    space: &P,
+    start: P::State,
+    options: Options,
+    on_layer: &mut dyn FnMut(u32, u64),
+) -> Layers<P::State> {
+    let limits = options.limits;
+    let latch = Latch::new(limits);
+    let mut ticker = latch.ticker();
+    let state_bytes = std::mem::size_of::<P::State>() as u128;
+    let mut seen = HashVisited::default();
+    seen.insert(start);
+    let mut frontier = vec![start];
+    let mut next = Vec::new();
+    let mut result = Layers {
+        histogram: Vec::new(),
+        farthest: None,
+        stopped: None,
+        stats: Stats::default(),
+        threads: 1,
+        memory_bytes: 0,
+    };
+    let mut stats = Stats::default();
+    let mut peak = 0u128;
+    loop {
+        result.histogram.push(frontier.len() as u64);
+        result.farthest = frontier.first().copied();
+        stats.visited += frontier.len() as u64;
+        stats.peak_frontier = stats.peak_frontier.max(frontier.len() as u64);
+        on_layer(stats.depth, stats.visited);
+        if let Some(max) = limits.max_states
+            && stats.visited > max
+        {
+            result.stopped = Some(Limit::States(max));
+            break;
+        }
+        let mut stopped = None;
+        let mut generated = 0u64;
+        for &state in &frontier {
+            space.successors(state, &mut |_, successor| {
+                generated += 1;
+                if stopped.is_some() {
+                    return;
+                }
+                // What the set and the lists hold if this successor makes either grow.
+                let lists = (frontier.capacity() + next.capacity().max(next.len() * 2 + 1)) as u128
+                    * state_bytes;
+                let needed = seen.bytes_at_next_growth() as u128 + lists;
+                peak = peak.max(needed);
+                match ticker.tick(generated).and(limits.check_memory(needed)) {
+                    Err(limit) => stopped = Some(limit),
+                    Ok(()) => {
+                        if seen.insert(successor) {
+                            next.push(successor);
+                        }
+                    }
+                }
+            });
+            if stopped.is_some() {
+                break;
+            }
+        }
+        stats.generated += generated;
+        if stopped.is_some() {
+            result.stopped = stopped;
+            break;
+        }
+        stats.expanded += frontier.len() as u64;
+        if next.is_empty() {
+            break;
+        }
+        if limits.max_depth.is_some_and(|max| stats.depth >= max) {
+            result.stopped = Some(Limit::Depth(stats.depth));
+            break;
+        }
+        std::mem::swap(&mut frontier, &mut next);
+        next.clear();
+        stats.depth += 1;
+    }
+    stats.elapsed = latch.elapsed();
+    result.stats = stats;
+    result.memory_bytes = peak.min(u64::MAX as u128) as u64;
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limit::Limits;
+    use crate::search::layers::forward;
+    use crate::toys::{Lights, LightsGoal};
+
+    #[test]
+    fn the_hash_set_sweep_counts_what_the_bitset_sweep_counts() {
+        let limits = Limits::default();
+        let options = Options {
+            limits: &limits,
+            threads: Some(1),
+        };
+        for (rows, cols) in [(2, 3), (3, 3), (3, 4)] {
+            let space = Lights::new(rows, cols, false, LightsGoal::Uniform);
+            for start in [0, 0b101, 0b110_011] {
+                let bits = forward(&space, start, options, &mut |_, _| {});
+                let hashed = forward_hashed(&space, start, options, &mut |_, _| {});
+                assert_eq!(
+                    hashed.histogram, bits.histogram,
+                    "{rows} x {cols} from {start}"
+                );
+                assert_eq!(hashed.stats.generated, bits.stats.generated);
+                assert_eq!(hashed.stats.expanded, bits.stats.expanded);
+                assert_eq!(hashed.stats.visited, bits.stats.visited);
+                // The farthest state is as far from the start as the last layer.
+                let mut distance = std::collections::HashMap::from([(start, 0)]);
+                let mut queue = std::collections::VecDeque::from([start]);
+                while let Some(s) = queue.pop_front() {
+                    let d = distance[&s];
+                    space.successors(s, &mut |_, t| {
+                        distance.entry(t).or_insert_with(|| {
+                            queue.push_back(t);
+                            d + 1
+                        });
+                    });
+                }
+                let farthest = hashed.farthest.unwrap();
+                assert_eq!(distance[&farthest], hashed.histogram.len() - 1);
+            }
+        }
+    }
+
+    #[test]
+    fn limits_stop_it_with_the_layers_completed() {
+        let space = Lights::new(4, 4, false, LightsGoal::Uniform);
+        let limits = Limits {
+            memory_budget: 4096,
+            ..Limits::default()
+        };
+        let options = Options {
+            limits: &limits,
+            threads: None,
+        };
+        let sweep = forward_hashed(&space, 0, options, &mut |_, _| {});
+        assert!(matches!(sweep.stopped, Some(Limit::Memory { .. })));
+        assert_eq!(sweep.histogram[..2], [1, 16]);
+        let limits = Limits {
+            max_depth: Some(2),
+            ..Limits::default()
+        };
+        let options = Options {
+            limits: &limits,
+            threads: None,
+        };
+        let sweep = forward_hashed(&space, 0, options, &mut |_, _| {});
+        assert_eq!(sweep.histogram, [1, 16, 120]);
+        assert_eq!(sweep.stopped, Some(Limit::Depth(2)));
+    }
+}

@@ -1,0 +1,639 @@
+//! A pruning table sized to the search: the distances of the states near the goal set, filled
+//! breadth-first from the goals a level at a time, deepened while the search pays for it.
+//!
+//! A [pattern database](super::pdb) is exact over a projection of the whole space, so it is
+//! built whole before the first node: tens of seconds to minutes on a large puzzle, wasted on a
+//! short scramble that a few thousand nodes would solve. This table instead holds the exact
+//! distances of the states within `d` moves of the goal set, and `d + 1` for every other state
+//! (a state outside is more than `d` away): an admissible [`Heuristic`] from the first
+//! millisecond, as strong inside as a perfect heuristic and as weak outside as `d + 1`. It is
+//! what twsearch prunes with (Rokicki's hashed pruning table), and it combines with pattern
+//! databases by [`Max`](super::pdb::Max).
+//!
+//! # The table: a lossy hash of minimum distances
+//!
+//! The states themselves are not kept (a megaminx state is 100 bytes: four million of them
+//! would take 400 MB). The table is a power-of-two array of one-byte cells; a state's cell is
+//! chosen by a hash of the state, and a cell holds the *least* distance of the states within
+//! `d` that hash to it (`0` = no state within `d` does). A state's estimate is its cell's value,
+//! or `d + 1` for an empty cell:
+//!
+//! - admissible whatever the collisions: a filled cell's value is the distance of some state of
+//!   the cell at most as far as every state within `d` there, and a state not within `d` is at
+//!   least `d + 1` away, more than any cell value;
+//! - exact inside unless a nearer state shares the cell: the table is sized so that at most a
+//!   quarter of the cells are filled (see [`Growth`]), so few are.
+//!
+//! The cells are filled by a depth-first walk from every goal over the move sequences that
+//! [`may_follow`](StateSpace::may_follow) allows, to depth `d`, writing each leaf's depth
+//! where the cell holds more: no frontier is stored and nothing is allocated per state (the walk
+//! keeps one buffer of successors per level). A state is reached once per allowed sequence, not
+//! once: on puzzles whose move order is canonical (the cubes' commuting faces) the sequences of
+//! each length are about the states, elsewhere more (the walk counts them all as work, and the
+//! growth rule charges them). Each deeper level walks the shallower ones again; at a branching
+//! factor `b` that costs `1 / (b - 1)` more. Moves must be [`Invertible`] (a path from a goal to
+//! a state, reversed, is a path from the state to the goal).
+//!
+//! # Grown while it pays
+//!
+//! The depth a search needs is not known before it runs, so the table decides it as the search
+//! goes (twsearch's rule): it is filled at once while a level's walk stays below
+//! [`Growth::first_work`] successors (milliseconds), then counts the search's estimates, and
+//! when they reach [`Growth::pays`] times the successors its fill walked so far, it walks one
+//! level deeper before it answers the next estimate. So the fill never costs much more than the
+//! search itself (a short scramble is solved by a shallow table at once; a long one gets a
+//! deeper table as it runs), and it stops where the next level would fill more than a quarter of
+//! the cells (the memory is fixed when the table is made: [`Growth::bytes`], checked against
+//! [`Limits::memory_budget`] first). A deeper level only raises estimates, never above the true
+//! distance, so an IDA* or A* search that reads it mid-run stays optimal (each cut is made with
+//! an admissible value).
+//!
+//! Each level's walk counts its successors on a [`Ticker`](crate::limit::Ticker) against the
+//! limits of the run that made the table, its time limit counted from the making (so a level
+//! walked mid-search stops with the search's time limit and Ctrl-C, within a second); a level
+//! that stops is dropped (the cells it wrote are lower bounds all the same) and the table
+//! deepens no more.
+//!
+//! Trade-offs: one byte a cell where twsearch packs 2 bits (simpler, and the depths of a short
+//! search stay small anyway); a fixed size rather than doubling (a doubled lossy table cannot be
+//! rehashed, only refilled), and a moderate default (64 MiB: the pages a sparse fill touches
+//! cost time too); the walk's sequences instead of a breadth-first set of states (no memory for
+//! frontiers, at the price of revisits where the move order is not canonical). A cached pattern
+//! database, where there is one, is stronger on every state far from the goal; this table is for
+//! the first run, before the databases exist.
+
+use crate::limit::{Latch, Limit, Limits};
+use crate::space::{GoalSet, Heuristic, Invertible, StateSpace};
+use std::hash::{Hash, Hasher};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// How a [`PruningTable`] is sized and grown (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Growth {
+    /// The table's bytes (one a cell), rounded down to a power of two; at most a quarter of the
+    /// cells are filled.
+    pub bytes: u64,
+    /// Levels are filled when the table is made while a level's walk generates at most this
+    /// many successors.
+    pub first_work: u64,
+    /// A level more is walked when the search's estimates reach this many times the successors
+    /// the fill has walked so far.
+    pub pays: u64,
+}
+
+impl Default for Growth {
+    /// 64 MiB, levels of up to 2^17 successors at once (a few milliseconds), then one estimate
+    /// of the search per successor of the fill.
+    fn default() -> Self {
+        Growth {
+            bytes: 64 << 20,
+            first_work: 1 << 17,
+            pays: 1,
+        }
+    }
+}
+
+impl Growth {
+    /// The default growth with at most a quarter of `limits.memory_budget` (the rest is the
+    /// search's and the pattern databases').
+    pub fn within(limits: &Limits) -> Growth {
+        let default = Growth::default();
+        Growth {
+            bytes: default.bytes.min(limits.memory_budget / 4),
+            ..default
+        }
+    }
+}
+
+/// What the fill has walked: per level, the allowed sequences of that length (the leaves of
+/// the level's walk), and the successors generated by all the walks.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Fill {
+    /// `leaves[k]`: the move sequences of length `k` from a goal that the walk followed.
+    pub leaves: Vec<u64>,
+    /// Cells filled (the distinct cells of the states within the depth).
+    pub filled: u64,
+    /// Successors generated by every level's walk.
+    pub work: u64,
+    /// Wall-clock time of every level's walk.
+    pub took: Duration,
+    /// A level's walk stopped at a limit (or the next level would not fit): no more levels.
+    pub frozen: bool,
+}
+
+/// The states within a depth of the goal set, by a lossy hash of least distances (see the
+/// module docs); an admissible [`Heuristic`] that deepens itself while the search pays.
+pub struct PruningTable<P: StateSpace> {
+    /// `cells[i]`: 0 when no state within the depth hashes to `i`, else 1 + the least distance
+    /// of those that do.
+    cells: Box<[AtomicU8]>,
+    /// `64 - log2(cells.len())`: a hash's top bits pick the cell.
+    shift: u32,
+    /// Every state whose cell is empty is at least `depth + 1` away.
+    depth: AtomicU32,
+    goals: Vec<P::State>,
+    /// Estimates answered (a plain counter, not a read-modify-write: it runs for every node).
+    estimates: AtomicU64,
+    /// The estimate count at which a level more is walked (`u64::MAX`: never).
+    deepen_at: AtomicU64,
+    fill: Mutex<Fill>,
+    growth: Growth,
+    limits: Limits,
+}
+
+impl<P: StateSpace> std::fmt::Debug for PruningTable<P> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PruningTable")
+            .field("cells", &self.cells.len())
+            .field("depth", &self.depth())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The largest depth a cell can hold (255 is 1 + 254).
+const MAX_DEPTH: u32 = 254;
+
+impl<P: StateSpace + Invertible + GoalSet> PruningTable<P> {
+    /// A table of `growth.bytes` (refused with [`Limit::Memory`] before allocating when
+    /// `limits.memory_budget` is smaller), filled at once while a level's walk generates at most
+    /// [`Growth::first_work`] successors; later levels are walked under `limits` too, their
+    /// time limit counted from now unless [`Limits::clock_start`] says otherwise.
+    pub fn new(space: &P, limits: &Limits, growth: Growth) -> Result<Self, Limit> {
+        let cells = growth.bytes.max(1).ilog2();
+        let count = 1usize << cells;
+        limits.check_memory(count as u128)?;
+        let mut goals = Vec::new();
+        space.goals(&mut |g| goals.push(g));
+        let mut limits = limits.clone();
+        limits.clock_start.get_or_insert_with(Instant::now);
+        let table = PruningTable {
+            cells: zeroed(count),
+            shift: 64 - cells,
+            depth: AtomicU32::new(0),
+            goals,
+            estimates: AtomicU64::new(0),
+            deepen_at: AtomicU64::new(u64::MAX),
+            fill: Mutex::new(Fill::default()),
+            growth,
+            limits,
+        };
+        {
+            let mut fill = table.fill.lock().unwrap_or_else(|e| e.into_inner());
+            table.walk_level(space, &mut fill, 0)?;
+            while table.next_work(&fill) <= growth.first_work {
+                if !table.deepen_locked(space, &mut fill)? {
+                    break;
+                }
+            }
+            table.schedule(&fill);
+        }
+        Ok(table)
+    }
+
+    /// Walks one level deeper now, whatever the search has done (the growth rule calls it; so
+    /// can a caller that wants a deeper table). `Ok(false)` when the table is frozen or the level
+    /// would fill more than a quarter of the cells; `Err` when a limit stopped the walk (the
+    /// table then stays at its depth and deepens no more).
+    pub fn deepen(&self, space: &P) -> Result<bool, Limit> {
+        let mut fill = self.fill.lock().unwrap_or_else(|e| e.into_inner());
+        let deepened = self.deepen_locked(space, &mut fill);
+        self.schedule(&fill);
+        deepened
+    }
+
+    fn deepen_locked(&self, space: &P, fill: &mut Fill) -> Result<bool, Limit> {
+        let depth = self.depth();
+        let fits = self.next_leaves(fill) <= self.cells.len() as u64 / 4;
+        if fill.frozen || !fits || depth >= MAX_DEPTH {
+            fill.frozen = true;
+            return Ok(false);
+        }
+        match self.walk_level(space, fill, depth + 1) {
+            Ok(()) => Ok(true),
+            Err(limit) => {
+                fill.frozen = true;
+                Err(limit)
+            }
+        }
+    }
+
+    /// Walks every allowed sequence of `depth` moves from every goal and writes its end, then
+    /// makes `depth` the table's.
+    fn walk_level(&self, space: &P, fill: &mut Fill, depth: u32) -> Result<(), Limit> {
+        let started = Instant::now();
+        let latch = Latch::new(&self.limits);
+        let mut walk = Walk {
+            table: self,
+            space,
+            ticker: latch.ticker(),
+            buffers: Vec::new(),
+            depth,
+            leaves: 0,
+            filled: 0,
+            work: fill.work,
+        };
+        let walked = self.goals.iter().try_for_each(|&g| walk.visit(g, None, 0));
+        let (leaves, filled, work) = (walk.leaves, walk.filled, walk.work);
+        fill.work = work;
+        fill.filled += filled;
+        fill.took += started.elapsed();
+        walked?;
+        fill.leaves.push(leaves);
+        // Release: a reader that sees the new depth sees every cell written before it.
+        self.depth.store(depth, Ordering::Release);
+        Ok(())
+    }
+
+    /// The sequences the next level is expected to walk: the last level's times its growth.
+    fn next_leaves(&self, fill: &Fill) -> u64 {
+        match fill.leaves.as_slice() {
+            [.., before, last] if *before > 0 => {
+                let ratio = (*last as f64 / *before as f64).max(1.0);
+                (*last as f64 * ratio).min(u64::MAX as f64) as u64
+            }
+            [last] => last.saturating_mul(self.goals.len().max(1) as u64 * 64),
+            _ => 0,
+        }
+    }
+
+    /// The successors the next level's walk is expected to generate (every level below again,
+    /// and the next level's leaves).
+    fn next_work(&self, fill: &Fill) -> u64 {
+        let shallower: u64 = fill.leaves.iter().sum();
+        shallower.saturating_add(self.next_leaves(fill))
+    }
+
+    /// When the search's estimates next pay for a level (see the module docs).
+    fn schedule(&self, fill: &Fill) {
+        let at = if fill.frozen {
+            u64::MAX
+        } else {
+            let done = self.estimates.load(Ordering::Relaxed);
+            done.saturating_add(fill.work.saturating_mul(self.growth.pays))
+        };
+        self.deepen_at.store(at, Ordering::Relaxed);
+    }
+
+    /// Counts an estimate; walks a level more when the search has paid for it.
+    #[inline]
+    fn count(&self, space: &P) {
+        let done = self.estimates.load(Ordering::Relaxed) + 1;
+        self.estimates.store(done, Ordering::Relaxed);
+        if done >= self.deepen_at.load(Ordering::Relaxed) {
+            self.grow(space);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow(&self, space: &P) {
+        // Another thread deepening already: this one goes on with the table as it is.
+        let Ok(mut fill) = self.fill.try_lock() else {
+            return;
+        };
+        // A limit stops the level; the search meets the same limit at its next poll.
+        let _ = self.deepen_locked(space, &mut fill);
+        self.schedule(&fill);
+    }
+}
+
+impl<P: StateSpace> PruningTable<P> {
+    /// The depth filled: every state within it has its cell's least distance, and every other
+    /// state is estimated `depth + 1`.
+    pub fn depth(&self) -> u32 {
+        self.depth.load(Ordering::Acquire)
+    }
+
+    /// The table's bytes.
+    pub fn bytes(&self) -> u64 {
+        self.cells.len() as u64
+    }
+
+    /// What the fill has walked so far.
+    pub fn fill(&self) -> Fill {
+        self.fill.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// The cell of `state`.
+    #[inline]
+    pub fn cell(&self, state: P::State) -> usize {
+        let mut hasher = Mix(0);
+        state.hash(&mut hasher);
+        (hasher.finish() >> self.shift) as usize
+    }
+
+    /// The least distance held in `cell` (`None` when no state within the depth hashes there).
+    pub fn cell_distance(&self, cell: usize) -> Option<u32> {
+        match self.cells[cell].load(Ordering::Relaxed) {
+            0 => None,
+            code => Some(u32::from(code) - 1),
+        }
+    }
+
+    /// The estimate of `state`: its cell's least distance, or `depth + 1` for an empty cell.
+    #[inline]
+    pub fn distance(&self, state: P::State) -> u32 {
+        // The depth first (acquire): the cells written before it are seen.
+        let depth = self.depth();
+        match self.cells[self.cell(state)].load(Ordering::Relaxed) {
+            0 => depth + 1,
+            code => u32::from(code) - 1,
+        }
+    }
+}
+
+impl<P> Heuristic<P> for PruningTable<P>
+where
+    P: StateSpace + Invertible + GoalSet,
+    P::State: Send + Sync,
+{
+    #[inline]
+    fn estimate(&self, space: &P, state: P::State) -> u32 {
+        self.count(space);
+        self.distance(state)
+    }
+
+    #[inline]
+    fn prefetch(&self, _: &P, state: P::State) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let at = self.cells.as_ptr().wrapping_add(self.cell(state));
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            // SAFETY: a prefetch never faults and changes no memory; `at` is inside the table.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(at as *const i8) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = state;
+    }
+}
+
+/// `count` zeroed cells: the allocator's zeroed pages, untouched (so unpaid for) until written.
+fn zeroed(count: usize) -> Box<[AtomicU8]> {
+    let mut bytes = std::mem::ManuallyDrop::new(vec![0u8; count]);
+    let (ptr, len, capacity) = (bytes.as_mut_ptr(), bytes.len(), bytes.capacity());
+    // SAFETY: `AtomicU8` has the size, alignment and bit validity of `u8`, and the vector's
+    // allocation is handed over whole (ManuallyDrop: freed once, as the new vector's).
+    unsafe { Vec::from_raw_parts(ptr.cast::<AtomicU8>(), len, capacity) }.into_boxed_slice()
+}
+
+/// One level's depth-first walk from the goals.
+struct Walk<'a, P: StateSpace> {
+    table: &'a PruningTable<P>,
+    space: &'a P,
+    ticker: crate::limit::Ticker<'a>,
+    /// One buffer of successors per level, reused.
+    buffers: Vec<Vec<(P::Move, P::State)>>,
+    depth: u32,
+    leaves: u64,
+    filled: u64,
+    work: u64,
+}
+
+impl<P: StateSpace> Walk<'_, P> {
+    fn visit(&mut self, state: P::State, previous: Option<P::Move>, g: u32) -> Result<(), Limit> {
+        if g == self.depth {
+            self.leaves += 1;
+            let cell = &self.table.cells[self.table.cell(state)];
+            let code = cell.load(Ordering::Relaxed);
+            let mine = (g + 1) as u8;
+            if code == 0 || code > mine {
+                self.filled += u64::from(code == 0);
+                cell.store(mine, Ordering::Relaxed);
+            }
+            return Ok(());
+        }
+        let level = g as usize;
+        if self.buffers.len() <= level {
+            self.buffers.push(Vec::new());
+        }
+        let mut successors = std::mem::take(&mut self.buffers[level]);
+        successors.clear();
+        let space = self.space;
+        space.successors(state, &mut |m, t| {
+            if previous.is_none_or(|p| space.may_follow(p, m)) {
+                successors.push((m, t));
+            }
+        });
+        self.work += successors.len() as u64;
+        let mut result = self.ticker.tick(self.work);
+        if result.is_ok() {
+            for &(m, t) in &successors {
+                result = self.visit(t, Some(m), g + 1);
+                if result.is_err() {
+                    break;
+                }
+            }
+        }
+        self.buffers[level] = successors;
+        result
+    }
+}
+
+/// A fixed, fast hash of a state's words (the cells must not move between runs or processes:
+/// no random seed), mixed so that its top bits are uniform.
+struct Mix(u64);
+
+const K: u64 = 0x9E37_79B9_7F4A_7C15;
+
+impl Hasher for Mix {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let word = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+            self.write_u64(word);
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            word[..rest.len()].copy_from_slice(rest);
+            self.write_u64(u64::from_le_bytes(word) ^ ((rest.len() as u64) << 59));
+        }
+    }
+
+    #[inline]
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0 ^ word).wrapping_mul(K).rotate_left(29);
+    }
+
+    #[inline]
+    fn write_usize(&mut self, word: usize) {
+        self.write_u64(word as u64);
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        // murmur3's finaliser: every input bit reaches the top bits.
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{Outcome, bfs, idastar};
+    use crate::space::Indexed;
+    use crate::toys::{Lights, LightsGoal};
+    use std::collections::VecDeque;
+    use std::sync::atomic::AtomicBool;
+
+    /// Every state's distance to the goal set, by a breadth-first search written here.
+    fn distances<P: Indexed + GoalSet>(space: &P) -> Vec<u32> {
+        let mut dist = vec![u32::MAX; space.size() as usize];
+        let mut queue = VecDeque::new();
+        space.goals(&mut |g| {
+            dist[space.index(g) as usize] = 0;
+            queue.push_back(g);
+        });
+        while let Some(s) = queue.pop_front() {
+            let d = dist[space.index(s) as usize];
+            space.successors(s, &mut |_, t| {
+                let i = space.index(t) as usize;
+                if dist[i] == u32::MAX {
+                    dist[i] = d + 1;
+                    queue.push_back(t);
+                }
+            });
+        }
+        dist
+    }
+
+    /// At every depth: each cell holds the least distance of the states within the depth that
+    /// hash to it (none: empty), and every estimate is at most the true distance, equal to it
+    /// inside the depth where no nearer state shares the cell; on a table small enough to
+    /// collide often and on one large enough to be exact.
+    #[test]
+    fn cells_hold_least_distances_and_estimates_are_admissible() {
+        let lights = Lights::new(3, 4, false, LightsGoal::Uniform);
+        let dist = distances(&lights);
+        for bytes in [1024, 1 << 16] {
+            let growth = Growth {
+                bytes,
+                first_work: 0,
+                pays: 1,
+            };
+            let table = PruningTable::new(&lights, &Limits::default(), growth).unwrap();
+            let (mut exact, mut inside) = (0, 0);
+            loop {
+                let depth = table.depth();
+                let mut least = vec![None::<u32>; table.bytes() as usize];
+                for (i, &d) in dist.iter().enumerate() {
+                    if d <= depth {
+                        let cell = &mut least[table.cell(i as u64)];
+                        *cell = Some(cell.map_or(d, |l| l.min(d)));
+                    }
+                }
+                for (cell, &want) in least.iter().enumerate() {
+                    assert_eq!(
+                        table.cell_distance(cell),
+                        want,
+                        "cell {cell}, depth {depth}"
+                    );
+                }
+                for (i, &d) in dist.iter().enumerate() {
+                    let estimate = table.distance(i as u64);
+                    assert!(estimate <= d, "state {i}: {estimate} > {d}");
+                    if d <= depth {
+                        inside += 1;
+                        exact += u64::from(estimate == d);
+                    } else {
+                        assert!(estimate <= depth + 1);
+                    }
+                }
+                if !table.deepen(&lights).unwrap() {
+                    break;
+                }
+            }
+            // The small table stops where a level would fill more than a quarter of it.
+            let reached = if bytes > 4096 { 6 } else { 1 };
+            assert!(table.depth() >= reached, "bytes {bytes}: {}", table.depth());
+            if bytes > 4096 {
+                // Few nearer states share a cell at 16 cells a state.
+                assert!(exact * 100 >= inside * 95, "{exact} of {inside}");
+            }
+        }
+    }
+
+    /// IDA* with the table (deepening as it searches) finds BFS's lengths on every board.
+    #[test]
+    fn idastar_with_the_table_finds_the_shortest_paths() {
+        let lights = Lights::new(3, 3, false, LightsGoal::AllOff);
+        let growth = Growth {
+            bytes: 1 << 12,
+            first_work: 4,
+            pays: 1,
+        };
+        let table = PruningTable::new(&lights, &Limits::default(), growth).unwrap();
+        let first = table.depth();
+        let limits = Limits::default();
+        for board in 0..lights.size() as u64 {
+            let want = match bfs::solve(&lights, board, &limits).outcome {
+                Outcome::Solved(path) => path.len(),
+                other => panic!("{other:?}"),
+            };
+            match idastar::solve(&lights, &table, board, &limits).outcome {
+                Outcome::Solved(path) => assert_eq!(path.len(), want, "board {board}"),
+                other => panic!("board {board}: {other:?}"),
+            }
+        }
+        assert!(table.depth() > first, "the search paid for deeper levels");
+        let fill = table.fill();
+        assert_eq!(fill.leaves.len() as u32, table.depth() + 1);
+        assert!(fill.work > 0 && fill.filled > 0);
+    }
+
+    /// A level too large to walk stops at the time limit within a second, and at once when
+    /// interrupted; the table keeps its depth and deepens no more.
+    #[test]
+    fn limits_stop_the_fill() {
+        let lights = Lights::new(8, 8, false, LightsGoal::AllOff);
+        let growth = Growth {
+            bytes: 1 << 30,
+            first_work: u64::MAX,
+            pays: 1,
+        };
+        let limits = Limits {
+            time_limit: Some(Duration::from_millis(300)),
+            ..Limits::default()
+        };
+        let started = Instant::now();
+        let made = PruningTable::new(&lights, &limits, growth);
+        assert!(matches!(made, Err(Limit::Time(_))), "{made:?}");
+        assert!(
+            started.elapsed() < Duration::from_secs(1),
+            "{:?}",
+            started.elapsed()
+        );
+
+        static STOP: AtomicBool = AtomicBool::new(false);
+        let limits = Limits {
+            interrupt: Some(&STOP),
+            ..Limits::default()
+        };
+        let growth = Growth {
+            first_work: 1000,
+            ..growth
+        };
+        let table = PruningTable::new(&lights, &limits, growth).unwrap();
+        let depth = table.depth();
+        STOP.store(true, Ordering::Relaxed);
+        assert_eq!(table.deepen(&lights), Err(Limit::Interrupted));
+        assert_eq!(table.depth(), depth);
+        assert!(table.fill().frozen);
+        assert_eq!(table.deepen(&lights), Ok(false));
+
+        let small = Limits {
+            memory_budget: 1000,
+            ..Limits::default()
+        };
+        let refused = PruningTable::new(&lights, &small, Growth::default());
+        assert!(matches!(refused, Err(Limit::Memory { .. })));
+    }
+}
