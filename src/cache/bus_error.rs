@@ -63,7 +63,7 @@ static INSTALL: Once = Once::new();
 static PREVIOUS: OnceLock<Option<libc::sigaction>> = OnceLock::new();
 
 /// A mapping registered for the repair: dropping it (before unmapping) frees its slot.
-pub struct Registration {
+pub(super) struct Registration {
     slot: &'static Slot,
 }
 
@@ -77,7 +77,7 @@ impl std::fmt::Debug for Registration {
 
 impl Registration {
     /// Whether a read past the file's end was repaired with zeros (module docs).
-    pub fn cut_short(&self) -> bool {
+    pub(super) fn cut_short(&self) -> bool {
         self.slot.cut.load(Ordering::Acquire)
     }
 }
@@ -94,7 +94,7 @@ impl Drop for Registration {
 /// Registers the mapping at `start` of `len` bytes, installing the handler the first time;
 /// `None` when no slot is free or the handler could not be installed (then the caller must not
 /// keep the mapping).
-pub fn register(start: *const u8, len: usize) -> Option<Registration> {
+pub(super) fn register(start: *const u8, len: usize) -> Option<Registration> {
     INSTALL.call_once(install);
     PREVIOUS.get()?.as_ref()?;
     let page = PAGE.load(Ordering::Relaxed);

@@ -6,8 +6,9 @@
 //! cache *are* the table: a warm start touches them once (the checksum) and copies nothing, and
 //! two processes that use the same table share one copy of it.
 //!
-//! How: a private read-only mapping (`MAP_PRIVATE`, `PROT_READ`), made only after the file's
-//! size was checked against its header and the run's memory budget, advised to use huge pages
+//! How: a private read-only mapping (`MAP_PRIVATE`, `PROT_READ`) of the file's size as opened,
+//! made only once that size fits the run's memory budget (and nothing past the header is read
+//! before the header's length is checked against it), advised to use huge pages
 //! (`MADV_HUGEPAGE`: a file read from disk through the mapping comes in as 2 MiB pages where
 //! the filesystem can, and every lookup then rarely misses the TLB) and registered with the
 //! bus-error repair ([`bus_error`](super::bus_error)), which keeps a file cut short by another
@@ -42,7 +43,8 @@ enum Backing {
         registration: Registration,
         map: memmap2::Mmap,
         /// The last non-zero word of the file as mapped: its offset and value (`None`: the
-        /// file is all zeros), read again to see whether the file was cut short (module docs).
+        /// file is all zeros), read again to see whether the file was cut short
+        /// ([`Payload::cut_short`]).
         last_word: Option<(usize, u64)>,
     },
     /// The bytes in memory, in words so that they are 8-byte aligned; `len` of them are used.
