@@ -1,10 +1,10 @@
 """statespace: exact state-space search for puzzles, from Python.
 
-The built-in puzzles (Flip, Shift, sliding tiles, permutation puzzles) and the library's engines
-(bfs, iddfs, table, astar, idastar, and each puzzle's own), configured as a TOML config is and
-answering with the fields of the command line's ``--json``; and puzzles written in Python
-(``solve``, ``explore``, ``export`` of any object with ``start``, ``successors`` and
-``is_goal``), searched by the same engines.
+The built-in puzzles (Flip, Shift, sliding tiles, permutation puzzles, sliding blocks) and the
+library's engines (bfs, iddfs, table, astar, idastar, and each puzzle's own), configured as a
+TOML config is and answering with the fields of the command line's ``--json``; and puzzles
+written in Python (``solve``, ``explore``, ``export`` of any object with ``start``,
+``successors`` and ``is_goal``), searched by the same engines.
 
 Exceptions: ``ValueError`` for bad input (a config, key, value, board, mode or argument, with
 the library's one-line message); ``TypeError`` for an argument of the wrong type, or a puzzle's

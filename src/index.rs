@@ -387,8 +387,8 @@ where
         match self.index.index(state) {
             Some(_) => Ok(state),
             None => Err(text.error_whole(format!(
-                "not one of the {} states this puzzle indexes (the boards reachable from its \
-                 [start] board)",
+                "not one of the {} states this puzzle's index holds (an index of one component \
+                 holds the boards its start reaches)",
                 self.index.len()
             ))),
         }
@@ -586,8 +586,8 @@ mod tests {
         let error = indexed.parse(&outside).unwrap_err().to_string();
         assert_eq!(
             error,
-            "b.txt:1: not one of the 16 states this puzzle indexes (the boards reachable from \
-             its [start] board)"
+            "b.txt:1: not one of the 16 states this puzzle's index holds (an index of one \
+             component holds the boards its start reaches)"
         );
         let mut goals = Vec::new();
         indexed.goals(&mut |g| goals.push(g));

@@ -61,9 +61,11 @@
 //! microseconds), a dict look-up per successor to intern it (the state's own `__hash__` and
 //! `__eq__`), and about [`BYTES_PER_STATE`] bytes in the adapter's tables beside the user's
 //! objects (which the budget does not see). The engines' own work on the ids is what it is for
-//! a built-in puzzle. BENCHMARKS.md ("From Python") measures the 8-puzzle's whole space defined
-//! in Python against the built-in plugin and a plain Python BFS. IDDFS and IDA* keep their
-//! memory linear in depth, but the adapter's record of every state met does not.
+//! a built-in puzzle. Measured on the 8-puzzle's whole space defined in Python
+//! (BENCHMARKS.md, "From Python"): 2.2 us of CPU a board, against 1.4 us for a plain Python BFS
+//! over the same `successors` (1.23 times its instructions) and 0.2 us for the built-in plugin.
+//! IDDFS and IDA* keep their own memory linear in depth, but the adapter's record of every
+//! state met is not.
 
 use crate::errors::limit_error;
 use crate::graphs;

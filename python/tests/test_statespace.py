@@ -237,8 +237,9 @@ def test_records_and_puzzles():
     with pytest.raises(AttributeError):
         answer.no_such_field
     kinds = {p["kind"]: p for p in statespace.puzzles()}
-    assert set(kinds) == {"flip", "shift", "tiles", "perm"}
+    assert {"flip", "shift", "tiles", "perm", "blocks"} <= set(kinds)
     assert [k["name"] for k in kinds["tiles"]["puzzle_keys"]] == ["rows", "cols"]
+    assert list(kinds) == [p["kind"] for p in cli_json("puzzles", "--json")]
 
 
 def python_examples():

@@ -2,9 +2,9 @@
 
 use super::*;
 use crate::search::table::cached::{self, Recipe};
-use crate::search::table::{self, DistanceTable};
+use crate::search::table::{self, DistanceTable, Width};
 use crate::space::{Describe, GoalSet, Indexed, StateSpace};
-use crate::toys::Ring;
+use crate::toys::{Lights, LightsGoal, Ring};
 use fingerprint::Content;
 use std::sync::{Arc, Barrier, Mutex};
 
@@ -449,4 +449,260 @@ fn the_directory_follows_xdg_then_home() {
     );
     assert_eq!(resolve_dir(None, None), None);
     assert_eq!(resolve_dir(os(""), os("")), None);
+}
+
+/// Lights Out on 4 x 5 lamps: 2^20 boards, some unreachable, none more than 20 presses from
+/// all off: its exact table takes 8 bits a board (1 MiB, 256 pages), its mod-3 table 2.
+fn big() -> Lights {
+    Lights::new(4, 5, false, LightsGoal::AllOff)
+}
+
+/// Boards of [`big`] to ask about: reachable ones, at several distances.
+const ASKED: [u64; 5] = [0, 1, 0b11, 0x5_5555, 0xF_FFFF];
+
+/// Cuts the file at `path` to `len` bytes where it lies, as `truncate` does.
+fn cut(path: &Path, len: u64) {
+    File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_len(len)
+        .unwrap();
+}
+
+/// `big()`'s table of `width`, built, then loaded from `cache` (mapped); the file's path.
+fn built_and_loaded(cache: &TableCache, width: Width) -> (DistanceTable, DistanceTable, PathBuf) {
+    let space = big();
+    let build = || table::build_with(&space, &limits(), width);
+    let (built, source) =
+        cached::load_or_build(cache, &space, &recipe(), &limits(), build).unwrap();
+    assert_eq!(source, Source::Built);
+    let (loaded, source) =
+        cached::load_or_build(cache, &space, &recipe(), &limits(), || panic!("loads")).unwrap();
+    assert_eq!(source, Source::Loaded);
+    assert!(loaded.is_mapped() && !built.is_mapped());
+    (
+        built,
+        loaded,
+        cached::path_for(cache, &space, &recipe()).unwrap(),
+    )
+}
+
+#[test]
+fn a_mapped_table_gives_the_answers_of_the_built_one() {
+    for width in [Width::Exact, Width::Mod3] {
+        let dir = tempfile::tempdir().unwrap();
+        let space = big();
+        let (cache, warnings) = collecting(dir.path());
+        let (built, loaded, _) = built_and_loaded(&cache, width);
+        assert_eq!(loaded.bits_per_entry(), built.bits_per_entry());
+        assert_eq!(loaded.histogram(), built.histogram());
+        assert_eq!(loaded.bytes(), built.bytes());
+        assert!(
+            (0..space.size() as u64).all(|i| loaded.code(i) == built.code(i)),
+            "{width:?}"
+        );
+        for state in ASKED {
+            assert_eq!(
+                loaded.distance(&space, state),
+                built.distance(&space, state)
+            );
+            let path = |t: &DistanceTable| t.path(&space, state).unwrap().map(|p| p.moves());
+            assert_eq!(path(&loaded), path(&built));
+        }
+        // A clone shares the mapping and answers the same.
+        let clone = loaded.clone();
+        assert!(clone.is_mapped());
+        assert_eq!(
+            clone.distance(&space, 0x5_5555),
+            built.distance(&space, 0x5_5555)
+        );
+        assert!(!loaded.cut_short());
+        assert!(taken(&warnings).is_empty());
+    }
+}
+
+#[test]
+fn a_table_keeps_answering_when_its_file_is_removed_or_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let space = big();
+    let (cache, _) = collecting(dir.path());
+    let (built, loaded, path) = built_and_loaded(&cache, Width::Exact);
+    // Removed (as a rejected file is), then replaced by a save (a new file renamed over it):
+    // the mapping keeps the old file's bytes.
+    cached::discard(&cache, &space, &recipe(), "test");
+    assert!(!path.exists());
+    let build = || table::build_with(&space, &limits(), Width::Exact);
+    cached::load_or_build(&cache, &space, &recipe(), &limits(), build).unwrap();
+    assert!(path.exists());
+    assert!((0..space.size() as u64).all(|i| loaded.code(i) == built.code(i)));
+    assert!(!loaded.cut_short());
+    assert_eq!(
+        loaded.distance(&space, 0x5_5555),
+        built.distance(&space, 0x5_5555)
+    );
+}
+
+#[test]
+fn a_file_cut_short_while_in_use_reads_zeros_and_fails_every_answer() {
+    // Cut in place by another program to a length inside a page (so that page is kept, zeroed
+    // past the end, and whole pages after it are gone), while the table is in use.
+    for width in [Width::Exact, Width::Mod3] {
+        let dir = tempfile::tempdir().unwrap();
+        let space = big();
+        let (cache, warnings) = collecting(dir.path());
+        let (built, loaded, path) = built_and_loaded(&cache, width);
+        let size = std::fs::metadata(&path).unwrap().len();
+        let end = size / 3 + 5;
+        cut(&path, end);
+        // No bus error kills the process: every entry reads, past the cut as 0.
+        let words_at = size - loaded.bytes();
+        let kept = (end - words_at) * 8 / u64::from(loaded.bits_per_entry());
+        for i in 0..space.size() as u64 {
+            let expected = if i < kept { built.code(i) } else { Some(0) };
+            assert_eq!(
+                loaded.code(i),
+                expected,
+                "{width:?}, entry {i} of {kept} kept"
+            );
+        }
+        assert!(loaded.cut_short());
+        // Every answer of the table is refused, so that its users rebuild it.
+        for state in ASKED {
+            let refused = loaded.distance(&space, state).unwrap_err();
+            assert!(refused.0.contains("cut short"), "{refused}");
+            assert!(loaded.path(&space, state).is_err());
+        }
+        // The next load finds the file short.
+        rebuilt_after_one_warning(&cache, &warnings, &built, "truncated or padded");
+    }
+}
+
+/// Loads `big()`'s table of `built`'s width from `cache` and checks that its file is refused
+/// (one warning, naming `reason`, and the file removed) and the table rebuilt as `built`.
+fn rebuilt_after_one_warning(
+    cache: &TableCache,
+    warnings: &Mutex<Vec<String>>,
+    built: &DistanceTable,
+    reason: &str,
+) {
+    let space = big();
+    let width = if built.is_exact() {
+        Width::Exact
+    } else {
+        Width::Mod3
+    };
+    let build = || table::build_with(&space, &limits(), width);
+    let (rebuilt, source) =
+        cached::load_or_build(cache, &space, &recipe(), &limits(), build).unwrap();
+    assert_eq!(source, Source::Built);
+    assert!((0..space.size() as u64).all(|i| rebuilt.code(i) == built.code(i)));
+    let lines = taken(warnings);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains(reason), "{}", lines[0]);
+    assert!(lines[0].contains("removed, rebuilding"), "{}", lines[0]);
+}
+
+#[test]
+fn a_file_cut_within_its_last_page_is_seen_before_anything_reads_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let space = big();
+    let (cache, _) = collecting(dir.path());
+    let (_, loaded, path) = built_and_loaded(&cache, Width::Exact);
+    let size = std::fs::metadata(&path).unwrap().len();
+    // The page stays, zeroed past the end: reading there faults nothing.
+    cut(&path, size - 5);
+    assert!(loaded.cut_short());
+    assert!(loaded.distance(&space, 0).is_err());
+}
+
+#[test]
+fn a_file_rewritten_in_place_between_runs_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cache, warnings) = collecting(dir.path());
+    let (built, loaded, path) = built_and_loaded(&cache, Width::Exact);
+    drop(loaded);
+    // One byte of the entries changed where it lies: the same file, the same length.
+    use std::os::unix::fs::FileExt;
+    let file = File::options().write(true).open(&path).unwrap();
+    let at = std::fs::metadata(&path).unwrap().len() / 2;
+    file.write_at(&[0x5a], at).unwrap();
+    drop(file);
+    rebuilt_after_one_warning(&cache, &warnings, &built, "checksum mismatch");
+}
+
+#[test]
+fn the_checksum_in_chunks_is_the_checksum_of_the_whole() {
+    let bytes: Vec<u8> = (0..CRC_CHUNK * 2 + 12345)
+        .map(|i| (i * 7 + i / 300) as u8)
+        .collect();
+    let latch = Latch::new(&limits());
+    for len in [0, 1, CRC_CHUNK, CRC_CHUNK + 1, bytes.len()] {
+        assert_eq!(
+            crc32(&bytes[..len], &latch),
+            Ok(crc32fast::hash(&bytes[..len]))
+        );
+    }
+}
+
+#[test]
+fn a_pass_in_pieces_gives_every_piece_in_order_and_stops_at_a_limit() {
+    let items: Vec<u32> = (0..1000).collect();
+    let latch = Latch::new(&limits());
+    let firsts = in_pieces(&items, 7, &latch, |piece| (piece[0], piece.len())).unwrap();
+    let expected: Vec<(u32, usize)> = (0..1000)
+        .step_by(7)
+        .map(|i| (i, 7.min(1000 - i as usize)))
+        .collect();
+    assert_eq!(firsts, expected);
+    assert_eq!(
+        in_pieces(&items[..0], 7, &latch, |p| p.len()).unwrap(),
+        Vec::<usize>::new()
+    );
+    let out_of_time = Latch::new(&Limits {
+        time_limit: Some(Duration::ZERO),
+        ..Limits::default()
+    });
+    let stopped = in_pieces(&items, 7, &out_of_time, |_| panic!("not run"));
+    assert_eq!(stopped, Err(Limit::Time(Duration::ZERO)));
+}
+
+/// The environment variable that makes [`a_bus_error_outside_the_tables_still_ends_the_process`]
+/// its own child.
+const BUS_ERROR_CHILD: &str = "STATESPACE_TEST_BUS_ERROR_CHILD";
+
+#[test]
+fn a_bus_error_outside_the_tables_still_ends_the_process() {
+    // The handler repairs faults in table mappings only: any other bus error goes on as it
+    // would have (here, Rust's handler, then the default action). Run in a child process.
+    if std::env::var_os(BUS_ERROR_CHILD).is_some() {
+        let dir = tempfile::tempdir().unwrap();
+        let (cache, _) = collecting(dir.path());
+        // A table mapped: the handler is installed.
+        let (_, loaded, _) = built_and_loaded(&cache, Width::Mod3);
+        assert!(loaded.is_mapped());
+        let other = dir.path().join("other");
+        std::fs::write(&other, vec![7u8; 3 * 4096]).unwrap();
+        let file = File::open(&other).unwrap();
+        // SAFETY: a test of what a bus error does; the file is cut below.
+        let map = unsafe { memmap2::Mmap::map(&file).unwrap() };
+        cut(&other, 0);
+        // SAFETY: inside the mapping; the read faults, which is the point.
+        let byte = unsafe { std::ptr::read_volatile(&map[2 * 4096]) };
+        panic!("read {byte} past the end of a file without a bus error");
+    }
+    let name = "cache::tests::a_bus_error_outside_the_tables_still_ends_the_process";
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", name, "--nocapture", "--test-threads=1"])
+        .env(BUS_ERROR_CHILD, "1")
+        .output()
+        .unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(
+        out.status.signal(),
+        Some(libc::SIGBUS),
+        "{:?}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

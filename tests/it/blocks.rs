@@ -294,6 +294,35 @@ fn every_blocks_case_is_what_the_brute_force_finds() {
     }
 }
 
+#[test]
+fn a_puzzle_whose_positions_pass_the_budget_is_solved_without_an_index() {
+    // Klotski's 65,880 positions take 1 MiB of index: under a budget of half that, the listing
+    // stops, and the puzzle keeps BFS with a hash set (which fits in the budget of the solve).
+    let config = klotski_config("unit");
+    let tight = Limits {
+        memory_budget: 512 << 10,
+        ..Limits::default()
+    };
+    let instance = crate::registry().build(&config, &tight).unwrap();
+    let refused = instance.mode_named("table").unwrap_err().to_string();
+    assert!(
+        refused.contains("its positions (512.0 KiB at least) are more than the index takes"),
+        "{refused}"
+    );
+    let board = config.start_board().unwrap();
+    let bfs = instance.mode_named("bfs").unwrap();
+    let solved = instance.solve(&board, bfs, &Limits::default()).unwrap();
+    assert!(matches!(solved.answer, Answer::Solved { moves, .. } if moves.len() == 116));
+    let options = ExploreOptions::default();
+    let explored = instance
+        .explore(Some(&board), &options, &mut |_, _| {})
+        .unwrap();
+    assert_eq!(
+        (explored.reachable(), explored.strategy),
+        (25_955, "hash-set")
+    );
+}
+
 /// `statespace solve` on a config of `text` exits 2 with exactly the line `message` on stderr,
 /// `FILE` standing for the config's path.
 fn refused(text: &str, extra: &[&str], message: &str) {

@@ -361,8 +361,10 @@ fn a_fifo_in_place_of_a_cache_file_is_never_waited_on() {
 
 #[test]
 fn a_cache_file_cut_short_while_in_use_never_kills_the_process() {
-    // Tables are read, not mapped: a file truncated or rewritten under a reader is a warning
-    // and a rebuild, never SIGBUS. Truncate the file over and over while runs load it.
+    // Tables are mapped: a file truncated under a run reads zeros past its end instead of
+    // killing it with SIGBUS, and a table that knows its file was cut short is rejected at load
+    // or answers nothing (a warning and a rebuild). Truncate the file over and over while runs
+    // load and use it.
     let folder = puzzle_folder(
         &cube_definition(),
         "[\"U\", \"F\", \"R\"]",

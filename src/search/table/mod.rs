@@ -71,23 +71,25 @@
 //!
 //! # On disk
 //!
-//! [`DistanceTable::write_to`] and [`DistanceTable::from_bytes`] serialize a table (a flat
+//! [`DistanceTable::write_to`] and [`DistanceTable::read_from`] serialize a table (a flat
 //! little-endian layout, documented there) so that it can be built once and cached across runs
-//! ([`cache`](crate::cache) adds the file header, checksum and atomic replacement). Reading back
-//! checks every field and every entry against the histogram, so a table that loads is one the
-//! build could have produced.
+//! ([`cache`](crate::cache) adds the file header, checksum and atomic replacement). The layout on
+//! disk is the layout in memory: a table loaded from the cache reads its entries where they lie,
+//! in the file's mapping (`packed.rs`'s `Words`: built or in place, one type, so every lookup is
+//! the same code). Reading back checks every field and that every entry is a code the histogram
+//! has, so a lookup never answers deeper than the table.
 //!
 //! # Files
 //!
 //! | file | holds |
 //! |---|---|
 //! | `mod.rs` | [`DistanceTable`] and its queries (lookups, descents), [`Width`] |
-//! | `packed.rs` | the entries, packed into `u64` words in huge pages |
+//! | `packed.rs` | the entries, packed into `u64` words in huge pages, or in a cache file's mapping |
 //! | `levels.rs` | [`build`], [`build_symmetric`]: the coding, the levels in turn, widening |
 //! | `scan.rs` | one level's scan, top-down or bottom-up: the build's hot loops |
 //! | `symmetry.rs` | the states a build expands (all, or one per orbit); lists of them |
 //! | `sweep.rs` | [`build_xor`], [`build_split`]: tables written from [`layers`]' sweeps |
-//! | `serial.rs` | the on-disk layout, written, and read back checked ([`ReadError`]) |
+//! | `serial.rs` | the on-disk layout, written, and read back in place, checked ([`ReadError`]) |
 //! | `cached.rs` | [`cached`]: the table in the cache (fingerprint, recipe, the one `load_or_build`) |
 //! | `verify.rs` | [`verify()`]: a loaded table checked against the space |
 //!
@@ -235,7 +237,7 @@ impl DistanceTable {
         );
         let mut entries = Packed::new(0, 8);
         entries.len = len;
-        entries.words = words;
+        entries.words = packed::Words::built(words);
         let mut histogram = Vec::new();
         for i in 0..len {
             let code = entries.get(i);
@@ -269,12 +271,16 @@ impl DistanceTable {
                 .descend(space, state, |_, _| steps += 1)?
                 .map(|()| steps))
         } else {
-            Ok(self.code(space.index(state)).map(|code| code as u32))
+            let code = self.code(space.index(state));
+            self.intact()?;
+            Ok(code.map(|code| code as u32))
         }
     }
 
     /// The stored code of the state at `index`: its distance (exact tables) or its distance mod
-    /// 3 (mod-3 tables); `None` when unreached (or `index` is out of range).
+    /// 3 (mod-3 tables); `None` when unreached (or `index` is out of range). The hot path of a
+    /// pattern database: it does not check [`cut_short`](Self::cut_short), whose zeros are
+    /// lower bounds; [`distance`](Self::distance) and [`path`](Self::path) do.
     pub fn code(&self, index: u64) -> Option<u64> {
         if index >= self.entries.len {
             return None;
@@ -335,6 +341,19 @@ impl DistanceTable {
         self.entries.words.len() as u64 * 8
     }
 
+    /// Whether the entries are read in place from a cache file's mapping (else they are in this
+    /// process's memory: built, or a copy).
+    pub fn is_mapped(&self) -> bool {
+        self.entries.words.payload().is_some_and(|p| p.is_mapped())
+    }
+
+    /// Whether the table's file was cut short by another program while the table was in use,
+    /// so that entries past its new end read 0 ([`cache::bus_error`](crate::cache::bus_error)):
+    /// every descent then fails with [`Inconsistent`]; a lookup of an exact entry may be low.
+    pub fn cut_short(&self) -> bool {
+        self.entries.words.payload().is_some_and(|p| p.cut_short())
+    }
+
     /// What the build did: `expanded` and `generated` count the work of both directions,
     /// `visited` the states reached, `peak_frontier` the largest level, `depth` the deepest level.
     pub fn stats(&self) -> &Stats {
@@ -376,6 +395,20 @@ impl DistanceTable {
     /// Walks from `start` down to the goal set, calling `step` for every move; `Ok(None)` when
     /// `start` is unreached.
     fn descend<P: Indexed + ?Sized>(
+        &self,
+        space: &P,
+        start: P::State,
+        step: impl FnMut(P::Move, P::State),
+    ) -> Result<Option<()>, Inconsistent> {
+        let descended = self.descend_reading(space, start, step);
+        // After the descent's reads, whatever they gave: zeros from a file cut short can end a
+        // mod-3 walk at a goal the long way round, or make any descent fail.
+        self.intact()?;
+        descended
+    }
+
+    /// [`descend`](Self::descend) but for the check that the table's file is intact.
+    fn descend_reading<P: Indexed + ?Sized>(
         &self,
         space: &P,
         start: P::State,
@@ -423,6 +456,17 @@ impl DistanceTable {
             ));
         }
         Ok(Some(()))
+    }
+
+    /// `Err` when the table's file was cut short while in use: checked after the reads of an
+    /// answer, which may have read its zeros.
+    fn intact(&self) -> Result<(), Inconsistent> {
+        match self.cut_short() {
+            false => Ok(()),
+            true => Err(Inconsistent(
+                "the table's file was cut short by another program while in use".into(),
+            )),
+        }
     }
 
     /// The code of a state one move closer to the goal set than a state coded `code`.

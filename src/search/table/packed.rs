@@ -9,9 +9,13 @@
 //!
 //! The words are allocated in transparent huge pages where the kernel agrees
 //! ([`huge_page_words`]): a lookup in a table far larger than the caches then rarely misses the
-//! TLB too.
+//! TLB too. A table loaded from the cache keeps its words where they lie, in the file's mapping
+//! ([`Words`]: one type for both, so every lookup is the same code).
 
+use crate::cache::Payload;
 use crate::limit::{Latch, Limit};
+use std::ops::{Deref, DerefMut};
+use std::ptr::NonNull;
 
 /// Entries of `bits` bits packed into `u64` words; entry `i` is bits `(i % per) * bits ..` of
 /// word `i / per`, where `per = 64 / bits`. Padding lanes past `len` hold the unreached code and
@@ -26,7 +30,7 @@ pub(super) struct Packed {
     /// A 1 at the bottom of every lane.
     pub(super) ones: u64,
     pub(super) len: u64,
-    pub(super) words: Vec<u64>,
+    pub(super) words: Words,
 }
 
 impl Packed {
@@ -45,11 +49,11 @@ impl Packed {
             unreached: (1u64 << bits) - 1,
             ones: u64::MAX / ((1u64 << bits) - 1),
             len,
-            words: {
+            words: Words::built({
                 let mut all = huge_page_words(words);
                 all.resize(words, u64::MAX);
                 all
-            },
+            }),
         }
     }
 
@@ -148,6 +152,114 @@ impl Packed {
             }
         }
         Ok(other)
+    }
+}
+
+/// A table's words: built in this process (a vector), or read in place from a cache file's
+/// [`Payload`] (its mapping). Reads go through one pointer either way (no branch on where the
+/// words are); writes are for builds, and a loaded table written to is copied first (copy on
+/// write: no build writes a loaded table, but nothing may write a file's mapping).
+pub(super) struct Words {
+    /// The first word and the number of words, of `owner`'s buffer (which never moves: the
+    /// vector is never resized, the payload never unmapped while held).
+    start: NonNull<u64>,
+    len: usize,
+    owner: Owner,
+}
+
+enum Owner {
+    Built(Vec<u64>),
+    InPlace(Payload),
+}
+
+// SAFETY: `Words` is a vector or a shared read-only payload (both Send and Sync) and a pointer
+// into it, used only as `&[u64]` through `&self` and `&mut [u64]` through `&mut self`.
+unsafe impl Send for Words {}
+// SAFETY: as above.
+unsafe impl Sync for Words {}
+
+impl Words {
+    /// Words built in this process.
+    pub(super) fn built(mut words: Vec<u64>) -> Words {
+        Words {
+            start: NonNull::new(words.as_mut_ptr()).expect("a vector's pointer is never null"),
+            len: words.len(),
+            owner: Owner::Built(words),
+        }
+    }
+
+    /// The little-endian words of `payload`: in place when the machine and the alignment allow
+    /// ([`Payload::words`]), else a converted copy in huge pages. `payload`'s length is a
+    /// multiple of 8.
+    pub(super) fn from_le(payload: Payload) -> Words {
+        debug_assert_eq!(payload.len() % 8, 0);
+        let Some(words) = payload.words() else {
+            let mut copy = huge_page_words(payload.len() / 8);
+            copy.extend(
+                payload
+                    .bytes()
+                    .chunks_exact(8)
+                    .map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes"))),
+            );
+            return Words::built(copy);
+        };
+        Words {
+            start: NonNull::from(words).cast(),
+            len: words.len(),
+            owner: Owner::InPlace(payload),
+        }
+    }
+
+    /// The payload the words are read from in place; `None` for built words.
+    pub(super) fn payload(&self) -> Option<&Payload> {
+        match &self.owner {
+            Owner::InPlace(payload) => Some(payload),
+            Owner::Built(_) => None,
+        }
+    }
+}
+
+impl Deref for Words {
+    type Target = [u64];
+
+    #[inline(always)]
+    fn deref(&self) -> &[u64] {
+        // SAFETY: `start..start + len` are the owner's words, alive and unmoved while `self`
+        // is; through `&self` nothing writes them.
+        unsafe { std::slice::from_raw_parts(self.start.as_ptr(), self.len) }
+    }
+}
+
+impl DerefMut for Words {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut [u64] {
+        if let Owner::InPlace(_) = self.owner {
+            *self = Words::built(self.to_vec());
+        }
+        // SAFETY: the owner is a vector this `Words` owns alone; `&mut self` is the only access.
+        unsafe { std::slice::from_raw_parts_mut(self.start.as_ptr(), self.len) }
+    }
+}
+
+impl Clone for Words {
+    fn clone(&self) -> Words {
+        match &self.owner {
+            Owner::Built(words) => Words::built(words.clone()),
+            Owner::InPlace(payload) => Words {
+                start: self.start,
+                len: self.len,
+                owner: Owner::InPlace(payload.clone()),
+            },
+        }
+    }
+}
+
+impl std::fmt::Debug for Words {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Words")
+            .field("len", &self.len)
+            .field("in_place", &self.payload().is_some())
+            .finish()
     }
 }
 

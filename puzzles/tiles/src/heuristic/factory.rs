@@ -23,7 +23,7 @@ pub struct DefaultHeuristic {
 ///   [`Transpose::new`]) when they fit `limits.memory_budget` (576 MB held; the 8-tile group's
 ///   build holds 1.04 GB); else 6-6-3 (12 MB); else linear conflict. The first call builds the
 ///   tables (minutes for 7-8; [`build_all`](statespace::search::pdb::build_all) notes it first)
-///   and saves them in `cache`; later calls load them (a second or two).
+///   and saves them in `cache`; later calls map them from the cache (tens of milliseconds).
 /// - every other size: linear conflict. (3 x 3 is better served by the whole distance table;
 ///   the 24-puzzle's 6-6-6-6 databases are not offered as a default: 127.5 M placements each,
 ///   half a gigabyte per group to build.)
