@@ -273,7 +273,13 @@ fn main() {
         print_row(rows.last().unwrap());
     }
     if wants("pathfinding") {
-        rows.push(run("manhattan", &tiles, &manhattan, &pathfinding_set, table));
+        rows.push(run(
+            "manhattan",
+            &tiles,
+            &manhattan,
+            &pathfinding_set,
+            table,
+        ));
         print_row(rows.last().unwrap());
     }
     if wants("pathfinding") || wants("pf-only") {

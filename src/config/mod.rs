@@ -280,9 +280,8 @@ impl Config {
                 .map_err(|e| self.error_at(raw.span(), "search.memory", e.to_string()))?;
         }
         if let Some(raw) = &self.search.transpositions {
-            base.transpositions = parse_transpositions(raw.get_ref()).map_err(|e| {
-                self.error_at(raw.span(), "search.transpositions", e.to_string())
-            })?;
+            base.transpositions = parse_transpositions(raw.get_ref())
+                .map_err(|e| self.error_at(raw.span(), "search.transpositions", e.to_string()))?;
         }
         Ok(base)
     }

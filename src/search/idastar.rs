@@ -24,16 +24,17 @@
 //!
 //! [`Max`]: super::pdb::Max
 //!
-//! The table ([`Limits::transpositions`]; on by default) is asked about a node after its
-//! successors are generated and estimated, and only when some are within the threshold: a state
-//! entered earlier in the iteration at no more moves skips the successors searched below it
-//! then, and the prefetch of its slot, issued when the node is entered, overlaps the successors'
-//! generation. Its hits are in [`Stats::transposition_hits`].
+//! The table ([`Limits::transpositions`]; on by default) is asked about a node when it is
+//! entered, before its successors are generated and estimated: a state entered earlier in the
+//! iteration in fewer moves, or in as many by the same move, is not searched again; one entered
+//! in as many moves by another move searches only the successors the earlier move refused. A
+//! node's parent prefetches its successors' slots before searching the first. Its hits are in
+//! [`Stats::transposition_hits`].
 //!
 //! Guarantees: with an admissible heuristic the first goal found is at the smallest depth, so the
 //! path is optimal (consistency is not needed), with or without the table (its module docs say
-//! why). [`Outcome::Unsolvable`] is returned when an iteration cuts no node: the pruned tree was
-//! exhausted, and by the `may_follow` invariant it reaches every reachable state. The
+//! why). [`Outcome::Unsolvable`] is returned when an iteration cuts no node: a reachable goal
+//! would have put the first node beyond the threshold of a shortest path to it among the cuts. The
 //! per-iteration counts are in [`Stats::iterations`].
 
 use super::transpositions::TranspositionTable;
@@ -179,8 +180,15 @@ impl<P: StateSpace, H: Heuristic<P> + ?Sized> Search<'_, P, H> {
         if self.space.is_goal(state) {
             return Err(Stop::Found);
         }
+        let mut bucket = None;
+        if let Some(table) = &mut self.table {
+            let at = table.bucket(&state);
+            if table.skips(at, state, g, previous) {
+                return Ok(());
+            }
+            bucket = Some(at);
+        }
         self.expand_checks()?;
-        let bucket = self.table.as_ref().map(|table| table.prefetch(&state));
         let level = self.path.len();
         if self.buffers.len() <= level {
             self.buffers.push(Vec::new());
@@ -219,6 +227,9 @@ impl<P: StateSpace, H: Heuristic<P> + ?Sized> Search<'_, P, H> {
             && !successors.is_empty()
         {
             table.enter(space, bucket, state, g, previous, &mut successors);
+            for (_, next) in &successors {
+                table.prefetch(table.bucket(next));
+            }
         }
         self.pending += successors.len() as u64;
         self.stats.peak_frontier = self.stats.peak_frontier.max(self.pending);

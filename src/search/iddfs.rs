@@ -10,15 +10,18 @@
 //! move in an invertible space, or a canonical order where moves commute (Flip presses each cell
 //! at most once, in increasing order, which turns 16^d sequences into C(16, d) sets). The
 //! [transposition table](super::transpositions) ([`Limits::transpositions`]; on by default, its
-//! size fixed in advance) cuts the repeats the rule does not know: a node with successors to
-//! search, whose state the table holds from this round at no more moves, skips the successors
-//! searched below it then (its slot is prefetched when the node is entered, so the look-up
-//! overlaps generating the successors). Its hits are in [`Stats::transposition_hits`].
+//! size fixed in advance) cuts the repeats the rule does not know: a node whose state the table
+//! holds from this round in fewer moves, or in as many by the same move, is not searched again;
+//! one entered in as many moves by another move searches only the successors the earlier move
+//! refused (a node's parent prefetches its slot, so the look-up rarely waits for memory). Its
+//! hits are in [`Stats::transposition_hits`].
 //!
-//! Guarantees: the first goal found is at the smallest depth, so the path is optimal (with the
-//! table too: its module docs say why). [`Outcome::Unsolvable`] is returned when a round ends
-//! without meeting its depth bound anywhere: the pruned tree was exhausted, and by the
-//! `may_follow` invariant it reaches every reachable state.
+//! Guarantees: the first goal found is at the smallest depth, so the path is optimal, and a
+//! round that ends without a goal proves there is none within its bound (with the table too: its
+//! module docs say why). [`Outcome::Unsolvable`] is returned when a round ends without meeting
+//! its depth bound anywhere: a reachable goal would have put a node of a shortest path to it at
+//! the bound. Without the table that takes a finite pruned tree (Flip's canonical order); with
+//! it, a table that holds the current branch ends the rounds of any finite space.
 
 use super::transpositions::TranspositionTable;
 use super::{Outcome, Path, Report, Stats, Step};
@@ -150,10 +153,14 @@ impl<P: StateSpace> Search<'_, P> {
             return Err(Stop::Found);
         }
         let level = self.path.len();
-        let bucket = match (&self.table, depth_left) {
-            (Some(table), 1..) => Some(table.prefetch(&state)),
-            _ => None,
-        };
+        let mut bucket = None;
+        if let Some(table) = &mut self.table {
+            let at = table.bucket(&state);
+            if table.skips(at, state, level as u32, previous) {
+                return Ok(());
+            }
+            bucket = Some(at);
+        }
         if self.buffers.len() <= level {
             self.buffers.push(Vec::new());
         }
@@ -182,7 +189,17 @@ impl<P: StateSpace> Search<'_, P> {
         if let (Some(table), Some(bucket)) = (&mut self.table, bucket)
             && !successors.is_empty()
         {
-            table.enter(space, bucket, state, level as u32, previous, &mut successors);
+            table.enter(
+                space,
+                bucket,
+                state,
+                level as u32,
+                previous,
+                &mut successors,
+            );
+            for (_, next) in &successors {
+                table.prefetch(table.bucket(next));
+            }
         }
         self.pending += successors.len() as u64;
         self.stats.peak_frontier = self.stats.peak_frontier.max(self.pending);

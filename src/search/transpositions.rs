@@ -41,48 +41,64 @@
 //!   ones, the current branch and its neighbours, where most transpositions meet.
 //!
 //! A state pushed out is only searched again when met again: the table changes how much work is
-//! repeated, never the answer. Only states with successors to search are entered (a node whose
+//! repeated, never the answer (nor whether an answer is proven: see below). Only states with successors to search are entered (a node whose
 //! successors all fall beyond the bound costs as much to generate again as to look up, and would
 //! crowd out the entries that save work).
 //!
-//! # Which successors a repeated state skips
+//! # Which repeats are skipped
 //!
 //! A state's subtree depends on more than the state: on the moves left to the bound (the same
 //! at the same `g` within one iteration: the bound is the iteration's and the estimate a function
 //! of the state) and on the previous move, through `may_follow`. So the table keeps the previous
-//! move with the state, and a state `s` entered at `g` after move `p`, whose slot says it was
-//! entered before at `g' <= g` after move `q`, skips exactly the successors `s -m->` that `q`
-//! allowed (`may_follow(q, m)`; all of them when `q` is `p` or `s` was the start): those were
-//! searched (or are being searched, on the current branch) below the earlier entry with at least
-//! as many moves to spare. The others, which `p` allows and `q` does not, are searched now. A
-//! move-order rule that never refuses anything makes every repeat skip all of its successors;
-//! "never undo the previous move" leaves the one move that undoes `q`.
+//! move with the state. A state `s` reached at `g` after move `p`, whose slot says it was
+//! entered earlier in this iteration at `g'` after move `q`:
+//!
+//! - `g' < g`: is skipped whole, before its successors are generated
+//!   ([`skips`](TranspositionTable::skips)). No path through this node is a shortest path to
+//!   anything below it (the earlier one reached `s` in fewer moves).
+//! - `g' = g` and `q = p` (or `s` is the start): is skipped whole; its subtree is the earlier
+//!   one's, node for node.
+//! - `g' = g`, `q != p`: skips the successors `s -m->` that `q` allowed (`may_follow(q, m)`:
+//!   [`enter`](TranspositionTable::enter)), searched (or being searched, on the current branch)
+//!   below the earlier entry with as many moves to spare; the others, which `p` allows and `q`
+//!   refused, are searched now. (Under "never undo the previous move" that is the one move that
+//!   undoes `q`.)
+//! - `g' > g`: is searched, and its entry replaces the earlier one.
 //!
 //! # Why answers stay optimal and proofs stay proofs
 //!
-//! Call a search without the table `T` (its tree of allowed paths within the bound). Every node
-//! the table prunes (a skipped successor and all below it) has a *copy* in `T`: the same moves
-//! played from the earlier entry, which reach the same states at a depth smaller or equal
-//! (`g' <= g`) with `f` no larger, and which are allowed (the earlier entry allowed the first
-//! move; the rest are the same moves after the same moves). The copy is visited before the
-//! pruned node (it lies below a node entered earlier and not an ancestor, or below an ancestor
-//! at a strictly smaller depth), so taking copies strictly decreases (depth, order of visit) and
-//! ends at a node that is not pruned. Hence, within an iteration:
+//! Call the search tree without the table `T` (the allowed paths within the iteration's bound)
+//! and `L` the length of a shortest path from the start to a goal. By the `may_follow`
+//! invariant, `T` holds a shortest path `P` to the nearest goal, within the bound or cut by it,
+//! and every node of `P` is at its state's distance from the start (a prefix of a shortest path
+//! is one), so the first rule never skips a node of `P`. The third rule skips a node `x` only
+//! where `T` holds a *copy* of it: the same moves played from the earlier entry, reaching the
+//! same state at the same depth along allowed moves (the earlier entry's move allowed the first;
+//! the rest follow one another as in `x`'s path), visited before `x` (below a node entered
+//! earlier and not an ancestor), and on a shortest path when `x` is. The second rule is the same
+//! with every successor copied. So a node of `P` that the table prunes has a copy on a shortest
+//! path at the same depth and with the same `f`, visited earlier; taking copies strictly
+//! decreases the order of visit and ends at a node the table keeps. Hence, in every iteration:
 //!
-//! - **a goal within the bound is found**: the first goal of `T` in that order is never pruned;
-//! - **IDA* skips no threshold**: along a shortest path the copies lie at the same depth (a
-//!   smaller one would make a shorter path), so the first node beyond the threshold on some
-//!   shortest path is met with its `f`, which is at most the answer's length: the next threshold
-//!   never passes the answer;
-//! - **`Unsolvable` stays a proof**: an iteration that cut nothing (no node with a successor
-//!   beyond the bound) entered every successor of every node it entered, skipped ones included
-//!   (an entry is only kept for a node that searched all its allowed successors), so by the
-//!   `may_follow` invariant it reached every reachable state.
+//! - **a goal within the bound is found**, and since the iteration before found none within
+//!   its smaller bound, the first goal found is at depth `L`: the answer is optimal, and "no
+//!   solution within depth `d`" is proven;
+//! - **IDA* skips no threshold**: the first node of `P` beyond the threshold (or a copy of it,
+//!   with the same `f <= L`) is met and cut, so the next threshold never passes `L`;
+//! - **`Unsolvable` stays a proof**: when a goal is reachable, the iteration meets `P`'s node at
+//!   its bound (or a copy), so an iteration that cuts nothing proves that no goal is reachable.
 //!
-//! This holds only within one iteration: an entry of an earlier one saved no record of the
-//! nodes it cut, so skipping a subtree for it could lose the cut that sets the next threshold
-//! (or makes a round's bound matter) and turn a search into a wrong `Unsolvable`. The stamp
-//! forgets them.
+//! Skipping a repeat at `g' < g` whole is what lets the table end a deepening on a cyclic space
+//! whose move-order rule leaves cycles: a branch that comes back to a state of the current
+//! branch stops there, so when the table holds the branch the iteration runs out of nodes before
+//! the bound and proves the start unsolvable, where without the table (or with one too small for
+//! the branch) the depth limit stops the run. It removes nodes that are on no shortest path but
+//! may lead to cuts, so an IDA* threshold can rise by more than it would without the table, never
+//! past `L`. The repeat at `g' = g` by another move keeps the refused successors because a
+//! shortest path may go through them: skipping them whole could lose `P`.
+//!
+//! This holds only within one iteration: an entry of an earlier one was searched to another
+//! bound, and the stamp forgets it.
 //!
 //! # Cost
 //!
@@ -180,7 +196,10 @@ impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
     fn zeroed(buckets: u64) -> Box<[Slot<S, M>]> {
         let slots = usize::try_from(2 * buckets).expect("bounded by the memory budget");
         let mut zeroed = Box::<[Slot<S, M>]>::new_zeroed_slice(slots);
-        super::advise_huge_pages(zeroed.as_mut_ptr() as usize, std::mem::size_of_val(&*zeroed));
+        super::advise_huge_pages(
+            zeroed.as_mut_ptr() as usize,
+            std::mem::size_of_val(&*zeroed),
+        );
         // SAFETY: a `Slot` of all-zero bytes is valid: two `u32`s and a `MaybeUninit`.
         unsafe { zeroed.assume_init() }
     }
@@ -215,17 +234,22 @@ impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
         self.stamp += 1;
     }
 
-    /// Where `state`'s bucket is; its two slots are loaded into the caches now (a prefetch),
-    /// so that [`enter`](Self::enter), given the bucket soon after, does not wait for memory.
+    /// Where `state`'s bucket is (a hash of it).
     #[inline]
-    pub fn prefetch(&self, state: &S) -> Bucket {
+    pub fn bucket(&self, state: &S) -> Bucket {
         let mut hasher = Fold(0);
         state.hash(&mut hasher);
         // The hash scaled to `0..buckets` by its high bits (a multiply, not a division).
-        let at = ((hasher.finish() as u128 * self.buckets as u128) >> 64) as usize * 2;
-        super::prefetch(&self.slots[at]);
-        super::prefetch(&self.slots[at + 1]);
-        Bucket(at)
+        Bucket(((hasher.finish() as u128 * self.buckets as u128) >> 64) as usize * 2)
+    }
+
+    /// Starts loading `bucket`'s two slots into the caches, so that a look-up soon after does
+    /// not wait for memory: the engines prefetch a node's successors' buckets before they
+    /// search the first.
+    #[inline]
+    pub fn prefetch(&self, bucket: Bucket) {
+        super::prefetch(&self.slots[bucket.0]);
+        super::prefetch(&self.slots[bucket.0 + 1]);
     }
 
     /// Slot `at`'s entry, when it is this iteration's.
@@ -247,16 +271,20 @@ impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
     }
 
     /// Records `state` (whose bucket is `at`), entered at `g` after `previous`, or says which
-    /// entry of it covers this one: `Some(q)`, the move that entered a record at `g' <= g`
-    /// (`None` for the start).
+    /// entry of it covers this one: the move that entered it (`None` for the start) and its `g`,
+    /// at most `g`.
     #[inline]
-    fn record(&mut self, at: usize, state: S, g: u32, previous: Option<M>) -> Option<Option<M>> {
+    fn record(&mut self, at: usize, state: S, g: u32, previous: Option<M>) -> Option<Cover<M>> {
         for slot in [at, at + 1] {
             if let Some(&(s, q)) = self.fresh(slot)
                 && s == state
             {
-                if self.slots[slot].g <= g {
-                    return Some(q);
+                let g_then = self.slots[slot].g;
+                if g_then <= g {
+                    return Some(Cover {
+                        previous: q,
+                        g: g_then,
+                    });
                 }
                 self.write(slot, g, state, previous);
                 self.written += 1;
@@ -276,11 +304,41 @@ impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
         None
     }
 
-    /// Enters `state` (its bucket from [`prefetch`](Self::prefetch)), reached in `g` moves by
+    /// Whether `state` (in `bucket`), reached in `g` moves by `previous`, needs no search at
+    /// all, before its successors are generated: this iteration entered it before in fewer
+    /// moves, or in as many by the same move (or it is the start). See the module docs for why
+    /// both lose no shortest path.
+    #[inline]
+    pub fn skips(&mut self, bucket: Bucket, state: S, g: u32, previous: Option<M>) -> bool {
+        let Some(cover) = self.find(bucket.0, &state) else {
+            return false;
+        };
+        let skips =
+            cover.g < g || cover.g == g && cover.previous.is_none_or(|q| Some(q) == previous);
+        self.hits += skips as u64;
+        skips
+    }
+
+    /// This iteration's entry of `state`, if the bucket at `at` holds one.
+    #[inline]
+    fn find(&self, at: usize, state: &S) -> Option<Cover<M>> {
+        [at, at + 1]
+            .into_iter()
+            .find_map(|slot| match self.fresh(slot) {
+                Some((s, q)) if s == state => Some(Cover {
+                    previous: *q,
+                    g: self.slots[slot].g,
+                }),
+                _ => None,
+            })
+    }
+
+    /// Enters `state` (in `bucket`; [`skips`](Self::skips) said no), reached in `g` moves by
     /// `previous`, before its successors are searched: drops from `successors` (those the
-    /// move-order rule allows after `previous`, within the bound) the ones an earlier entry of
-    /// the same state, at `g' <= g` in this iteration, searched or is searching (see the
-    /// module docs); records the state when none covers it.
+    /// move-order rule allows after `previous`, within the bound) the ones that an earlier
+    /// entry of the same state in as many moves, by another move, searched or is searching
+    /// (the ones that move allowed: see the module docs). Records the state when no entry
+    /// covers it.
     #[inline]
     pub fn enter<P: StateSpace<State = S, Move = M>>(
         &mut self,
@@ -291,15 +349,22 @@ impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
         previous: Option<M>,
         successors: &mut Vec<(M, S)>,
     ) {
+        let Some(cover) = self.record(bucket.0, state, g, previous) else {
+            return;
+        };
         let before = successors.len();
-        match self.record(bucket.0, state, g, previous) {
-            None => return,
-            Some(q) if q.is_none() || q == previous => successors.clear(),
-            Some(Some(q)) => successors.retain(|&(m, _)| !space.may_follow(q, m)),
-            Some(None) => unreachable!("matched above"),
+        match cover.previous {
+            Some(q) if Some(q) != previous => successors.retain(|&(m, _)| !space.may_follow(q, m)),
+            _ => successors.clear(),
         }
         self.hits += (successors.len() < before) as u64;
     }
+}
+
+/// An entry that covers a repeated state: the move that entered it and its `g`.
+struct Cover<M> {
+    previous: Option<M>,
+    g: u32,
 }
 
 /// Where a state's slots are in the table: from [`TranspositionTable::prefetch`], for
@@ -376,8 +441,10 @@ mod tests {
         g: u32,
         previous: Option<i8>,
     ) -> Option<Option<i8>> {
-        let bucket = table.prefetch(&state);
-        table.record(bucket.0, state, g, previous)
+        let bucket = table.bucket(&state);
+        table
+            .record(bucket.0, state, g, previous)
+            .map(|cover| cover.previous)
     }
 
     #[test]
@@ -386,10 +453,18 @@ mod tests {
         assert_eq!(put(&mut table, 5, 3, Some(1)), None);
         assert_eq!(put(&mut table, 5, 3, Some(-1)), Some(Some(1)));
         assert_eq!(put(&mut table, 5, 4, Some(1)), Some(Some(1)));
-        assert_eq!(put(&mut table, 5, 2, Some(-1)), None, "a smaller g is searched");
+        assert_eq!(
+            put(&mut table, 5, 2, Some(-1)),
+            None,
+            "a smaller g is searched"
+        );
         assert_eq!(put(&mut table, 5, 2, Some(1)), Some(Some(-1)));
         table.next_iteration();
-        assert_eq!(put(&mut table, 5, 9, Some(1)), None, "a new iteration forgets");
+        assert_eq!(
+            put(&mut table, 5, 9, Some(1)),
+            None,
+            "a new iteration forgets"
+        );
     }
 
     #[test]
@@ -397,22 +472,43 @@ mod tests {
         let ring = Ring::new(10);
         let mut table = TranspositionTable::<u64, i8>::with_bytes(1 << 12).unwrap();
         let both = || vec![(1i8, 6u64), (-1, 4)];
-        let mut successors = both();
-        table.enter(&ring, table.prefetch(&5), 5, 2, Some(1), &mut successors);
-        assert_eq!(successors, both(), "first entry: nothing skipped");
-        // Entered before after +1, which allows only +1: the -1 successor is still searched.
-        let mut successors = both();
-        table.enter(&ring, table.prefetch(&5), 5, 3, Some(-1), &mut successors);
-        assert_eq!(successors, [(-1, 4)]);
-        let mut successors = both();
-        table.enter(&ring, table.prefetch(&5), 5, 3, Some(1), &mut successors);
-        assert!(successors.is_empty());
-        assert_eq!(table.hits(), 2);
-        // The start covers everything.
-        table.enter(&ring, table.prefetch(&0), 0, 0, None, &mut both());
-        let mut successors = both();
-        table.enter(&ring, table.prefetch(&0), 0, 4, Some(-1), &mut successors);
-        assert!(successors.is_empty());
+        // What an engine searches below `state`: nothing when the table skips it, else the
+        // successors it leaves.
+        let search = |table: &mut TranspositionTable<u64, i8>, state, g, previous| {
+            let bucket = table.bucket(&state);
+            if table.skips(bucket, state, g, previous) {
+                return Vec::new();
+            }
+            let mut successors = both();
+            table.enter(&ring, bucket, state, g, previous, &mut successors);
+            successors
+        };
+        assert_eq!(search(&mut table, 5, 2, Some(1)), both(), "first entry");
+        // Entered before in as many moves after +1, which allows only +1: -1 is searched.
+        assert_eq!(search(&mut table, 5, 2, Some(-1)), [(-1, 4)]);
+        assert_eq!(
+            search(&mut table, 5, 2, Some(1)),
+            [],
+            "the same move, as many moves"
+        );
+        // In more moves, by any move: a path through it is no shortest path.
+        assert_eq!(search(&mut table, 5, 3, Some(1)), []);
+        assert_eq!(search(&mut table, 5, 3, Some(-1)), []);
+        assert_eq!(table.hits(), 4);
+        // In fewer moves: searched again, and that entry covers the rest.
+        assert_eq!(search(&mut table, 5, 1, Some(-1)), both());
+        assert_eq!(search(&mut table, 5, 1, Some(1)), [(1, 6)]);
+        assert_eq!(search(&mut table, 5, 2, Some(1)), []);
+        table.next_iteration();
+        assert_eq!(
+            search(&mut table, 5, 3, Some(1)),
+            both(),
+            "a new iteration forgets"
+        );
+        // The start covers everything, in any number of moves.
+        assert_eq!(search(&mut table, 0, 0, None), both());
+        assert_eq!(search(&mut table, 0, 0, Some(-1)), []);
+        assert_eq!(search(&mut table, 0, 4, Some(-1)), []);
     }
 
     #[test]
@@ -440,7 +536,11 @@ mod tests {
             put(&mut table, state, 1, None);
         }
         table.next_iteration();
-        assert_eq!(table.bytes(), INITIAL_BYTES - INITIAL_BYTES % 48, "a quarter full");
+        assert_eq!(
+            table.bytes(),
+            INITIAL_BYTES - INITIAL_BYTES % 48,
+            "a quarter full"
+        );
         for state in 0..4 * quarter {
             put(&mut table, state, 1, None);
         }
@@ -452,7 +552,11 @@ mod tests {
             put(&mut table, state, 1, None);
         }
         table.next_iteration();
-        assert_eq!(table.bytes(), (64 << 20) - (64 << 20) % 48, "at most the largest size");
+        assert_eq!(
+            table.bytes(),
+            (64 << 20) - (64 << 20) % 48,
+            "at most the largest size"
+        );
     }
 
     #[test]
@@ -466,7 +570,11 @@ mod tests {
         let auto = Table::for_limits(&limits(Transpositions::Auto, 1 << 40)).unwrap();
         assert_eq!(auto.unwrap().max_buckets, AUTO_BYTES / 48);
         let small = Table::for_limits(&limits(Transpositions::Auto, 1 << 20)).unwrap();
-        assert_eq!(small.unwrap().max_buckets, (1 << 18) / 48, "a quarter of the budget");
+        assert_eq!(
+            small.unwrap().max_buckets,
+            (1 << 18) / 48,
+            "a quarter of the budget"
+        );
         let off = Table::for_limits(&limits(Transpositions::Off, 1 << 30)).unwrap();
         assert!(off.is_none());
         let over = Table::for_limits(&limits(Transpositions::Bytes(2 << 20), 1 << 20));

@@ -93,7 +93,10 @@ fn bidirectional_meets_in_the_middle_on_every_built_in_puzzle_that_lists_its_goa
     let tiles = config("tiles-3x3.toml");
     let (_, bfs) = solve(&tiles, &["--mode", "bfs"]);
     let (_, both) = solve(&tiles, &["--mode", "bidirectional"]);
-    assert_eq!((bfs["moves"].as_u64(), both["moves"].as_u64()), (Some(31), Some(31)));
+    assert_eq!(
+        (bfs["moves"].as_u64(), both["moves"].as_u64()),
+        (Some(31), Some(31))
+    );
     let visited = |json: &Value| json["stats"]["visited"].as_u64().unwrap();
     assert!(visited(&both) * 5 < visited(&bfs), "{both}");
     // The 2x2x2 cube (hash sets are not needed: it is indexed) and a 3x3x3 scramble (no index:
@@ -161,11 +164,20 @@ fn limits_stop_the_table_engines_and_bidirectional_search() {
             .args(["solve", &flip, "--mode", mode, "--time-limit", "300ms"])
             .assert()
             .code(4)
-            .stdout(predicates::str::contains("undecided: time limit 300ms reached"));
+            .stdout(predicates::str::contains(
+                "undecided: time limit 300ms reached",
+            ));
         assert!(started.elapsed() < Duration::from_secs(8), "{mode}");
         let (code, json) = solve(&flip, &["--mode", mode, "--max-states", "5000"]);
-        assert_eq!((code, &json["limit"]), (4, &Value::from("state limit 5000 reached")));
+        assert_eq!(
+            (code, &json["limit"]),
+            (4, &Value::from("state limit 5000 reached"))
+        );
         let (code, json) = solve(&flip, &["--mode", mode, "--max-depth", "3"]);
-        assert_eq!((code, &json["outcome"]), (4, &Value::from("limit-reached")), "{mode}");
+        assert_eq!(
+            (code, &json["outcome"]),
+            (4, &Value::from("limit-reached")),
+            "{mode}"
+        );
     }
 }
