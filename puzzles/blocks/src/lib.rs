@@ -12,13 +12,15 @@
 //! - [`goal`]: a piece at a place, or a whole board.
 //! - [`enumerate`]: every position of the pieces, for the dense index.
 //! - [`space`]: [`Blocks`], the state space.
+//! - [`heuristic`]: the goal's piece's distance to its place, for `astar` and `idastar`.
 //! - [`plugin`]: `[puzzle] kind = "blocks"`: keys, the index, the kit.
 //!
 //! Floors, each using only those below it:
 //!
 //! | floor | modules |
 //! |---|---|
-//! | 4 | [`plugin`] |
+//! | 5 | [`plugin`] |
+//! | 4 | [`heuristic`] |
 //! | 3 | [`space`] |
 //! | 2 | [`inventory`], [`moves`], [`goal`], [`enumerate`] |
 //! | 1 | [`pieces`], [`board`] |
@@ -34,6 +36,7 @@ pub mod board;
 pub mod enumerate;
 pub mod geometry;
 pub mod goal;
+pub mod heuristic;
 pub mod inventory;
 pub mod moves;
 pub mod pieces;

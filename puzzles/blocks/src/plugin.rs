@@ -23,10 +23,13 @@
 //! position of them is listed into the core's sorted index ([`Enumerated`]): when they fit the
 //! memory budget (16 bytes a position) and [`MAX_INDEXED`], the kit gives bitset BFS, the
 //! distance table, explore (both ways) and export; else BFS with a hash set, IDDFS and explore
-//! from the start.
+//! from the start. A place goal adds A* and IDA* ([`PlaceDistance`]); `auto` stays with the
+//! table, or bidirectional BFS where the table is too large for it, and runs IDA* only where
+//! there is no index.
 
 use crate::geometry::Geometry;
 use crate::goal::Goal;
+use crate::heuristic::PlaceDistance;
 use crate::inventory::{Layout, Options};
 use crate::moves::Metric;
 use crate::space::Blocks;
@@ -34,7 +37,7 @@ use statespace::config::{Checked, Config, Keys, Mode};
 use statespace::error::{Error, Location, Result};
 use statespace::index::{Enumerated, IndexedBy};
 use statespace::instance::Instance;
-use statespace::kit::Kit;
+use statespace::kit::{AUTO_TABLE_MAX_STATES, Kit};
 use statespace::limit::{Limit, Limits, human_bytes};
 use statespace::picture::{Block, BoardStyle};
 use statespace::registry::{Plugin, PluginInfo};
@@ -92,7 +95,10 @@ impl Plugin for BlocksPlugin {
                 ("pattern", "the board in [goal] target"),
             ],
             goal_keys: BlocksGoalKeys::KEYS,
-            heuristics: &[],
+            heuristics: &[(
+                "distance",
+                "the goal's piece's distance to its place in the metric's moves (place goals)",
+            )],
             heuristic_keys: &[],
             scramble: None,
             example: "[puzzle]\nkind = \"blocks\"\n[goal]\nkind = \"place\"\npiece = \"X\"\n\
@@ -181,20 +187,34 @@ impl Plugin for BlocksPlugin {
         );
         let style = style(&layout, goal_letter);
         let blocks = Blocks::new(layout, metric, goal);
+        let estimate = PlaceDistance::of(&blocks);
         let instance = match index(&blocks, limits) {
-            Ok(index) => Kit::new(IndexedBy::new(blocks, index), description)
-                .table()
-                .build(Mode::AUTO),
+            Ok(index) => {
+                // The estimate sees one piece: where the table is too large for `auto`, meeting
+                // in the middle beats it (the kit's rule would run IDA*).
+                let small = u128::from(index.len()) <= AUTO_TABLE_MAX_STATES;
+                let kit = Kit::new(IndexedBy::new(blocks, index), description).table();
+                match estimate {
+                    Some(estimate) if !small => kit
+                        .heuristic(estimate)
+                        .build(Mode::AUTO)
+                        .with_auto(Mode::BIDIRECTIONAL),
+                    Some(estimate) => kit.heuristic(estimate).build(Mode::AUTO),
+                    None => kit.build(Mode::AUTO),
+                }
+            }
             Err(Limit::Memory { needed, .. }) => {
                 let note = format!(
                     "for {description}: its positions ({} at least) are more than the index \
                      takes; bfs, iddfs and explore from the start still run",
                     human_bytes(needed)
                 );
-                Kit::new(blocks, description)
-                    .invertible()
-                    .build(Mode::AUTO)
-                    .with_note(note)
+                let kit = Kit::new(blocks, description).invertible();
+                let kit = match estimate {
+                    Some(estimate) => kit.heuristic(estimate),
+                    None => kit,
+                };
+                kit.build(Mode::AUTO).with_note(note)
             }
             Err(limit) => {
                 let location = Location::file(&start.file).with_key("start.board");

@@ -45,6 +45,11 @@ impl Blocks {
         self.metric
     }
 
+    /// Its goal.
+    pub fn goal(&self) -> Goal {
+        self.goal
+    }
+
     /// Calls `visit` with every position of its pieces (see [`every_position`]).
     pub fn every_position(&self, visit: Visit<State>) {
         every_position(&self.layout.pieces, visit)
