@@ -319,7 +319,7 @@ impl<P: StateSpace> PruningTable<P> {
     /// The cell of `state`.
     #[inline]
     pub fn cell(&self, state: P::State) -> usize {
-        let mut hasher = Mix(0);
+        let mut hasher = super::Mix(0);
         state.hash(&mut hasher);
         (hasher.finish() >> self.shift) as usize
     }
@@ -428,50 +428,6 @@ impl<P: StateSpace> Walk<'_, P> {
         }
         self.buffers[level] = successors;
         result
-    }
-}
-
-/// A fixed, fast hash of a state's words (the cells must not move between runs or processes:
-/// no random seed), mixed so that its top bits are uniform.
-struct Mix(u64);
-
-const K: u64 = 0x9E37_79B9_7F4A_7C15;
-
-impl Hasher for Mix {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            let word = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
-            self.write_u64(word);
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut word = [0u8; 8];
-            word[..rest.len()].copy_from_slice(rest);
-            self.write_u64(u64::from_le_bytes(word) ^ ((rest.len() as u64) << 59));
-        }
-    }
-
-    #[inline]
-    fn write_u64(&mut self, word: u64) {
-        self.0 = (self.0 ^ word).wrapping_mul(K).rotate_left(29);
-    }
-
-    #[inline]
-    fn write_usize(&mut self, word: usize) {
-        self.write_u64(word as u64);
-    }
-
-    #[inline]
-    fn finish(&self) -> u64 {
-        // murmur3's finaliser: every input bit reaches the top bits.
-        let mut h = self.0;
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-        h ^ (h >> 33)
     }
 }
 

@@ -237,7 +237,7 @@ impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
     /// Where `state`'s bucket is (a hash of it).
     #[inline]
     pub fn bucket(&self, state: &S) -> Bucket {
-        let mut hasher = Fold(0);
+        let mut hasher = super::Mix(0);
         state.hash(&mut hasher);
         // The hash scaled to `0..buckets` by its high bits (a multiply, not a division).
         Bucket(((hasher.finish() as u128 * self.buckets as u128) >> 64) as usize * 2)
@@ -371,63 +371,6 @@ struct Cover<M> {
 /// [`TranspositionTable::enter`] (one hash per node).
 #[derive(Clone, Copy, Debug)]
 pub struct Bucket(usize);
-
-/// A fast deterministic hasher (the same slots on every run, so node counts are reproducible):
-/// each word folded in by a rotate, a xor and a multiply, then mixed (MurmurHash3's finaliser)
-/// so that the high bits that pick the bucket depend on every bit of the state.
-struct Fold(u64);
-
-impl Fold {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-}
-
-impl Hasher for Fold {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut words = bytes.chunks_exact(8);
-        for word in &mut words {
-            self.add(u64::from_le_bytes(word.try_into().expect("8 bytes")));
-        }
-        let rest = words.remainder();
-        if !rest.is_empty() {
-            let mut word = [0u8; 8];
-            word[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(word));
-        }
-    }
-    #[inline]
-    fn write_u8(&mut self, n: u8) {
-        self.add(n.into())
-    }
-    #[inline]
-    fn write_u16(&mut self, n: u16) {
-        self.add(n.into())
-    }
-    #[inline]
-    fn write_u32(&mut self, n: u32) {
-        self.add(n.into())
-    }
-    #[inline]
-    fn write_u64(&mut self, n: u64) {
-        self.add(n)
-    }
-    #[inline]
-    fn write_usize(&mut self, n: usize) {
-        self.add(n as u64)
-    }
-    #[inline]
-    fn finish(&self) -> u64 {
-        let mut h = self.0;
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-        h ^ (h >> 33)
-    }
-}
 
 #[cfg(test)]
 mod tests {
