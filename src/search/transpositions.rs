@@ -102,9 +102,12 @@
 //!
 //! # Cost
 //!
-//! One hash and one bucket read per node entered with successors; the engines prefetch the
-//! bucket when they enter the node, so the read overlaps generating its successors (and
-//! estimating them). BENCHMARKS.md has the measurements ("Transposition tables").
+//! One hash per node and one or two reads of its bucket (the look-up before its successors are
+//! generated, the record after); a node prefetches its successors' buckets before searching the
+//! first, so the look-ups rarely wait for memory. A state met in as many moves by another move
+//! generates its successors to search the few the earlier move refused (under "never undo" the
+//! one that goes back, which the table then skips). What it saves and what it costs on Klotski
+//! and a smaller board: BENCHMARKS.md ("Transposition tables: Klotski by deepening").
 
 use crate::limit::{Limit, Limits, Transpositions};
 use crate::space::StateSpace;
