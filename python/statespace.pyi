@@ -1,9 +1,9 @@
 """statespace: exact state-space search for puzzles, from Python.
 
-The built-in puzzles (Flip, Shift, sliding tiles, permutation puzzles, sliding blocks) and the
-library's engines (bfs, iddfs, table, astar, idastar, and each puzzle's own), configured as a
-TOML config is and answering with the fields of the command line's ``--json``; and puzzles
-written in Python (``solve``, ``explore``, ``export`` of any object with ``start``,
+The built-in puzzles (Flip, Shift, sliding tiles, permutation puzzles, sliding blocks, peg
+solitaire) and the library's engines (bfs, iddfs, table, astar, idastar, and each puzzle's own),
+configured as a TOML config is and answering with the fields of the command line's ``--json``;
+and puzzles written in Python (``solve``, ``explore``, ``export`` of any object with ``start``,
 ``successors`` and ``is_goal``), searched by the same engines.
 
 Exceptions: ``ValueError`` for bad input (a config, key, value, board, mode or argument, with
@@ -51,7 +51,9 @@ def load(source: Union[str, os.PathLike[str]], *, cache: Cache = True) -> Puzzle
 
 def puzzles() -> list[dict[str, Any]]:
     """Every built-in puzzle kind: its summary, ``puzzle_keys``, ``goals``, ``goal_keys``,
-    ``heuristics``, ``heuristic_keys`` and an example config (as ``statespace puzzles --json``)."""
+    ``heuristics``, ``heuristic_keys`` and an example config (as ``statespace puzzles --json``).
+    A key is a dict: ``name``, ``dotted``, ``doc``, ``range`` and ``default`` (or ``None``), and
+    ``choices`` (the words allowed; empty when any value of its type is)."""
 
 class Puzzle:
     """A configured puzzle: its size, goal, heuristic and default search settings.

@@ -13,6 +13,8 @@
 //! - `cli_io`: the binary at its edges: a `--boards` stream with bad bytes and huge lines, a
 //!   closed or full stdout, outputs that are devices, FIFOs or symlinks, clap's errors.
 //! - `limits`: time limit, Ctrl-C, memory budget.
+//! - `peg`: peg solitaire against a brute force over grids of characters: the triangle from
+//!   each start, every engine, the position-class invariant; bad boards.
 //! - `perm`: the permutation-puzzle plugin: known distance tables (2x2x2, Skewb, Pyraminx,
 //!   LoopOver), the index, engines agreeing on scrambles, invariants, bad definitions.
 //! - `twsearch`: twsearch's sample definitions (`../shared/defs`), when they are beside the
@@ -43,6 +45,7 @@ mod flip;
 mod fuzz;
 mod heuristics;
 mod limits;
+mod peg;
 mod perm;
 mod shift;
 mod shift_export;
