@@ -36,7 +36,7 @@ fn toml_value(value: &Bound<'_, PyAny>, key: &str) -> PyResult<toml::Value> {
         Ok(toml::Value::Float(value.extract()?))
     } else if value.is_instance_of::<PyString>() {
         Ok(toml::Value::String(value.extract()?))
-    } else if let Ok(dict) = value.downcast::<PyDict>() {
+    } else if let Ok(dict) = value.cast::<PyDict>() {
         // A table: `shapes={"V": "2x1"}` is `[puzzle] shapes = { V = "2x1" }`.
         let mut table = toml::Table::new();
         for (name, item) in dict.iter() {
