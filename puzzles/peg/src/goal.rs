@@ -1,6 +1,6 @@
 //! What a peg solitaire puzzle asks ([`Goal`]): a whole board (one peg in the centre is one), or
 //! one peg anywhere; and the invariants that prove a position cannot get there
-//! ([`Goal::unsolvable_by`]).
+//! ([`Target::unsolvable_by`]).
 //!
 //! **Position classes.** Colour the holes by `(a * row + b * column) mod 3` for a line `(a, b)`
 //! along which every jump's three holes take three different colours (on a square board `row +

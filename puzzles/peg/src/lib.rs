@@ -13,9 +13,10 @@
 //!
 //! | floor | modules |
 //! |---|---|
-//! | 3 | [`plugin`] |
-//! | 2 | [`space`] |
-//! | 1 | [`jumps`], [`goal`] |
+//! | 4 | [`plugin`] |
+//! | 3 | [`space`] |
+//! | 2 | [`goal`] |
+//! | 1 | [`jumps`] |
 //! | 0 | [`board`] |
 //!
 //! Every jump removes one peg, so every solution from a board of `p` pegs to a goal of `q` has
