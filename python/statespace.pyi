@@ -129,9 +129,16 @@ class Puzzle:
         max_depth: Optional[int] = None,
         max_states: Optional[int] = None,
         memory: Optional[Size] = None,
+        explore_from: Optional[Literal["start", "goals"]] = None,
+        board: Optional[str] = None,
+        scramble: Optional[str] = None,
     ) -> Exploration:
-        """Sweeps every state that can reach the goal and counts them by distance, as
-        ``explore --json``. A limit stops it with what was found so far (``complete`` False)."""
+        """Sweeps the space and counts its states by distance, as ``explore --json``:
+        ``explore_from="goals"`` every state that can reach a goal, by distance to the nearest;
+        ``"start"`` the start's component, by distance from it (``explore --from``; default the
+        config's ``explore_from``, else goals when the puzzle can). The start is ``board`` or
+        ``scramble``, else the config's. A limit stops it with what was found so far
+        (``complete`` False)."""
     def export(
         self,
         depth: Optional[int] = None,
