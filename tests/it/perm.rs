@@ -1232,7 +1232,9 @@ fn perm_6x6x6_loads_and_counts_its_neighbourhood_as_a_brute_force_does() {
         },
         ..ExploreOptions::default()
     };
-    let e = inst.explore(Some(&solved), &options, &mut |_, _| {}).unwrap();
+    let e = inst
+        .explore(Some(&solved), &options, &mut |_, _| {})
+        .unwrap();
     assert_eq!((e.strategy, e.histogram), ("hash-set", brute));
     assert_eq!(e.stopped, Some(Limit::Depth(2)));
     // Nothing of the third layer was stored: the first new state stopped the sweep.

@@ -930,7 +930,10 @@ fn perm_wide_states_move_as_the_model_does() {
         .generators(None, Metric::Htm, &here(), &mut setup())
         .unwrap();
     let space = PermSpace::<512>::new(d.clone(), &powers, false, &mut setup()).unwrap();
-    assert!(Packer::<256>::new(&d, &[]).is_err(), "400 bytes do not fit 256");
+    assert!(
+        Packer::<256>::new(&d, &[]).is_err(),
+        "400 bytes do not fit 256"
+    );
     let packer = Packer::<512>::new(&d, &[]).unwrap();
     let mut rng = Lcg(5);
     let mut s = d.solved.clone();
@@ -944,7 +947,11 @@ fn perm_wide_states_move_as_the_model_does() {
         p = next;
     }
     let first = |name: &str| space.moves().iter().copied().find(|m| m.name() == name);
-    let (x, y, z) = (first("X").unwrap(), first("Y").unwrap(), first("Z").unwrap());
+    let (x, y, z) = (
+        first("X").unwrap(),
+        first("Y").unwrap(),
+        first("Z").unwrap(),
+    );
     assert!(space.may_follow(x, y) && !space.may_follow(y, x));
     assert!(space.may_follow(y, z) && space.may_follow(z, y));
 }
