@@ -1,6 +1,7 @@
 //! The permutation-puzzle plugin (`kind = "perm"`): whole-space distance tables against the
 //! published ones, on the project's own definitions (configs/defs: the 2x2x2 in both metrics and
-//! both formats, the Skewb, the Pyraminx with and without tips, LoopOver 3x3, look-alike tiles), the
+//! both formats, the Skewb, the Pyraminx with and without tips, LoopOver 3x3, look-alike tiles, the
+//! 6x6x6 past 128 bytes of state: its neighbourhood and a short optimal solve), the
 //! dense index as a bijection, bfs / iddfs / table agreeing on random scrambles with paths
 //! replayed by the model alone, the invariants, the CLI's output, and every class of bad
 //! definition (exit 2, one line naming the file and the line or JSON path).
@@ -9,7 +10,7 @@ use crate::{config, statespace};
 use statespace::board_text::BoardText;
 use statespace::config::{Config, Mode};
 use statespace::error::Error;
-use statespace::instance::{Answer, ExploreOptions, Instance};
+use statespace::instance::{Answer, Exploration, ExploreOptions, Instance};
 use statespace::limit::{Limit, Limits};
 use statespace::random::Lcg;
 use statespace::search::pdb::Abstraction;
@@ -1200,6 +1201,23 @@ fn perm_scramble_files_answer_every_block_by_name() {
 /// states with no index.
 const SIX: &str = "6x6x6.tws";
 
+/// The positions within `depth` moves of `definition`'s solved state: `explore` from a start of
+/// no moves, forward.
+pub fn near(definition: &str, depth: u32) -> Exploration {
+    let inst = instance(definition, "");
+    let mut solved = BoardText::from_file("scramble", String::new());
+    solved.scramble = true;
+    let options = ExploreOptions {
+        limits: Limits {
+            max_depth: Some(depth),
+            ..Limits::default()
+        },
+        ..ExploreOptions::default()
+    };
+    inst.explore(Some(&solved), &options, &mut |_, _| {})
+        .unwrap()
+}
+
 /// Positions near the solved 6x6x6: the hash-set sweep from the start against a brute force
 /// over every sequence of one and two moves (the published 1, 54, 2,349 of its 36 layer turns
 /// in the half-turn metric); a sweep that stops at its depth limit stores nothing past it.
@@ -1222,19 +1240,7 @@ fn perm_6x6x6_loads_and_counts_its_neighbourhood_as_a_brute_force_does() {
     }
     let brute: Vec<u64> = levels.iter().map(|l| l.len() as u64).collect();
     assert_eq!(brute, [1, 54, 2_349]);
-    let inst = instance(&own(SIX), "");
-    let mut solved = BoardText::from_file("scramble", String::new());
-    solved.scramble = true;
-    let options = ExploreOptions {
-        limits: Limits {
-            max_depth: Some(2),
-            ..Limits::default()
-        },
-        ..ExploreOptions::default()
-    };
-    let e = inst
-        .explore(Some(&solved), &options, &mut |_, _| {})
-        .unwrap();
+    let e = near(&own(SIX), 2);
     assert_eq!((e.strategy, e.histogram), ("hash-set", brute));
     assert_eq!(e.stopped, Some(Limit::Depth(2)));
     // Nothing of the third layer was stored: the first new state stopped the sweep.
