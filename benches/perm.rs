@@ -27,6 +27,7 @@ use statespace::search::{Outcome, idastar};
 use statespace::setup::Setup;
 use statespace::space::{StateSpace, replay};
 use statespace_perm::heuristic::{self, MAX_PATTERN_STATES, Pattern, auto_pieces};
+use statespace_perm::state::{ForWidth, with_width};
 use statespace_perm::{Definition, Metric, PermSpace};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -55,16 +56,44 @@ fn main() {
     let dir = arg(&args, "--cache").map_or(root.join("target/pdb-cache"), PathBuf::from);
     let cached = !args.iter().any(|a| a == "--no-cache");
     let cache = TableCache::new(cached.then_some(dir), cached, |w| eprintln!("{w}"));
-    let bytes: usize = def
-        .orbits
-        .iter()
-        .map(|o| o.pieces * if o.orientations > 1 { 2 } else { 1 })
-        .sum();
-    match bytes {
-        0..=16 => run::<16>(def, moves, max_states, &cache, &lengths, count, seed),
-        17..=32 => run::<32>(def, moves, max_states, &cache, &lengths, count, seed),
-        33..=64 => run::<64>(def, moves, max_states, &cache, &lengths, count, seed),
-        _ => run::<128>(def, moves, max_states, &cache, &lengths, count, seed),
+    let bytes = def.state_bytes();
+    let run = Run {
+        def,
+        moves,
+        max_states,
+        cache: &cache,
+        lengths: &lengths,
+        count,
+        seed,
+    };
+    with_width(bytes, run).unwrap_or_else(|| panic!("a state of {bytes} bytes is too large"));
+}
+
+/// One run of the bench, at the definition's state width.
+struct Run<'a> {
+    def: Definition,
+    moves: Option<Vec<String>>,
+    max_states: u64,
+    cache: &'a TableCache,
+    lengths: &'a [usize],
+    count: usize,
+    seed: u64,
+}
+
+impl ForWidth for Run<'_> {
+    type Output = ();
+
+    fn run<const N: usize>(self) {
+        let Run {
+            def,
+            moves,
+            max_states,
+            cache,
+            lengths,
+            count,
+            seed,
+        } = self;
+        run::<N>(def, moves, max_states, cache, lengths, count, seed)
     }
 }
 

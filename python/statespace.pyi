@@ -1,9 +1,9 @@
 """statespace: exact state-space search for puzzles, from Python.
 
-The built-in puzzles (Flip, Shift, sliding tiles, permutation puzzles, sliding blocks) and the
-library's engines (bfs, iddfs, table, astar, idastar, and each puzzle's own), configured as a
-TOML config is and answering with the fields of the command line's ``--json``; and puzzles
-written in Python (``solve``, ``explore``, ``export`` of any object with ``start``,
+The built-in puzzles (Flip, Shift, sliding tiles, permutation puzzles, sliding blocks, peg
+solitaire) and the library's engines (bfs, iddfs, table, astar, idastar, and each puzzle's own),
+configured as a TOML config is and answering with the fields of the command line's ``--json``;
+and puzzles written in Python (``solve``, ``explore``, ``export`` of any object with ``start``,
 ``successors`` and ``is_goal``), searched by the same engines.
 
 Exceptions: ``ValueError`` for bad input (a config, key, value, board, mode or argument, with
@@ -51,7 +51,9 @@ def load(source: Union[str, os.PathLike[str]], *, cache: Cache = True) -> Puzzle
 
 def puzzles() -> list[dict[str, Any]]:
     """Every built-in puzzle kind: its summary, ``puzzle_keys``, ``goals``, ``goal_keys``,
-    ``heuristics``, ``heuristic_keys`` and an example config (as ``statespace puzzles --json``)."""
+    ``heuristics``, ``heuristic_keys`` and an example config (as ``statespace puzzles --json``).
+    A key is a dict: ``name``, ``dotted``, ``doc``, ``range`` and ``default`` (or ``None``), and
+    ``choices`` (the words allowed; empty when any value of its type is)."""
 
 class Puzzle:
     """A configured puzzle: its size, goal, heuristic and default search settings.
@@ -129,9 +131,16 @@ class Puzzle:
         max_depth: Optional[int] = None,
         max_states: Optional[int] = None,
         memory: Optional[Size] = None,
+        explore_from: Optional[Literal["start", "goals"]] = None,
+        board: Optional[str] = None,
+        scramble: Optional[str] = None,
     ) -> Exploration:
-        """Sweeps every state that can reach the goal and counts them by distance, as
-        ``explore --json``. A limit stops it with what was found so far (``complete`` False)."""
+        """Sweeps the space and counts its states by distance, as ``explore --json``:
+        ``explore_from="goals"`` every state that can reach a goal, by distance to the nearest;
+        ``"start"`` the start's component, by distance from it (``explore --from``; default the
+        config's ``explore_from``, else goals when the puzzle can). The start is ``board`` or
+        ``scramble``, else the config's. A limit stops it with what was found so far
+        (``complete`` False)."""
     def export(
         self,
         depth: Optional[int] = None,

@@ -202,6 +202,81 @@ def cube(size):
     return sets, moves
 
 
+def big_cube(n):
+    """An n x n x n cube (n >= 4, even): every piece of the surface. Corners twist; wings and
+    centres have one orientation each (a wing or centre piece in a slot always shows the same
+    sides), and a centre is known only by its face's colour (look-alike pieces). Moves: each
+    face's layers 1 to n / 2 alone, named as twsearch does (`F`, `2F`, `3F`: the k-th layer
+    from F), so no piece is fixed. Coordinates are doubled (-(n-1), ..., n-1 in steps of 2), so
+    they stay integers; orbits are found by following the moves (union-find), in order of their
+    slots' sorted coordinates."""
+    h = n - 1
+    coords = range(-h, h + 1, 2)
+    surface = [p for p in itertools.product(coords, repeat=3) if max(abs(c) for c in p) == h]
+    at_faces = lambda p: [axis for axis, c in zip(((1, 0, 0), (0, 1, 0), (0, 0, 1)), p) if abs(c) == h]
+    corners = [
+        Piece(p, cyclic(p, [tuple(c // h * x for x in axis) for axis, c in
+                            zip(((1, 0, 0), (0, 1, 0), (0, 0, 1)), p)]))
+        for p in surface if len(at_faces(p)) == 3
+    ]
+    others = [p for p in surface if len(at_faces(p)) < 3]
+    turns = []
+    for f in "UDFBRL":
+        axis = FACES[f]
+        for k in range(1, n // 2 + 1):
+            name = f if k == 1 else f"{k}{f}"
+            layer = h - 2 * (k - 1)
+            turns.append((name, lambda p, axis=axis: rotate(p, axis, 1),
+                          lambda p, axis=axis, layer=layer: dot(p, axis) == layer))
+    # Orbits of the other pieces: positions one move takes to another are in one orbit.
+    parent = {p: p for p in others}
+
+    def root(p):
+        while parent[p] != p:
+            parent[p] = parent[parent[p]]
+            p = parent[p]
+        return p
+
+    for _, turn, inside in turns:
+        for p in others:
+            if inside(p):
+                a, b = root(p), root(turn(p))
+                parent[max(a, b)] = min(a, b)
+    groups = {}
+    for p in sorted(others):
+        groups.setdefault(root(p), []).append(p)
+    # Edges (two sides at the surface) before centres.
+    orbits = sorted(groups.values(),
+                    key=lambda g: (len(at_faces(g[0])) == 1, sorted(tuple(sorted(abs(c) for c in q)) for q in g)))
+    sets = [("CORNERS", 8, 3)]
+    solved = {}
+    names = []
+    counts = {"EDGES": 0, "CENTRES": 0}
+    for g in orbits:
+        kind = "EDGES" if len(at_faces(g[0])) == 2 else "CENTRES"
+        counts[kind] += 1
+        name = f"{kind}{counts[kind]}"
+        names.append((name, g))
+        sets.append((name, len(g), 1))
+        if kind == "CENTRES":
+            # A centre's colour is its face's: the axis at +-h and its sign.
+            colour = lambda q: next(i for i, f in enumerate("UDFBRL")
+                                    if dot(q, FACES[f]) == h)
+            solved[name] = [colour(q) for q in g]
+    moves = []
+    for m, turn, inside in turns:
+        per = {"CORNERS": transform(corners, turn, inside)}
+        for name, g in names:
+            where = {q: i for i, q in enumerate(g)}
+            perm = list(range(len(g)))
+            for j, q in enumerate(g):
+                if inside(q):
+                    perm[where[turn(q)]] = j
+            per[name] = (perm, [0] * len(g))
+        moves.append((m, per))
+    return sets, moves, solved
+
+
 def skewb():
     corner_pos = [c for c in itertools.product((1, -1), repeat=3)]
     names = {}
@@ -353,6 +428,10 @@ def main():
         sets, moves = loopover(n)
         write_tws(f"loopover-{n}x{n}.tws", f"LoopOver {n}x{n}", sets, moves,
                   comment=f"LoopOver {n}x{n}: rN moves row N one cell right, cN column N one cell down")
+    sets, moves, solved = big_cube(6)
+    write_tws("6x6x6.tws", "6x6x6", sets, moves, solved=solved,
+              comment="6x6x6: 8 corners, 2 orbits of 24 wings, 4 of 24 centres (coloured by face); "
+                      "F, 2F, 3F turn the first, second, third layer from F alone; a state of 160 bytes")
     # Look-alike pieces: LoopOver 3x3 where each row is one colour.
     sets, moves = loopover(3)
     write_tws("loopover-3x3-rows.tws", "LoopOver 3x3, rows of one colour", sets, moves,

@@ -48,14 +48,15 @@ use statespace::registry::Registry;
 use std::process::ExitCode;
 
 /// The puzzles built into the `statespace` binary: Flip (with the POJ 1753 judge), Shift (with
-/// the HDU 3278 judge), sliding tiles, permutation puzzles and sliding blocks.
+/// the HDU 3278 judge), sliding tiles, permutation puzzles, sliding blocks and peg solitaire.
 pub fn builtins() -> Registry {
-    let plugins: [&'static dyn statespace::registry::Plugin; 5] = [
+    let plugins: [&'static dyn statespace::registry::Plugin; 6] = [
         &statespace_flip::FlipPlugin,
         &statespace_shift::ShiftPlugin,
         &statespace_tiles::TilesPlugin,
         &statespace_perm::PermPlugin,
         &statespace_blocks::BlocksPlugin,
+        &statespace_peg::PegPlugin,
     ];
     plugins
         .into_iter()

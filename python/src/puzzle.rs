@@ -23,7 +23,7 @@ use statespace::limit::Limits;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-/// A Python value as a TOML value: bool, int, float, str, and lists or tuples of them.
+/// A Python value as a TOML value: bool, int, float, str, and lists, tuples or dicts of them.
 fn toml_value(value: &Bound<'_, PyAny>, key: &str) -> PyResult<toml::Value> {
     if value.is_instance_of::<PyBool>() {
         Ok(toml::Value::Boolean(value.extract()?))
@@ -36,6 +36,17 @@ fn toml_value(value: &Bound<'_, PyAny>, key: &str) -> PyResult<toml::Value> {
         Ok(toml::Value::Float(value.extract()?))
     } else if value.is_instance_of::<PyString>() {
         Ok(toml::Value::String(value.extract()?))
+    } else if let Ok(dict) = value.cast::<PyDict>() {
+        // A table: `shapes={"V": "2x1"}` is `[puzzle] shapes = { V = "2x1" }`.
+        let mut table = toml::Table::new();
+        for (name, item) in dict.iter() {
+            let name: String = name
+                .extract()
+                .map_err(|_| PyTypeError::new_err(format!("{key}: a dict's keys are str")))?;
+            let value = toml_value(&item, &format!("{key}.{name}"))?;
+            table.insert(name, value);
+        }
+        Ok(toml::Value::Table(table))
     } else if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
         let items = value.try_iter()?;
         items
@@ -44,7 +55,7 @@ fn toml_value(value: &Bound<'_, PyAny>, key: &str) -> PyResult<toml::Value> {
             .map(toml::Value::Array)
     } else {
         Err(PyTypeError::new_err(format!(
-            "{key}: a bool, int, float, str or list of them, not {}",
+            "{key}: a bool, int, float, str, or a list or dict of them, not {}",
             value.get_type().name()?
         )))
     }
@@ -334,9 +345,13 @@ impl Puzzle {
             .collect()
     }
 
-    /// Sweeps every state that can reach the goal; an Exploration (the histogram by distance,
-    /// the farthest board, the rate, as `explore --json`).
-    #[pyo3(signature = (threads=None, time_limit=None, max_depth=None, max_states=None, memory=None))]
+    /// Sweeps the space as `explore --json` does: backward from the goals (every state that
+    /// can reach one) or forward from the start (its component), per `explore_from` ("goals",
+    /// "start"; default: the config's `[search] explore_from`, else the puzzle's choice). The
+    /// start is `board` or `scramble`, else the config's. An Exploration (the histogram by
+    /// distance, the farthest board, the rate).
+    #[pyo3(signature = (threads=None, time_limit=None, max_depth=None, max_states=None, memory=None, explore_from=None, board=None, scramble=None))]
+    #[allow(clippy::too_many_arguments)]
     fn explore(
         &self,
         py: Python<'_>,
@@ -345,6 +360,9 @@ impl Puzzle {
         max_depth: Option<u32>,
         max_states: Option<u64>,
         memory: Option<&Bound<'_, PyAny>>,
+        explore_from: Option<&str>,
+        board: Option<&str>,
+        scramble: Option<&str>,
     ) -> PyResult<Py<Exploration>> {
         let limits =
             LimitArgs::read(time_limit, max_depth, max_states, memory)?.resolve(&self.config)?;
@@ -352,13 +370,23 @@ impl Puzzle {
             Some(n) => Some(n),
             None => self.config.threads().map_err(py_error)?,
         };
+        let from = match explore_from {
+            Some(name) => Some(
+                name.parse()
+                    .map_err(|e| PyValueError::new_err(format!("explore_from: {e}")))?,
+            ),
+            None => self.config.explore_from().map_err(py_error)?,
+        };
         let options = ExploreOptions {
-            from: self.config.explore_from().map_err(py_error)?,
+            from,
             limits,
             threads,
             cluster: None,
         };
-        let start = self.config.start_board();
+        let start = match (board, scramble) {
+            (None, None) => self.config.start_board(),
+            _ => Some(self.board(board, scramble)?),
+        };
         let exploration = run_released(py, || {
             self.instance
                 .explore(start.as_ref(), &options, &mut |_, _| {})

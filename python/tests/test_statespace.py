@@ -79,6 +79,31 @@ def test_explore_equals_the_cli(name):
     assert sweep.example_farthest.count("\n") == expected["example_farthest"].count("\n")
 
 
+def test_explore_from_start_or_goals_and_a_dict_key():
+    """Klotski by keywords (`shapes` a dict, as the config's inline table): explore's direction
+    is an argument, as `explore --from`, and a board given to it is the start."""
+    board = (ROOT / "configs" / "klotski.toml").read_text().split('board = """\n')[1].split('"""')[0]
+    klotski = statespace.Puzzle("blocks", metric="unit", shapes={"V": "2x1", "S": "1x1"},
+                                goal="place", piece="B", at=[4, 2], board=board, cache=False)
+    forward = klotski.explore(explore_from="start")
+    assert (forward.direction, forward.reachable) == ("forward", 25955)
+    expected = cli_json("explore", "configs/klotski.toml", "--json", "--from", "start")
+    assert (forward.histogram, forward.max_distance) == (expected["histogram"], expected["max_distance"])
+    # One soldier moved down: the same component, counted from another board.
+    moved = board.replace("VSSV\nS..S", "V.SV\nSS.S")
+    assert moved != board
+    other = klotski.explore(explore_from="start", board=moved)
+    assert other.reachable == 25955 and other.histogram != forward.histogram
+    backward = klotski.explore(explore_from="goals")
+    assert (backward.direction, backward.reachable) == ("backward", 53954)
+    expected = cli_json("explore", "configs/klotski.toml", "--json", "--from", "goals")
+    assert backward.histogram == expected["histogram"]
+    with pytest.raises(ValueError, match="explore_from"):
+        klotski.explore(explore_from="sideways")
+    with pytest.raises(TypeError, match="shapes.V"):
+        statespace.Puzzle("blocks", shapes={"V": object()})
+
+
 def test_the_8_puzzle_by_keywords_is_the_config():
     config = statespace.load(ROOT / "configs" / "tiles-3x3.toml", cache=False)
     puzzle = statespace.Puzzle("tiles", rows=3, cols=3, goal="ordered", cache=False)
@@ -237,7 +262,8 @@ def test_records_and_puzzles():
     with pytest.raises(AttributeError):
         answer.no_such_field
     kinds = {p["kind"]: p for p in statespace.puzzles()}
-    assert {"flip", "shift", "tiles", "perm", "blocks"} <= set(kinds)
+    assert {"flip", "shift", "tiles", "perm", "blocks", "peg"} <= set(kinds)
+    assert [k["choices"] for k in kinds["peg"]["puzzle_keys"]] == [["square", "triangle"]]
     assert [k["name"] for k in kinds["tiles"]["puzzle_keys"]] == ["rows", "cols"]
     assert list(kinds) == [p["kind"] for p in cli_json("puzzles", "--json")]
 

@@ -3,9 +3,13 @@
 //! `statespace puzzles` prints, and the typed accessors ([`Field`] -> [`Checked`]) that check a
 //! value against its declaration and name its file, line and dotted key in errors.
 //!
+//! Every declared check (a range, a list of choices) runs when the section is read
+//! ([`Config::section`]), so a bad value is refused at load, in one line naming the file, the
+//! line, the key and what is allowed, whether or not the plugin reads that key for this config.
+//!
 //! The trade-off: a macro_rules macro (no proc-macro crate to build) whose grammar is small and
-//! fixed: a doc comment per key, then optionally `#[range(..)]` and `#[default(..)]`, in that
-//! order.
+//! fixed: a doc comment per key, then optionally `#[range(..)]`, `#[choices(..)]` and
+//! `#[default(..)]`, in that order.
 
 use super::{Config, line_of, toml_error};
 use crate::error::{Error, Location, Result};
@@ -27,16 +31,23 @@ pub struct Key {
     /// The values allowed, as words (`2 to 12`), when the key declares a range.
     #[serde(serialize_with = "serialize_text")]
     pub range: Option<fn() -> String>,
+    /// The words allowed, when the key declares them (`#[choices("unit", "line", "path")]`);
+    /// empty when any value of its type is.
+    pub choices: &'static [&'static str],
     /// The value when the key is absent, as written in the declaration.
     pub default: Option<&'static str>,
 }
 
 impl Key {
-    /// The doc line with the range and the default, for help: `board rows; 2 to 12`.
+    /// The doc line with the range or the choices and the default, for help: `board rows; 2 to
+    /// 12`, `how far a move goes; unit | line | path; default "unit"`.
     pub fn help(&self) -> String {
         let mut help = self.doc.to_string();
         if let Some(range) = self.range {
             help.push_str(&format!("; {}", range()));
+        }
+        if !self.choices.is_empty() {
+            help.push_str(&format!("; {}", self.choices.join(" | ")));
         }
         if let Some(default) = self.default {
             help.push_str(&format!("; default {default}"));
@@ -62,6 +73,22 @@ pub trait Keys: DeserializeOwned {
     const SECTION: &'static str;
     /// Every key but `kind`, in declaration order.
     const KEYS: &'static [Key];
+
+    /// Checks every written value against its declaration (range, choices): what
+    /// [`Config::section`] runs when it reads the section.
+    fn validate(&self, config: &Config) -> Result<()>;
+}
+
+/// A declared list of choices' check: `Some(complaint)` (naming the choices) when `value` is
+/// not one of them.
+pub fn check_choice(value: &str, choices: &[&str]) -> Option<String> {
+    match choices.contains(&value) {
+        true => None,
+        false => Some(format!(
+            "unknown value `{value}` (allowed: {})",
+            choices.join(", ")
+        )),
+    }
 }
 
 /// A declared range's check: `Some(complaint)` (naming the range) when a value is outside it.
@@ -172,8 +199,9 @@ impl<T: Copy> Checked<T> {
 /// (unknown keys refused, every value [`Spanned`] and optional, so a check can name its line),
 /// its [`Keys`] list for `statespace puzzles`, and an accessor per key that gives the value
 /// checked against its declaration (a [`Field`]). Each key needs a doc comment (its help text)
-/// and may declare, in this order, `#[range(a..=b)]` (the values allowed) and `#[default(v)]`
-/// (the value when absent). The struct also gets `kind` (the plugin's name in `[puzzle]`, the
+/// and may declare, in this order, `#[range(a..=b)]` (the values allowed), `#[choices("a",
+/// "b")]` (the words allowed, for a `String` key) and `#[default(v)]` (the value when absent).
+/// Ranges and choices are checked when the section is read (see [`Keys::validate`]). The struct also gets `kind` (the plugin's name in `[puzzle]`, the
 /// goal's in `[goal]`, the heuristic's in `[heuristic]`) and `kind_at(config)`, the kind
 /// [`Checked`] (for an error at its line).
 ///
@@ -190,10 +218,15 @@ impl<T: Copy> Checked<T> {
 ///         modulus: i64,
 ///         /// the name of the counter
 ///         label: String,
+///         /// which way it counts
+///         #[choices("up", "down")]
+///         #[default("up")]
+///         direction: String,
 ///     }
 /// }
 /// use statespace::config::{Config, Keys};
 /// assert_eq!(CounterKeys::KEYS[0].help(), "the modulus; 2 to 100; default 10");
+/// assert_eq!(CounterKeys::KEYS[2].help(), "which way it counts; up | down; default \"up\"");
 /// assert_eq!(CounterKeys::KEYS[0].dotted, "puzzle.modulus");
 ///
 /// let config = Config::parse("c.toml", "[puzzle]\nkind = \"counter\"\nmodulus = 7\n").unwrap();
@@ -203,10 +236,13 @@ impl<T: Copy> Checked<T> {
 /// let err = keys.label(&config).value().unwrap_err().to_string();
 /// assert_eq!(err, "c.toml: puzzle.label: missing (required here)");
 ///
+/// // Ranges and choices are checked as the section is read.
 /// let config = Config::parse("c.toml", "[puzzle]\nkind = \"counter\"\nmodulus = 1\n").unwrap();
-/// let keys: CounterKeys = config.section().unwrap().unwrap();
-/// let err = keys.modulus(&config).value().unwrap_err().to_string();
+/// let err = config.section::<CounterKeys>().unwrap_err().to_string();
 /// assert_eq!(err, "c.toml:3: puzzle.modulus: 1 is out of range (allowed: 2 to 100)");
+/// let config = Config::parse("c.toml", "[puzzle]\nkind = \"counter\"\ndirection = \"sideways\"\n").unwrap();
+/// let err = config.section::<CounterKeys>().unwrap_err().to_string();
+/// assert_eq!(err, "c.toml:3: puzzle.direction: unknown value `sideways` (allowed: up, down)");
 ///
 /// let config = Config::parse("c.toml", "[puzzle]\nkind = \"counter\"\n").unwrap();
 /// let keys: CounterKeys = config.section().unwrap().unwrap();
@@ -221,6 +257,7 @@ macro_rules! keys {
             $(
                 #[doc = $doc:literal]
                 $(#[range($range:expr)])?
+                $(#[choices($($choice:literal),+ $(,)?)])?
                 $(#[default($default:expr)])?
                 $field:ident : $ty:ty
             ),* $(,)?
@@ -246,9 +283,17 @@ macro_rules! keys {
                     dotted: concat!(stringify!($section), ".", stringify!($field)),
                     doc: $crate::config::trim_doc($doc),
                     range: $crate::keys!(@range_text $($range)?),
+                    choices: &[$($($choice),+)?],
                     default: $crate::keys!(@default_text $($default)?),
                 }, )*
             ];
+            fn validate(
+                &self,
+                config: &$crate::config::Config,
+            ) -> $crate::error::Result<()> {
+                $( self.$field(config).optional()?; )*
+                Ok(())
+            }
         }
         #[allow(dead_code)]
         impl $name {
@@ -260,12 +305,12 @@ macro_rules! keys {
                 config.checked_kind(&self.kind, concat!(stringify!($section), ".kind"))
             }
             $crate::keys!(@accessors 0usize; $(
-                [$doc] [$($range)?] [$($default)?] $field : $ty;
+                [$doc] [$($range)?] [$($($choice),+)?] [$($default)?] $field : $ty;
             )*);
         }
     };
     (@accessors $index:expr;) => {};
-    (@accessors $index:expr; [$doc:literal] [$($range:expr)?] [$($default:expr)?] $field:ident : $ty:ty; $($rest:tt)*) => {
+    (@accessors $index:expr; [$doc:literal] [$($range:expr)?] [$($choice:literal),*] [$($default:expr)?] $field:ident : $ty:ty; $($rest:tt)*) => {
         #[doc = concat!("`", stringify!($field), "`: ", $doc)]
         pub fn $field<'a>(
             &'a self,
@@ -274,7 +319,7 @@ macro_rules! keys {
             $crate::config::Field {
                 raw: &self.$field,
                 key: &<Self as $crate::config::Keys>::KEYS[$index],
-                check: $crate::keys!(@check $ty; $($range)?),
+                check: $crate::keys!(@check $ty; [$($range)?] [$($choice),*]),
                 default: $crate::keys!(@default $ty; $($default)?),
                 config,
             }
@@ -290,8 +335,11 @@ macro_rules! keys {
     };
     (@default_text) => { None };
     (@default_text $value:expr) => { Some(stringify!($value)) };
-    (@check $ty:ty;) => { None };
-    (@check $ty:ty; $range:expr) => {
+    (@check $ty:ty; [] []) => { None };
+    (@check $ty:ty; [] [$($choice:literal),+]) => {
+        Some(|value: &$ty| $crate::config::check_choice(value.as_str(), &[$($choice),+]))
+    };
+    (@check $ty:ty; [$range:expr] []) => {
         Some(|value: &$ty| {
             let range = $range;
             match range.contains(value) {
@@ -334,8 +382,8 @@ impl Config {
     }
 
     /// The plugin's section `K` (declared with [`keys!`](crate::keys), named by
-    /// [`Keys::SECTION`]) when the file has it. An unknown key or a value of the wrong type is an
-    /// error at its line.
+    /// [`Keys::SECTION`]) when the file has it. An unknown key, a value of the wrong type, or one
+    /// outside its declared range or choices ([`Keys::validate`]) is an error at its line.
     pub fn section<K: Keys>(&self) -> Result<Option<K>> {
         /// The whole file read for one section, every other skipped unread.
         struct Only<K>(Option<K>);
@@ -369,6 +417,9 @@ impl Config {
         }
         let only: Only<K> =
             toml::from_str(&self.text).map_err(|e| toml_error(&self.name, &self.text, e))?;
+        if let Some(section) = &only.0 {
+            section.validate(self)?;
+        }
         Ok(only.0)
     }
 

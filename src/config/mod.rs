@@ -56,7 +56,7 @@ pub use toml::Spanned;
 
 mod keys;
 mod mode;
-pub use keys::{Checked, Field, Key, Keys, RangeCheck, trim_doc};
+pub use keys::{Checked, Field, Key, Keys, RangeCheck, check_choice, trim_doc};
 pub use mode::{Mode, UnsupportedMode, check_mode};
 
 /// The most worker threads `[search] threads` and `--threads` accept.

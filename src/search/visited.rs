@@ -97,6 +97,14 @@ impl<S> HashVisited<S> {
     pub fn into_states(self) -> Vec<S> {
         self.set.into_iter().collect()
     }
+
+    /// Whether `state` was added.
+    pub fn contains(&self, state: &S) -> bool
+    where
+        S: Eq + Hash,
+    {
+        self.set.contains(state)
+    }
 }
 
 impl<S: Eq + Hash + Copy> Visited<S> for HashVisited<S> {

@@ -383,7 +383,7 @@ fn bad_boards_and_keys_are_one_line_with_file_line_and_key() {
             PIECES
         ),
         &[],
-        "FILE:4: puzzle.metric: unknown metric `diagonal` (known: unit, line, path)",
+        "FILE:4: puzzle.metric: unknown value `diagonal` (allowed: unit, line, path)",
     );
     refused(
         &format!(
@@ -399,4 +399,31 @@ fn bad_boards_and_keys_are_one_line_with_file_line_and_key() {
         &[],
         "FILE:6: goal.piece: 'Z' is no piece of this puzzle (its pieces: B)",
     );
+}
+
+#[test]
+fn the_klotski_table_is_saved_and_loaded_with_no_warning() {
+    // The table's file is named by a 32-byte hash of what determines it (issue 25: a fingerprint
+    // listing every goal board, 183,561 bytes, was never saved): the second run loads it.
+    let cache = tempfile::tempdir().unwrap();
+    let cache_dir = cache.path().to_str().unwrap();
+    for loaded in [false, true] {
+        let out = statespace()
+            .args([
+                "solve",
+                &config("klotski.toml"),
+                "--mode",
+                "table",
+                "--json",
+            ])
+            .args(["--cache-dir", cache_dir])
+            .assert()
+            .code(0)
+            .stderr("");
+        let json: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+        assert_eq!(json["moves"], 116);
+        assert_eq!(json["table_loaded"], loaded);
+    }
+    let files: Vec<_> = std::fs::read_dir(cache.path()).unwrap().collect();
+    assert_eq!(files.len(), 1);
 }

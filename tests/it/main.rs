@@ -15,6 +15,8 @@
 //! - `limits`: time limit, Ctrl-C, memory budget.
 //! - `deepening`: the depth-first engines' transposition table and bidirectional BFS on the
 //!   built-in puzzles: BFS's answers, the table's hits and savings, its key and flag, limits.
+//! - `peg`: peg solitaire against a brute force over grids of characters: the triangle from
+//!   each start, every engine, the position-class invariant; bad boards.
 //! - `perm`: the permutation-puzzle plugin: known distance tables (2x2x2, Skewb, Pyraminx,
 //!   LoopOver), the index, engines agreeing on scrambles, invariants, bad definitions.
 //! - `twsearch`: twsearch's sample definitions (`../shared/defs`), when they are beside the
@@ -46,6 +48,7 @@ mod flip;
 mod fuzz;
 mod heuristics;
 mod limits;
+mod peg;
 mod perm;
 mod shift;
 mod shift_export;

@@ -3,9 +3,10 @@
 //! first, which says on stderr that the test was skipped when the folder is not there (a fresh
 //! clone): the project's own definitions (configs/defs) cover the same ground in `perm` and the
 //! plugin's unit tests. Here: every sample parses and validates with its moves' orders, and the
-//! puzzles both define count the same positions at the same distances.
+//! puzzles both define count the same positions at the same distances (the 6x6x6 too: a state
+//! of 160 bytes).
 
-use crate::perm::{HTM_2X2X2, QTM_2X2X2, SKEWB, UFR, histogram, own, space};
+use crate::perm::{HTM_2X2X2, QTM_2X2X2, SKEWB, UFR, histogram, near, own, space};
 use statespace::setup::Setup;
 use statespace::space::SplitMoves;
 use statespace_perm::def::{Definition, Metric};
@@ -112,4 +113,16 @@ fn twsearch_rotations_are_not_searched() {
     };
     assert_eq!(neighbours(None), 18);
     assert_eq!(neighbours(Some(&["F", "Fv"])), 6);
+}
+
+/// twsearch's 6x6x6 (160 bytes of state, 256-byte states here) and the project's own count the
+/// same positions near the solved state (twsearch's own fill: 1, 54, 2,349, 100,668).
+#[test]
+fn twsearch_6x6x6_counts_what_ours_counts() {
+    let Some(defs) = crate::shared_dir("defs") else {
+        return;
+    };
+    let theirs = near(&path(&defs, "6x6x6.tws"), 2);
+    assert_eq!(theirs.histogram, [1, 54, 2_349]);
+    assert_eq!(theirs.histogram, near(&own("6x6x6.tws"), 2).histogram);
 }

@@ -55,6 +55,7 @@ statespace::keys! {
     /// `[puzzle]` of sliding-block puzzles.
     pub struct BlocksKeys in [puzzle] {
         /// how far one move takes a piece: unit (one cell), line (any distance in a straight line), path (anywhere it can reach through free cells)
+        #[choices("unit", "line", "path")]
         #[default("unit")]
         metric: String,
         /// letters that write several pieces of one size, as rows x columns: { V = "2x1", S = "1x1" }; any other letter is one piece
@@ -63,6 +64,7 @@ statespace::keys! {
         #[default(true)]
         interchangeable: bool,
         /// the ways a piece moves: any, or length (only along its longer side, as Rush Hour's cars)
+        #[choices("any", "length")]
         #[default("any")]
         axis: String,
     }
@@ -122,20 +124,11 @@ impl Plugin for BlocksPlugin {
             )
         })?;
         start.board_only()?;
+        // Both keys' values were checked against their declared choices as the section was read.
         let metric_key = keys.metric(config).value()?;
-        let metric = Metric::named(metric_key.get()).ok_or_else(|| {
-            let known = Metric::NAMES.join(", ");
-            metric_key.error(format!(
-                "unknown metric `{}` (known: {known})",
-                metric_key.get()
-            ))
-        })?;
-        let axis = keys.axis(config).value()?;
-        let along_length = match axis.get().as_str() {
-            "any" => false,
-            "length" => true,
-            other => return Err(axis.error(format!("unknown axis `{other}` (known: any, length)"))),
-        };
+        let metric = Metric::named(metric_key.get())
+            .ok_or_else(|| metric_key.error("a metric the plugin declares but does not know"))?;
+        let along_length = keys.axis(config).value()?.get() == "length";
         let declared = declared_shapes(&keys, config)?;
         let kind = goal.kind_at(config);
         let piece = match kind.get().as_str() {
@@ -339,4 +332,15 @@ fn style(layout: &Layout, goal_letter: Option<u8>) -> BoardStyle {
         })
         .collect();
     BoardStyle::Blocks { pieces }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_declared_metrics_are_the_metrics_known() {
+        assert_eq!(BlocksKeys::KEYS[0].choices, Metric::NAMES);
+        assert!(Metric::NAMES.iter().all(|n| Metric::named(n).is_some()));
+    }
 }

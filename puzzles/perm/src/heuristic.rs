@@ -59,7 +59,7 @@
 //! projection and one lookup (prefetched while the node's other successors are generated).
 
 use crate::space::{PermMove, PermSpace};
-use crate::state::Packed;
+use crate::state::{ByteIndex, Packed};
 use statespace::cache::TableCache;
 use statespace::cache::fingerprint::Content;
 use statespace::kit::SharedHeuristic;
@@ -103,9 +103,9 @@ pub type Pieces = Vec<(usize, Vec<u8>)>;
 #[derive(Clone, Debug)]
 struct Part {
     /// The label byte of each of the class's slots, in slot order.
-    labels: Vec<u8>,
+    labels: Vec<ByteIndex>,
     /// The orientation byte of each slot (empty for orbits of one orientation).
-    oris: Vec<u8>,
+    oris: Vec<ByteIndex>,
     /// `id[label]`: the tracked piece's number in the [`Placement`], or [`UNTRACKED`].
     id: Box<[u8; 256]>,
     /// The part's pieces are `first..first + ranks.pieces()` in the placement.
@@ -191,7 +191,11 @@ impl Pattern {
             classes.push(*class);
             let view = layout.class(*class);
             let orbit = &def.orbits[view.orbit];
-            let in_class: Vec<u8> = view.labels.iter().map(|&b| solved[b as usize]).collect();
+            let in_class: Vec<u8> = view
+                .labels
+                .iter()
+                .map(|&b| solved[usize::from(b)])
+                .collect();
             let mut id = Box::new([UNTRACKED; 256]);
             for (k, &label) in labels.iter().enumerate() {
                 if in_class.iter().filter(|&&l| l == label).count() != 1 {
@@ -285,20 +289,22 @@ impl Pattern {
     fn tabulate<const N: usize>(&mut self, space: &PermSpace<N>) {
         let mut dest = vec![[0u8; 256]; self.moves.len()];
         let mut add = vec![[0u8; 256]; self.moves.len()];
+        // Per label byte of the state, its slot within its part's class (classes have at most
+        // 256 slots: checked in `new`).
+        let mut local = vec![0u8; space.state_len()];
         for m in 0..self.moves.len() {
             let (src, twist) = space.move_bytes(m);
             let (dest, add) = (&mut dest[m], &mut add[m]);
             let mut code = 0;
             for part in &self.parts {
-                let mut local = [0u8; 256];
                 for (j, &b) in part.labels.iter().enumerate() {
-                    local[b as usize] = j as u8;
+                    local[usize::from(b)] = j as u8;
                 }
                 for (j, &b) in part.labels.iter().enumerate() {
                     // Classes are closed under the moves: the byte read is the class's.
-                    let p = local[src[b as usize] as usize] as usize;
+                    let p = usize::from(local[usize::from(src[usize::from(b)])]);
                     dest[code + p] = j as u8;
-                    add[code + p] = part.oris.get(j).map_or(0, |&o| twist[o as usize]);
+                    add[code + p] = part.oris.get(j).map_or(0, |&o| twist[usize::from(o)]);
                 }
                 code += part.labels.len();
             }
@@ -339,7 +345,7 @@ impl Pattern {
     /// slots, the piece's id looked up once for its slot and its twist. The scratch arrays have
     /// 32 entries so that an id (at most [`UNTRACKED`]) indexes them masked.
     #[inline(always)]
-    fn placement_by(&self, read: impl Fn(u8) -> u8) -> Placement {
+    fn placement_by(&self, read: impl Fn(ByteIndex) -> u8) -> Placement {
         let mut slot = [0u8; 32];
         let mut twist = [0u8; 32];
         for part in &self.parts {

@@ -46,7 +46,7 @@
 
 use statespace::rank::{Multiset, Permutations, parity};
 
-use super::def::{Definition, Transform};
+use super::def::{ByteIndex, Definition, Transform};
 
 /// How one class ranks its arrangement.
 #[derive(Clone, Copy, Debug)]
@@ -69,9 +69,9 @@ struct Class {
     /// The class's slots in the orbit, ascending.
     slots: Vec<usize>,
     /// The label byte of each slot, in slot order.
-    labels: Vec<u8>,
+    labels: Vec<ByteIndex>,
     /// The orientation byte of each slot (empty for orbits of one orientation).
-    oris: Vec<u8>,
+    oris: Vec<ByteIndex>,
     /// The orbit's orientation count.
     orientations: u8,
     /// The orientation sum is fixed modulo `step` (1: not at all).
@@ -170,7 +170,7 @@ impl Layout {
         }
         layout.fast = layout.digits();
         // Every ranked class has at least 2 arrangements, so at most 63 fit a u64 (`state`
-        // keeps their ranks in a fixed array); byte offsets are u8 (Packer: at most 256 bytes).
+        // keeps their ranks in a fixed array).
         layout.indexable &= layout.size <= u128::from(u64::MAX) && layout.fast.ranked.len() <= 64;
         layout
     }
@@ -473,9 +473,9 @@ pub struct ClassView<'a> {
     /// The orbit's index in the definition.
     pub orbit: usize,
     /// The label byte of each of the class's slots, in slot order.
-    pub labels: &'a [u8],
+    pub labels: &'a [ByteIndex],
     /// The orientation byte of each slot (empty for orbits of one orientation).
-    pub oris: &'a [u8],
+    pub oris: &'a [ByteIndex],
     /// The orbit's orientation count.
     pub orientations: u8,
     /// The moves keep the orientation sum over the class fixed modulo `step` (1: not at all).
@@ -490,11 +490,11 @@ struct Digits {
     /// Classes with more than one arrangement, in class order.
     ranked: Vec<u16>,
     /// Label bytes of one-slot classes and their only label.
-    constants: Vec<(u8, u8)>,
+    constants: Vec<(ByteIndex, u8)>,
     /// Free orientation bytes and their orientation count.
-    orientations: Vec<(u8, u8)>,
+    orientations: Vec<(ByteIndex, u8)>,
     /// Last orientation bytes known modulo `step`: (byte, values of the high part, step).
-    lasts: Vec<(u8, u8, u8)>,
+    lasts: Vec<(ByteIndex, u8, u8)>,
     /// Classes whose last orientation is rebuilt from the others' sum.
     fixups: Vec<u16>,
 }
@@ -554,9 +554,13 @@ impl Class {
         let mut class = Class {
             orbit,
             slots: slots.to_vec(),
-            labels: slots.iter().map(|&s| (first_label + s) as u8).collect(),
+            // Bytes of a state the `Packer` laid out: below `ByteIndex::MAX`.
+            labels: slots
+                .iter()
+                .map(|&s| (first_label + s) as ByteIndex)
+                .collect(),
             oris: first_ori
-                .map(|at| slots.iter().map(|&s| (at + s) as u8).collect())
+                .map(|at| slots.iter().map(|&s| (at + s) as ByteIndex).collect())
                 .unwrap_or_default(),
             orientations: o,
             step: step as u8,

@@ -12,8 +12,9 @@
 //! scramble = "R U R' F2"          # or board = """CORNERS 0 1 ... / 0 0 ..."""
 //! ```
 //!
-//! The space's byte length picks the state type (`Packed<16>` to `Packed<128>`: each is its own
-//! monomorphised set of engines; a smaller state hashes and copies faster). The kit gives bfs,
+//! The space's byte length picks the state type once, at load ([`with_width`]: `Packed<16>` to
+//! `Packed<4096>`, each its own monomorphised set of engines; a smaller state hashes and copies
+//! faster, see [`state`](super::state) for the widths). The kit gives bfs,
 //! iddfs and export always; the dense index (bitset bfs), the distance table and `explore` when
 //! the index fits a `u64` (the kit then refuses what passes the memory budget); the invariants
 //! (pieces, orientation, parity) before every engine.
@@ -22,11 +23,14 @@
 //! powers and the move tables each count their steps and charge their memory, so a definition
 //! of many thousands of moves is read in time linear in its size, and stops at the time limit,
 //! on Ctrl-C or before passing the memory budget. At most [`MAX_MOVES`](super::def::MAX_MOVES)
-//! moves (powers) and [`MAX_STATE_BYTES`] bytes of state are searched.
+//! moves (powers) and [`MAX_STATE_BYTES`] bytes of state are searched. A state of more than
+//! 128 bytes (the 6x6x6 and larger cubes, the gigaminx) has no index (its size is past a
+//! `u64`): bfs, iddfs, IDA* and A* over the pruning table or the pattern databases, and export.
 
 use super::def::{Definition, Metric, UnknownMetric};
 use super::heuristic::{HeuristicKind, MAX_PATTERN_STATES, Pattern, auto_pieces};
 use super::space::PermSpace;
+use super::state::{ForWidth, MAX_STATE_BYTES, with_width};
 use super::{kpuzzle, tws};
 use statespace::config::{Config, Keys, Mode};
 use statespace::error::{Error, Location, Result};
@@ -66,9 +70,6 @@ statespace::keys! {
     pub struct PermHeuristicKeys in [heuristic] {}
 }
 
-/// The most bytes a state may take (the largest state type).
-pub const MAX_STATE_BYTES: usize = 128;
-
 /// The project's own definitions (`configs/defs/`), built into the binary: `definition =
 /// "builtin:NAME"` needs no file (the example config uses one, so `statespace puzzles` works
 /// from any directory).
@@ -79,6 +80,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../../configs/defs/2x2x2.json"),
     ),
     ("3x3x3", include_str!("../../../configs/defs/3x3x3.tws")),
+    ("6x6x6", include_str!("../../../configs/defs/6x6x6.tws")),
     ("skewb", include_str!("../../../configs/defs/skewb.tws")),
     (
         "pyraminx",
@@ -198,11 +200,15 @@ impl Plugin for PermPlugin {
             None => (None, Location::file(&config.name).with_key("puzzle")),
         };
         let bytes = def.state_bytes();
-        if bytes > MAX_STATE_BYTES {
-            return Err(file.error(format!(
+        let too_big = || {
+            file.error(format!(
                 "{}: a state takes {bytes} bytes, more than the {MAX_STATE_BYTES} supported",
                 file.get()
-            )));
+            ))
+        };
+        // Refused before the generators are expanded.
+        if bytes > MAX_STATE_BYTES {
+            return Err(too_big());
         }
         let powers = def.generators(names, metric, &at, &mut setup)?;
         // The generators' names: a generator's powers come together.
@@ -231,28 +237,48 @@ impl Plugin for PermPlugin {
             file.get(),
             names.join(" ")
         );
-        let qtm = metric == Metric::Qtm;
-        let setup = &mut setup;
-        match bytes {
-            0..=16 => instance::<16>(def, &powers, qtm, chosen, description, setup),
-            17..=32 => instance::<32>(def, &powers, qtm, chosen, description, setup),
-            33..=64 => instance::<64>(def, &powers, qtm, chosen, description, setup),
-            _ => instance::<128>(def, &powers, qtm, chosen, description, setup),
-        }
+        let build = Build {
+            def,
+            powers: &powers,
+            qtm: metric == Metric::Qtm,
+            chosen,
+            description,
+            setup: &mut setup,
+        };
+        with_width(bytes, build).ok_or_else(too_big)?
+    }
+}
+
+/// What [`instance`] needs, run at the state width of the definition.
+struct Build<'a> {
+    def: Definition,
+    powers: &'a [super::def::Power],
+    qtm: bool,
+    chosen: HeuristicKind,
+    description: String,
+    setup: &'a mut Setup,
+}
+
+impl ForWidth for Build<'_> {
+    type Output = Result<Instance>;
+
+    fn run<const N: usize>(self) -> Result<Instance> {
+        instance::<N>(self)
     }
 }
 
 /// The instance over `Packed<N>` states: every engine, IDA* and A* with the `chosen` heuristic
 /// over the pattern databases picked from the classes (`auto` when the space is past a table's
 /// size).
-fn instance<const N: usize>(
-    def: Definition,
-    powers: &[super::def::Power],
-    qtm: bool,
-    chosen: HeuristicKind,
-    description: String,
-    setup: &mut Setup,
-) -> Result<Instance> {
+fn instance<const N: usize>(build: Build) -> Result<Instance> {
+    let Build {
+        def,
+        powers,
+        qtm,
+        chosen,
+        description,
+        setup,
+    } = build;
     let space = PermSpace::<N>::new(def, powers, qtm, setup)?;
     let pieces = auto_pieces(&space, MAX_PATTERN_STATES);
     let bytes = pieces.len() as u128 * space.moves().len() as u128 * Pattern::MOVE_BYTES;

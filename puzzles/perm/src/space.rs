@@ -4,13 +4,15 @@
 //! # States and moves
 //!
 //! A state is the packed byte array of [`state`](super::state) ([`Packed<N>`]), `N` the
-//! smallest of 16, 32, 64 or 128 that holds the layout (the plugin picks it). A move is one
-//! power of a generator ([`Power`]), compiled into two byte tables of length `N` (the byte each
-//! output byte reads and the twist it adds). Applying it copies the state and recomputes only
-//! the bytes the move changes (a 3x3x3 face turn: 16 of 64, its four corners' and four edges'
-//! labels and twists), in one loop with no branch on a byte's kind, no bounds check (`N` is a
-//! power of two, so the indices are masked) and no allocation. Bytes past the layout are never
-//! changed and stay 0.
+//! smallest of its [`WIDTHS`](super::state::WIDTHS) that holds the layout (the plugin picks it
+//! once, at load). A move is one power of a generator ([`Power`]), compiled into two byte
+//! tables of length `N` (the byte each output byte reads and the twist it adds). Applying it
+//! copies the state and recomputes only the bytes the move changes (a 3x3x3 face turn: 16 of
+//! 64, its four corners' and four edges' labels and twists), in two loops with no branch on a
+//! byte's kind, no bounds check (`N` is a power of two, so the indices are masked) and no
+//! allocation: the bytes that are only carried (labels, and twists the move does not change)
+//! are copied; the others add their twist and reduce. Bytes past the layout are never changed
+//! and stay 0.
 //!
 //! [`PermMove`] is the label: the move's number and its name inline (at most
 //! [`MAX_NAME_BYTES`] bytes), so it is `Copy` and displays as the power name twsearch uses
@@ -52,7 +54,7 @@
 
 use super::def::{Definition, MAX_MOVES, Power};
 use super::index::Layout;
-use super::state::{MoveTable, Packed, Packer};
+use super::state::{ByteIndex, MoveTable, Packed, Packer};
 use hashbrown::HashMap;
 use statespace::board_text::BoardText;
 use statespace::cache::fingerprint::Content;
@@ -102,19 +104,31 @@ impl fmt::Debug for PermMove {
 
 /// One move as byte tables of the state's length.
 #[derive(Clone, Debug)]
-struct Table<const N: usize> {
-    src: [u8; N],
-    add: [u8; N],
-    /// The bytes the move changes (it reads another byte or adds a twist), the only ones
-    /// [`PermSpace::apply_table`] computes: a 3x3x3 face turn changes 16 of the 64 bytes.
-    changed: Vec<Change>,
+struct Table {
+    /// `N` entries: the byte each output byte reads.
+    src: Box<[ByteIndex]>,
+    /// `N` entries: the twist each output byte adds.
+    add: Box<[u8]>,
+    /// The bytes the move carries from another byte unchanged (labels; twists it adds nothing
+    /// to), the first of the two lists [`PermSpace::apply_table`] computes.
+    copies: Vec<Carry>,
+    /// The bytes whose twist the move changes: a 3x3x3 face turn changes 16 of the 64 bytes,
+    /// 12 or 16 of them copies.
+    twists: Vec<Twist>,
 }
 
-/// One changed byte of a move: output byte `at` is byte `src` plus `add`, modulo `modulus`.
+/// One byte a move carries: output byte `at` is byte `src`.
 #[derive(Clone, Copy, Debug)]
-struct Change {
-    at: u8,
-    src: u8,
+struct Carry {
+    at: ByteIndex,
+    src: ByteIndex,
+}
+
+/// One byte a move twists: output byte `at` is byte `src` plus `add`, modulo `modulus`.
+#[derive(Clone, Copy, Debug)]
+struct Twist {
+    at: ByteIndex,
+    src: ByteIndex,
     add: u8,
     modulus: u8,
 }
@@ -124,20 +138,25 @@ struct Change {
 pub struct PermSpace<const N: usize> {
     def: Definition,
     packer: Packer<N>,
-    tables: Vec<Table<N>>,
+    tables: Vec<Table>,
     moves: Vec<PermMove>,
     /// Per move: its generator's ordinal among the chosen generators.
     generator: Vec<u16>,
     /// Per move: the move that undoes it.
     inverse: Vec<u16>,
-    /// Per generator ordinal: the slots it changes, by label byte (see `may_follow`).
+    /// Per generator ordinal: the slots it changes among label bytes `0..128` (see
+    /// `may_follow`).
     support: Vec<u128>,
+    /// Per generator ordinal, `support_words` masks of the label bytes from 128 on (none for a
+    /// state of at most 128 bytes, whose test stays one AND).
+    support_rest: Vec<u128>,
+    support_words: usize,
     /// Per generator ordinal: the same turn may follow itself (quarter turns of order >= 4).
     repeats: Vec<bool>,
     solved: Packed<N>,
     layout: Layout,
     /// The definition's `Illegal` rules as (label byte, mask of the labels it must not hold).
-    illegal: Vec<(u8, [u64; 4])>,
+    illegal: Vec<(ByteIndex, [u64; 4])>,
 }
 
 impl<const N: usize> PermSpace<N> {
@@ -145,11 +164,14 @@ impl<const N: usize> PermSpace<N> {
     /// tables and changed bytes, the [`Packer`]'s table, its label, and its entries in the
     /// lists and the map of inverses.
     fn move_bytes_needed(len: usize) -> u128 {
-        let table = size_of::<Table<N>>() as u128 + heap(N * size_of::<Change>());
-        let packed = listed::<MoveTable>() + 2 * heap(len);
+        let table = size_of::<Table>() as u128
+            + heap(N * (size_of::<ByteIndex>() + 1))
+            + heap(len * size_of::<Twist>());
+        let packed = listed::<MoveTable>() + heap(len * (size_of::<ByteIndex>() + 1));
+        let support = heap(len.div_ceil(128) * size_of::<u128>());
         let lists = listed::<PermMove>() + 2 * size_of::<u16>() as u128 + listed::<u64>();
         let inverses = 2 * size_of::<((usize, u32), usize)>() as u128;
-        table + packed + lists + inverses
+        table + packed + lists + inverses + support
     }
 
     /// The space of `def` searched with `powers` (from [`Definition::generators`]); `qtm` when
@@ -157,7 +179,7 @@ impl<const N: usize> PermSpace<N> {
     /// fit `N` bytes, a name is longer than [`MAX_NAME_BYTES`] or there is no move. The move
     /// tables are charged to `setup` before they are made, and each move is a step of it.
     pub fn new(def: Definition, powers: &[Power], qtm: bool, setup: &mut Setup) -> Result<Self> {
-        const { assert!(N.is_power_of_two() && N <= 256) };
+        const { assert!(N.is_power_of_two() && N <= ByteIndex::MAX as usize + 1) };
         let at = Location::file(&def.name);
         if powers.is_empty() {
             return Err(Error::input(
@@ -178,26 +200,36 @@ impl<const N: usize> PermSpace<N> {
         let needed = powers.len() as u128 * Self::move_bytes_needed(def.state_bytes());
         setup.charge(needed, || at.clone())?;
         let packer = Packer::<N>::new(&def, &transforms)?;
-        let mut modulus = [u8::MAX; N];
-        modulus[..packer.len()].copy_from_slice(packer.modulus());
+        let modulus = packer.modulus();
         let mut tables = Vec::with_capacity(transforms.len());
         for t in &transforms {
             setup.step(|| at.clone())?;
             let table = packer.table(t);
-            let mut src: [u8; N] = std::array::from_fn(|j| j as u8);
-            let mut add = [0u8; N];
+            // `N` fits a `ByteIndex` (asserted above).
+            let mut src: Box<[ByteIndex]> = (0..N).map(|j| j as ByteIndex).collect();
+            let mut add = vec![0u8; N].into_boxed_slice();
             src[..table.src.len()].copy_from_slice(&table.src);
             add[..table.add.len()].copy_from_slice(&table.add);
-            let changed = (0..N)
-                .filter(|&j| usize::from(src[j]) != j || add[j] != 0)
-                .map(|j| Change {
-                    at: j as u8,
-                    src: src[j],
-                    add: add[j],
-                    modulus: modulus[j],
-                })
-                .collect();
-            tables.push(Table { src, add, changed });
+            let changed = (0..packer.len()).filter(|&j| usize::from(src[j]) != j || add[j] != 0);
+            let (mut copies, mut twists) = (Vec::new(), Vec::new());
+            for j in changed {
+                let (at, src) = (j as ByteIndex, src[j]);
+                match add[j] {
+                    0 => copies.push(Carry { at, src }),
+                    add => twists.push(Twist {
+                        at,
+                        src,
+                        add,
+                        modulus: modulus[j],
+                    }),
+                }
+            }
+            tables.push(Table {
+                src,
+                add,
+                copies,
+                twists,
+            });
         }
         // The generators in order of first appearance, and each power's generator ordinal
         // (at most MAX_MOVES of them: below u16::MAX, which marks "none yet").
@@ -244,22 +276,27 @@ impl<const N: usize> PermSpace<N> {
                 by_power.get(&(p.base, wanted)).copied().unwrap_or(i) as u16
             })
             .collect();
-        // Label bytes are the slots, numbered across the orbits: fewer than N <= 128.
-        let support = bases
-            .iter()
-            .map(|&b| {
-                let t = &def.moves[b].transform;
-                let mut mask = 0u128;
-                for (o, &(first, _, _)) in t.orbits.iter().zip(packer.orbit_bytes()) {
-                    for (slot, (&p, &d)) in o.perm.iter().zip(&o.delta).enumerate() {
-                        if usize::from(p) != slot || d != 0 {
-                            mask |= 1 << (first + slot);
+        // Label bytes are the slots, numbered across the orbits: fewer than `packer.len()`.
+        // The first 128 in one `u128` per generator, the rest (big states only) after it.
+        let support_words = packer.len().saturating_sub(128).div_ceil(128);
+        let mut support = vec![0u128; bases.len()];
+        let mut support_rest = vec![0u128; bases.len() * support_words];
+        for (g, &b) in bases.iter().enumerate() {
+            let t = &def.moves[b].transform;
+            for (o, &(first, _, _)) in t.orbits.iter().zip(packer.orbit_bytes()) {
+                for (slot, (&p, &d)) in o.perm.iter().zip(&o.delta).enumerate() {
+                    if usize::from(p) != slot || d != 0 {
+                        match first + slot {
+                            byte @ 0..128 => support[g] |= 1 << byte,
+                            byte => {
+                                let bit = byte - 128;
+                                support_rest[g * support_words + bit / 128] |= 1 << (bit % 128);
+                            }
                         }
                     }
                 }
-                mask
-            })
-            .collect();
+            }
+        }
         let repeats = orders.iter().map(|&k| qtm && k >= 4).collect();
         let solved = packer.pack(&def.solved);
         let layout = Layout::new(&def, &transforms, packer.orbit_bytes());
@@ -271,7 +308,9 @@ impl<const N: usize> PermSpace<N> {
                 for &p in &rule.pieces {
                     mask[usize::from(p / 64)] |= 1 << (p % 64);
                 }
-                ((packer.orbit_bytes()[rule.orbit].0 + rule.slot) as u8, mask)
+                // A label byte, below `N`: fits a `ByteIndex`.
+                let byte = packer.orbit_bytes()[rule.orbit].0 + rule.slot;
+                (byte as ByteIndex, mask)
             })
             .collect();
         Ok(PermSpace {
@@ -282,6 +321,8 @@ impl<const N: usize> PermSpace<N> {
             generator,
             inverse,
             support,
+            support_rest,
+            support_words,
             repeats,
             solved,
             layout,
@@ -319,11 +360,17 @@ impl<const N: usize> PermSpace<N> {
         self.layout.indexable()
     }
 
-    /// Move `m` (its number in [`moves`](Self::moves)) as byte tables: output byte `j` reads
-    /// byte `src[j]` and adds the twist `add[j]` (modulo its orbit's orientation count).
-    pub fn move_bytes(&self, m: usize) -> (&[u8; N], &[u8; N]) {
+    /// Move `m` (its number in [`moves`](Self::moves)) as byte tables of `N` entries: output
+    /// byte `j` reads byte `src[j]` and adds the twist `add[j]` (modulo its orbit's orientation
+    /// count).
+    pub fn move_bytes(&self, m: usize) -> (&[ByteIndex], &[u8]) {
         let t = &self.tables[m];
         (&t.src, &t.add)
+    }
+
+    /// The number of bytes the layout uses (at most `N`).
+    pub fn state_len(&self) -> usize {
+        self.packer.len()
     }
 
     /// `move` applied to `state`.
@@ -335,15 +382,33 @@ impl<const N: usize> PermSpace<N> {
     /// A copy of the state with the move's changed bytes recomputed: every other byte reads
     /// itself and adds nothing, so it keeps its value.
     #[inline]
-    fn apply_table(&self, s: &Packed<N>, t: &Table<N>) -> Packed<N> {
+    fn apply_table(&self, s: &Packed<N>, t: &Table) -> Packed<N> {
         let mut out = s.0;
-        for c in &t.changed {
-            // `% N` is a mask (N is a power of two): no bounds check. A byte below its modulus
-            // plus a twist below it stays below 2 * modulus <= 254 (labels add 0).
-            let v = s.0[usize::from(c.src) % N].wrapping_add(c.add);
+        // `% N` is a mask (N is a power of two): no bounds check.
+        for c in &t.copies {
+            out[usize::from(c.at) % N] = s.0[usize::from(c.src) % N];
+        }
+        for c in &t.twists {
+            // A byte below its modulus plus a twist below it stays below 2 * modulus <= 254.
+            let v = s.0[usize::from(c.src) % N] + c.add;
             out[usize::from(c.at) % N] = if v >= c.modulus { v - c.modulus } else { v };
         }
         Packed(out)
+    }
+
+    /// Whether generators `a` and `b` (ordinals) change no label byte from 128 on in common
+    /// (always, for states of at most 128 bytes).
+    #[inline]
+    fn disjoint_rest(&self, a: usize, b: usize) -> bool {
+        let w = self.support_words;
+        if w == 0 {
+            return true;
+        }
+        let (a, b) = (
+            &self.support_rest[a * w..][..w],
+            &self.support_rest[b * w..][..w],
+        );
+        a.iter().zip(b).all(|(x, y)| x & y == 0)
     }
 
     /// Whether `state` keeps every `Illegal` rule of the definition.
@@ -399,7 +464,7 @@ impl<const N: usize> StateSpace for PermSpace<N> {
             return self.repeats[a] && previous == next;
         }
         // Generators that change no slot in common commute.
-        !(b < a && self.support[a] & self.support[b] == 0)
+        !(b < a && self.support[a] & self.support[b] == 0 && self.disjoint_rest(a, b))
     }
 }
 
@@ -429,7 +494,16 @@ impl<const N: usize> Describe for PermSpace<N> {
         content.str("modulus").bytes(self.packer.modulus());
         content.str("moves").u64(self.tables.len() as u64);
         for table in &self.tables {
-            content.bytes(&table.src).bytes(&table.add);
+            // A byte per source up to 256 bytes (as before byte indices were wider: tables
+            // cached then are still found), two from there on.
+            if N <= 256 {
+                let src: Vec<u8> = table.src.iter().map(|&b| b as u8).collect();
+                content.bytes(&src);
+            } else {
+                let src: Vec<u8> = table.src.iter().flat_map(|b| b.to_le_bytes()).collect();
+                content.bytes(&src);
+            }
+            content.bytes(&table.add);
         }
         content.str("solved").bytes(&self.solved.0);
         content.str("illegal").u64(self.illegal.len() as u64);

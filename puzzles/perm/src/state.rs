@@ -15,15 +15,67 @@
 //! branch on the byte's kind and no allocation. Label bytes get the modulus 255, which labels
 //! (at most 254) never reach.
 //!
-//! # Trade-offs
+//! # Widths
 //!
-//! `N` is a const parameter so the state is `Copy` and hashes as a plain array; pick the
-//! smallest `N` that fits ([`Packer::new`] says when it does not). Separate label and
-//! orientation bytes cost a byte per turning piece over a combined `label * o + orientation`
-//! code, but keep the shuffle a single add-and-reduce.
+//! `N` is a const parameter so the state is `Copy`, hashes as a plain array and has no pointer
+//! to follow; [`WIDTHS`] are the `N`s the plugin compiles, and [`with_width`] picks the smallest
+//! that holds a definition, once, at load. A byte is addressed by a [`ByteIndex`] (`u16`), so
+//! the largest width is not bound by the tables.
+//!
+//! The widths double from 16 to 1024, then jump to 4096 (the largest, [`MAX_STATE_BYTES`]):
+//!
+//! - up to 128 bytes (the 2x2x2: 16, the 3x3x3: 40, the megaminx: 100) is what every puzzle
+//!   that can be solved optimally takes, and stays as it was: a state is copied, hashed and
+//!   compared in a few instructions;
+//! - 256 to 1024 hold twsearch's 6x6x6 (160 bytes) to 13x13x13 (880), the gigaminx (280) and
+//!   the icosahedra (144, 360), each in less than twice its bytes;
+//! - 4096 holds the 14x14x14 and up to the 20x20x20 (2,176 bytes); no sample of twsearch lies
+//!   between 1,024 and 2,176 bytes, and a 2048 width would be one more copy of every engine.
+//!
+//! Each width is a monomorphised copy of every engine (compile time, binary size), so there
+//! are few; within one, a state costs `N` bytes wherever it is stored (a hash set, a frontier,
+//! a path), and the engines' memory estimates count `size_of::<Packed<N>>()`, the real width.
+//! Boxed words (`Box<[u64]>` per state) would fit any size exactly but cost an allocation per
+//! state and a pointer per hash probe, and the engines' state must be `Copy`.
+//!
+//! Separate label and orientation bytes cost a byte per turning piece over a combined
+//! `label * o + orientation` code, but keep the shuffle a single add-and-reduce.
 
+pub use super::def::ByteIndex;
 use super::def::{Definition, OrbitState, State, Transform};
 use statespace::error::{Error, Location, Result};
+
+/// The state widths the plugin compiles, smallest first (see the module docs).
+pub const WIDTHS: [usize; 8] = [16, 32, 64, 128, 256, 512, 1024, 4096];
+
+/// The most bytes a state may take: the largest of [`WIDTHS`].
+pub const MAX_STATE_BYTES: usize = WIDTHS[WIDTHS.len() - 1];
+
+/// Something to run with the state width chosen for a definition: [`with_width`] calls
+/// [`run`](Self::run) with the `N` of one of [`WIDTHS`].
+pub trait ForWidth {
+    /// What `run` returns.
+    type Output;
+    /// Runs with states of `N` bytes.
+    fn run<const N: usize>(self) -> Self::Output;
+}
+
+/// Runs `f` with the smallest of [`WIDTHS`] that holds `bytes` (a definition's
+/// [`state_bytes`](Definition::state_bytes)); `None` past [`MAX_STATE_BYTES`]. The one place a
+/// width is chosen: the plugin and the benches dispatch through it.
+pub fn with_width<F: ForWidth>(bytes: usize, f: F) -> Option<F::Output> {
+    Some(match bytes {
+        0..=16 => f.run::<16>(),
+        17..=32 => f.run::<32>(),
+        33..=64 => f.run::<64>(),
+        65..=128 => f.run::<128>(),
+        129..=256 => f.run::<256>(),
+        257..=512 => f.run::<512>(),
+        513..=1024 => f.run::<1024>(),
+        1025..=4096 => f.run::<4096>(),
+        _ => return None,
+    })
+}
 
 /// A state as bytes (see the module docs for the layout).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -33,7 +85,7 @@ pub struct Packed<const N: usize>(pub [u8; N]);
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveTable {
     /// The byte each output byte reads.
-    pub src: Vec<u8>,
+    pub src: Vec<ByteIndex>,
     /// The twist each output byte adds (0 for label bytes).
     pub add: Vec<u8>,
 }
@@ -66,14 +118,14 @@ impl<const N: usize> Packer<N> {
             orbits.push((labels, oris, o.pieces));
         }
         let at = Location::file(&def.name);
-        // Tables address bytes with a u8.
-        if modulus.len() > N.min(256) {
+        // Tables address bytes with a `ByteIndex`.
+        let most = N.min(usize::from(ByteIndex::MAX) + 1);
+        if modulus.len() > most {
             return Err(Error::input(
                 at,
                 format!(
-                    "the state needs {} bytes, more than the {} of this state type",
+                    "the state needs {} bytes, more than the {most} of this state type",
                     modulus.len(),
-                    N.min(256)
                 ),
             ));
         }
@@ -121,14 +173,15 @@ impl<const N: usize> Packer<N> {
 
     /// The byte tables of `t` (which must fit the definition, as [`Transform::problem`] checks).
     pub fn table(&self, t: &Transform) -> MoveTable {
-        let mut src: Vec<u8> = (0..self.len()).map(|j| j as u8).collect();
+        // `len() <= N` fits a `ByteIndex` (checked in `new`).
+        let mut src: Vec<ByteIndex> = (0..self.len()).map(|j| j as ByteIndex).collect();
         let mut add = vec![0u8; self.len()];
         for (&(labels, oris, n), o) in self.orbits.iter().zip(&t.orbits) {
             for i in 0..n {
                 let p = o.perm[i] as usize;
-                src[labels + i] = (labels + p) as u8;
+                src[labels + i] = (labels + p) as ByteIndex;
                 if let Some(at) = oris {
-                    src[at + i] = (at + p) as u8;
+                    src[at + i] = (at + p) as ByteIndex;
                     add[at + i] = o.delta[i];
                 }
             }

@@ -22,9 +22,10 @@ fn defs_dir() -> PathBuf {
 
 /// Every `.tws` in `configs/defs`, by file stem (`perm_every_corpus_file_parses_and_validates`
 /// checks that none is missing).
-const CORPUS: [&str; 10] = [
+const CORPUS: [&str; 11] = [
     "2x2x2",
     "3x3x3",
+    "6x6x6",
     "loopover-3x3",
     "loopover-3x3-rows",
     "loopover-4x4",
@@ -247,7 +248,8 @@ fn perm_scramble_then_inverse_is_identity() {
             .generators(None, Metric::Htm, &here(), &mut setup())
             .unwrap();
         let tables: Vec<&Transform> = powers.iter().map(|p| &p.transform).collect();
-        let packer = Packer::<64>::new(&d, &tables).unwrap();
+        // 256 bytes: the 6x6x6 takes 160.
+        let packer = Packer::<256>::new(&d, &tables).unwrap();
         for _ in 0..20 {
             let picks: Vec<usize> = (0..25).map(|_| rng.below(powers.len())).collect();
             let text: Vec<&str> = picks.iter().map(|&i| powers[i].name.as_str()).collect();
@@ -889,4 +891,67 @@ fn perm_rotation_names_follow_twsearch() {
     ] {
         assert!(!is_rotation_name(mv), "{mv}");
     }
+}
+
+/// A definition of 400 bytes of state (label bytes past 255, a `ByteIndex` past a `u8`):
+/// orbit A of 150 twisting pieces (bytes 0 to 299), orbit B of 100 plain ones (300 to 399).
+fn wide_definition() -> String {
+    let line = |v: Vec<usize>| {
+        v.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let cycle = |n: usize| line((0..n).map(|i| (i + 1) % n + 1).collect());
+    let mut swap: Vec<usize> = (1..=100).collect();
+    swap.swap(98, 99);
+    format!(
+        "Name Wide\nSet A 150 3\nSet B 100 1\nSolved\nA\n{}\nB\n{}\nEnd\n\
+         Move X\nA\n{}\n{}\nEnd\nMove Y\nB\n{}\nEnd\nMove Z\nB\n{}\nEnd\n",
+        line((1..=150).collect()),
+        line((1..=100).collect()),
+        cycle(150),
+        line((0..150).map(|i| i % 3).collect()),
+        cycle(100),
+        line(swap),
+    )
+}
+
+/// States past 256 bytes: the space's byte shuffle agrees with the model move by move, its
+/// moves undo each other, and the commuting test sees slots past the first 128 label bytes (X
+/// and Y share none: one order only; Y and Z share B's last slots: both orders).
+#[test]
+fn perm_wide_states_move_as_the_model_does() {
+    use super::space::PermSpace;
+    use statespace::space::{Invertible, StateSpace};
+    let d = tws::parse(&wide_definition(), "wide.tws", &mut setup()).unwrap();
+    assert_eq!(d.state_bytes(), 400);
+    let powers = d
+        .generators(None, Metric::Htm, &here(), &mut setup())
+        .unwrap();
+    let space = PermSpace::<512>::new(d.clone(), &powers, false, &mut setup()).unwrap();
+    assert!(
+        Packer::<256>::new(&d, &[]).is_err(),
+        "400 bytes do not fit 256"
+    );
+    let packer = Packer::<512>::new(&d, &[]).unwrap();
+    let mut rng = Lcg(5);
+    let mut s = d.solved.clone();
+    let mut p = space.solved();
+    for _ in 0..200 {
+        let m = space.moves()[rng.below(space.moves().len())];
+        s = s.apply(&powers[m.index()].transform, &d.orbits);
+        let next = space.apply(p, m);
+        assert_eq!(packer.unpack(&next), s, "{m}");
+        assert_eq!(space.apply(next, space.inverse(m)), p, "{m}");
+        p = next;
+    }
+    let first = |name: &str| space.moves().iter().copied().find(|m| m.name() == name);
+    let (x, y, z) = (
+        first("X").unwrap(),
+        first("Y").unwrap(),
+        first("Z").unwrap(),
+    );
+    assert!(space.may_follow(x, y) && !space.may_follow(y, x));
+    assert!(space.may_follow(y, z) && space.may_follow(z, y));
 }

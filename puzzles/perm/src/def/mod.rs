@@ -45,8 +45,8 @@ pub mod transform;
 
 pub use check::{WrongPieces, permutation_problem};
 pub use model::{
-    Definition, Illegal, MAX_ORIENTATIONS, MAX_PIECES, MoveDef, Orbit, OrbitState, OrbitTransform,
-    State, Transform,
+    ByteIndex, Definition, Illegal, MAX_ORIENTATIONS, MAX_PIECES, MoveDef, Orbit, OrbitState,
+    OrbitTransform, State, Transform,
 };
 pub use power::{MAX_EXPANDED_ORDER, MAX_MOVES, Metric, Power, UnknownMetric, power_name};
 pub use sequence::{Pending, Turn};

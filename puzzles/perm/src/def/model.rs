@@ -17,6 +17,10 @@ pub const MAX_PIECES: usize = 255;
 /// The most orientations a piece has (twsearch's limit): `orientation + delta` stays a byte.
 pub const MAX_ORIENTATIONS: u8 = 127;
 
+/// The position of a byte in a packed search state (see [`Definition::state_bytes`]): a state
+/// may take more than 256 bytes (the 6x6x6: 160, the 20x20x20: 2,176).
+pub type ByteIndex = u16;
+
 /// One orbit (a ksolve "set"): slots that pieces move between, and how many ways a piece turns.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Orbit {
