@@ -103,6 +103,8 @@ impl Latch {
         Ticker {
             latch: self,
             next: 0,
+            last: 0,
+            before: 0,
         }
     }
 }
@@ -111,14 +113,19 @@ impl Latch {
 #[derive(Debug)]
 pub struct Ticker<'a> {
     latch: &'a Latch,
-    /// The work count at which the next poll is due.
+    /// The work count (counting every count the caller started again) at which the next poll
+    /// is due.
     next: u64,
+    /// The caller's count at the last call.
+    last: u64,
+    /// The work of the counts the caller started again, before its current one.
+    before: u64,
 }
 
 impl<'a> Ticker<'a> {
     /// Counts work and polls when a poll is due: `done` is the work this ticker has seen done
-    /// so far (a count that only grows, such as the successors generated). `Err` when the run
-    /// must stop.
+    /// so far (a count that grows, such as the successors generated; see [`due`](Self::due)
+    /// for one that starts again). `Err` when the run must stop.
     #[inline]
     pub fn tick(&mut self, done: u64) -> Result<(), Limit> {
         if self.due(done) {
@@ -131,12 +138,22 @@ impl<'a> Ticker<'a> {
     /// Whether a poll is due at `done` (as in [`tick`](Self::tick)); when it says so, the next is
     /// due [`WORK_PER_POLL`] units later. For engines that check more than the latch on the same
     /// beat (their memory): they call [`Latch::check`] themselves.
+    ///
+    /// A count that goes back (a sweep that counts each layer's successors from zero) is taken
+    /// as a new count added to the old: without that, the next poll would wait until the new
+    /// count passed the old one (a whole layer of work with no clock read; never, when every
+    /// layer is smaller than the first one polled).
     #[inline]
     pub fn due(&mut self, done: u64) -> bool {
-        if done < self.next {
+        if done < self.last {
+            self.before = self.before.saturating_add(self.last);
+        }
+        self.last = done;
+        let work = self.before.saturating_add(done);
+        if work < self.next {
             return false;
         }
-        self.next = done.saturating_add(WORK_PER_POLL);
+        self.next = work.saturating_add(WORK_PER_POLL);
         true
     }
 
@@ -164,6 +181,68 @@ mod tests {
         assert!(!ticker.due(11 * WORK_PER_POLL - 1));
         assert!(ticker.due(u64::MAX));
         assert!(ticker.due(u64::MAX), "no overflow past the end");
+    }
+
+    #[test]
+    fn a_count_that_starts_again_polls_within_the_beat() {
+        let latch = Latch::new(&Limits::default());
+        let mut ticker = latch.ticker();
+        assert!(ticker.due(0));
+        // One layer's count: the last poll at 100 beats.
+        assert!(ticker.due(100 * WORK_PER_POLL));
+        // The next layer counts from zero: a poll within one beat, not after 100.
+        let polls: Vec<u64> = (0..=2 * WORK_PER_POLL).filter(|&n| ticker.due(n)).collect();
+        assert_eq!(polls, [WORK_PER_POLL, 2 * WORK_PER_POLL]);
+    }
+
+    #[test]
+    fn a_sweep_interrupted_in_a_later_layer_stops_within_a_beat() {
+        // A line 0 - 1 - ... - 1000 where state n has successors n - 1 and WORK_PER_POLL / 2
+        // copies of n + 1 (the hash set ignores repeats): every layer is one state and less
+        // than a beat of work. The flag goes up while layer 30 is expanded.
+        use crate::search::layers;
+        use crate::space::StateSpace;
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static FLAG: AtomicBool = AtomicBool::new(false);
+        static GENERATED: AtomicU64 = AtomicU64::new(0);
+        static RAISED_AT: AtomicU64 = AtomicU64::new(0);
+        struct Line;
+        impl StateSpace for Line {
+            type State = u32;
+            type Move = u8;
+            fn successors(&self, state: u32, visit: &mut dyn FnMut(u8, u32)) {
+                if state == 30 && !FLAG.swap(true, Ordering::Relaxed) {
+                    RAISED_AT.store(GENERATED.load(Ordering::Relaxed), Ordering::Relaxed);
+                }
+                for _ in 0..WORK_PER_POLL / 2 {
+                    if state < 1000 {
+                        GENERATED.fetch_add(1, Ordering::Relaxed);
+                        visit(0, state + 1);
+                    }
+                }
+                if state > 0 {
+                    GENERATED.fetch_add(1, Ordering::Relaxed);
+                    visit(1, state - 1);
+                }
+            }
+            fn is_goal(&self, _: u32) -> bool {
+                false
+            }
+        }
+        let limits = Limits {
+            interrupt: Some(&FLAG),
+            ..Limits::default()
+        };
+        let options = layers::Options {
+            limits: &limits,
+            threads: None,
+        };
+        let sweep = layers::forward_hashed(&Line, 0, options, &mut |_, _| {});
+        assert_eq!(sweep.stopped, Some(Limit::Interrupted));
+        let after = GENERATED.load(Ordering::Relaxed) - RAISED_AT.load(Ordering::Relaxed);
+        // At most a beat, and the rest of the state being expanded when the poll came.
+        let bound = WORK_PER_POLL + WORK_PER_POLL / 2 + 1;
+        assert!(after <= bound, "{after} successors after the interrupt");
     }
 
     #[test]
