@@ -137,9 +137,10 @@ class Puzzle:
     ) -> Exploration:
         """Sweeps the space and counts its states by distance, as ``explore --json``:
         ``explore_from="goals"`` every state that can reach a goal, by distance to the nearest;
-        ``"start"`` the start's component, by distance from it (``explore --from``; default the
-        config's ``explore_from``, else goals when the puzzle can). The start is ``board`` or
-        ``scramble``, else the config's. A limit stops it with what was found so far
+        ``"start"`` the start's component, by distance from it (``explore --from``; default
+        ``"start"`` when ``board`` or ``scramble`` is given, else the config's ``explore_from``,
+        else goals when the puzzle can). The start is ``board`` or ``scramble``, else the
+        config's; with ``explore_from="goals"`` they raise ``ValueError``. A limit stops it with what was found so far
         (``complete`` False)."""
     def export(
         self,

@@ -16,7 +16,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use statespace::board_text::BoardText;
 use statespace::cache::TableCache;
-use statespace::config::{Config, Mode};
+use statespace::config::{Config, ExploreFrom, Mode};
 use statespace::graph::{self, DEFAULT_MAX_STATES, ExportLimits};
 use statespace::instance::{ExploreOptions, Instance};
 use statespace::limit::Limits;
@@ -347,8 +347,9 @@ impl Puzzle {
 
     /// Sweeps the space as `explore --json` does: backward from the goals (every state that
     /// can reach one) or forward from the start (its component), per `explore_from` ("goals",
-    /// "start"; default: the config's `[search] explore_from`, else the puzzle's choice). The
-    /// start is `board` or `scramble`, else the config's. An Exploration (the histogram by
+    /// "start"; default: "start" when `board` or `scramble` is given, else the config's
+    /// `[search] explore_from`, else the puzzle's choice). The start is `board` or `scramble`,
+    /// else the config's. An Exploration (the histogram by
     /// distance, the farthest board, the rate).
     #[pyo3(signature = (threads=None, time_limit=None, max_depth=None, max_states=None, memory=None, explore_from=None, board=None, scramble=None))]
     #[allow(clippy::too_many_arguments)]
@@ -370,13 +371,22 @@ impl Puzzle {
             Some(n) => Some(n),
             None => self.config.threads().map_err(py_error)?,
         };
+        let given_start = board.is_some() || scramble.is_some();
         let from = match explore_from {
             Some(name) => Some(
                 name.parse()
                     .map_err(|e| PyValueError::new_err(format!("explore_from: {e}")))?,
             ),
+            // A start given is the start of the sweep: its component, by distance from it.
+            None if given_start => Some(ExploreFrom::Start),
             None => self.config.explore_from().map_err(py_error)?,
         };
+        if given_start && from == Some(ExploreFrom::Goals) {
+            return Err(PyValueError::new_err(
+                "board= and scramble= start a sweep from the start; explore_from=\"goals\" \
+                 sweeps from the goals and takes neither",
+            ));
+        }
         let options = ExploreOptions {
             from,
             limits,

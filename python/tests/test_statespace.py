@@ -100,6 +100,13 @@ def test_explore_from_start_or_goals_and_a_dict_key():
     assert backward.histogram == expected["histogram"]
     with pytest.raises(ValueError, match="explore_from"):
         klotski.explore(explore_from="sideways")
+    # A board given is a start: swept from it by default, refused with the goals' direction.
+    assert klotski.explore(board=moved).histogram == other.histogram
+    with pytest.raises(ValueError, match="goals"):
+        klotski.explore(explore_from="goals", board=moved)
+    eight = statespace.load(ROOT / "configs" / "tiles-3x3.toml", cache=False)
+    with pytest.raises(ValueError, match="<board>"):
+        eight.explore(board="1 2 3\n4 5")
     with pytest.raises(TypeError, match="shapes.V"):
         statespace.Puzzle("blocks", shapes={"V": object()})
 
