@@ -26,7 +26,7 @@ pub struct DefaultHeuristic {
 ///   and saves them in `cache`; later calls map them from the cache (tens of milliseconds).
 /// - every other size: linear conflict. (3 x 3 is better served by the whole distance table;
 ///   the 24-puzzle's 6-6-6-6 databases are not offered as a default: 127.5 M placements each,
-///   half a gigabyte per group to build.)
+///   half a gigabyte per group to build, minutes in all; `configs/tiles-24.toml` names them.)
 ///
 /// A build stopped by a limit (memory, time, Ctrl-C) falls back to the next choice.
 pub fn default_heuristic(
