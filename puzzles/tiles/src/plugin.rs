@@ -310,7 +310,7 @@ mod tests {
             );
             let h = manhattan.of(&board);
             assert_eq!(h, manhattan_blank_first(cells, 5), "instance {id}");
-            assert!(h <= *optimal && (optimal - h) % 2 == 0, "instance {id}");
+            assert!(h <= *optimal && (optimal - h).is_multiple_of(2), "instance {id}");
         }
         let lengths = instances.iter().map(|(_, optimal, _)| *optimal);
         assert_eq!(
