@@ -373,7 +373,12 @@ impl Layout {
             // Blocks of one state, or one block of every state, tabulate a successor per state: a
             // sweep state by state already.
             let high = size / low;
-            if !splits || low < 2 || high < 2 || low > 1 << 32 || high > 1 << 32 || size % low != 0
+            if !splits
+                || low < 2
+                || high < 2
+                || low > 1 << 32
+                || high > 1 << 32
+                || !size.is_multiple_of(low)
             {
                 continue;
             }
