@@ -264,14 +264,14 @@ fn text(e: &Exploration, memory: &PeakMemory) -> String {
         .unwrap();
     }
     match &e.stopped {
-        Some(limit @ Limit::Depth(_)) => writeln!(out, "stopped: {limit}").unwrap(),
         // The layer being found is dropped: every depth listed is complete.
-        Some(limit) => writeln!(
+        Some(limit) if !matches!(limit, Limit::Depth(_)) && !e.histogram.is_empty() => writeln!(
             out,
-            "stopped at depth {} ({limit}); the depths below are complete",
+            "stopped: {limit}, while finding depth {}; the depths below are complete",
             e.histogram.len()
         )
         .unwrap(),
+        Some(limit) => writeln!(out, "stopped: {limit}").unwrap(),
         None => {}
     }
     let so_far = if e.stopped.is_some() { " so far" } else { "" };
