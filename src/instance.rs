@@ -314,7 +314,7 @@ pub struct Exploration {
     /// Backward from the goals or forward from the start.
     pub direction: Direction,
     /// The expansion used: `word-at-a-time`, `block-at-a-time`, `per-state` (a bitset over the
-    /// dense index) or `hash-set` (a space with no dense index, forward).
+    /// dense index) or `hash-set` (a space with no dense index).
     pub strategy: &'static str,
     /// Every state of the space (reachable or not).
     pub space_size: u128,
@@ -332,6 +332,9 @@ pub struct Exploration {
     pub engine_bytes: u64,
     /// How the cluster ran, when the sweep ran on one.
     pub cluster: Option<crate::search::cluster::Report>,
+    /// Why the space has no dense index, when it was swept with a hash set for that reason
+    /// (`the index of 2x2x2x2 needs 4.3e22 values, past 2^64`): said beside the histogram.
+    pub no_index: Option<String>,
 }
 
 impl Exploration {
@@ -356,6 +359,7 @@ impl Exploration {
             threads: layers.threads,
             engine_bytes: layers.memory_bytes,
             cluster: None,
+            no_index: None,
         }
     }
 

@@ -128,6 +128,10 @@ type ClusterBackward<P> = fn(Arc<P>, &Cluster, &Limits) -> Clustered<P>;
 struct Sweeps<P: StateSpace> {
     forward: (ForwardSweep<P>, Option<ClusterForward<P>>, &'static str),
     backward: Option<(BackwardSweep<P>, ClusterBackward<P>, &'static str)>,
+    /// Backward with a hash set, for a space with goals but no dense index (no cluster).
+    backward_hashed: Option<BackwardSweep<P>>,
+    /// Why there is no dense index, when the plugin said ([`Kit::no_index`]).
+    no_index: Option<String>,
 }
 
 /// The distance table engine of a space: how it is built, looked up, and kept in the cache.
@@ -169,6 +173,10 @@ struct Faster<P: StateSpace> {
 pub struct Kit<P: Puzzle> {
     space: Arc<P>,
     description: String,
+    /// Why the space has no dense index ([`no_index`](Self::no_index)).
+    no_index: Option<String>,
+    /// The hash-set sweep backward from the goals ([`goals`](Self::goals)).
+    backward_hashed: Option<BackwardSweep<P>>,
     indexed: Option<IndexedEngines<P>>,
     /// The table engine (a plain level-scan build) and the per-state backward sweep.
     table: Option<(TableEngine<P>, PerStateSweep<P>)>,
@@ -191,6 +199,8 @@ impl<P: Puzzle> Kit<P> {
         Kit {
             space: Arc::new(space),
             description: description.into(),
+            no_index: None,
+            backward_hashed: None,
             indexed: None,
             table: None,
             xor: None,
@@ -233,13 +243,23 @@ impl<P: Puzzle> Kit<P> {
     }
 
     /// Invertible moves and an enumerable goal set: the `bidirectional` engine (hash sets;
-    /// bitsets when the space has a [`table`](Self::table) too), and undirected exports.
+    /// bitsets when the space has a [`table`](Self::table) too), undirected exports, and
+    /// `explore` backward from the goals with a hash set where there is no dense index (as far
+    /// as the memory budget allows; the default when no start board is given).
     pub fn goals(mut self) -> Self
     where
         P: Invertible + GoalSet,
     {
         self.both_ways = self.both_ways.or(Some(bidirectional::solve::<P>));
+        self.backward_hashed = Some(layers::backward_hashed::<P>);
         self.invertible()
+    }
+
+    /// Why this space has no dense index (`its index needs 4.3e22 values, past 2^64`): what
+    /// `explore` says when it sweeps with a hash set instead of bitsets.
+    pub fn no_index(mut self, why: impl Into<String>) -> Self {
+        self.no_index = Some(why.into());
+        self
     }
 
     /// A dense index, invertible moves, an enumerable goal set and a description: the distance
@@ -351,6 +371,8 @@ impl<P: Puzzle> Kit<P> {
         let Kit {
             space,
             description,
+            no_index,
+            backward_hashed,
             indexed,
             table,
             xor,
@@ -384,7 +406,12 @@ impl<P: Puzzle> Kit<P> {
                 "hash-set",
             ),
         };
-        let sweeps = Sweeps { forward, backward };
+        let sweeps = Sweeps {
+            forward,
+            backward,
+            backward_hashed,
+            no_index,
+        };
         let runner = Runner { space, proof };
         // `auto` (the rule in the module docs): each engine that applies takes it from the
         // ones before, from the last resort to the first choice.
@@ -628,26 +655,46 @@ impl<P: Puzzle> Runner<P> {
                     .map(|swept| (swept.layers, Some(swept.report)))
                     .map_err(crate::error::Error::Cluster)
             };
-            let from = options.from.unwrap_or(match sweeps.backward {
-                Some(_) => ExploreFrom::Goals,
-                None => ExploreFrom::Start,
-            });
-            let (direction, strategy, (layers, report)) = match (from, &sweeps.backward) {
-                (ExploreFrom::Goals, Some((run, on_cluster, strategy))) => {
+            // From the goals when the space can sweep them over its index; without one, from
+            // the start board if there is one, else from the goals with a hash set (twsearch's
+            // `-g` on a definition file).
+            let from =
+                options
+                    .from
+                    .unwrap_or(match (&sweeps.backward, start, sweeps.backward_hashed) {
+                        (Some(_), _, _) | (None, None, Some(_)) => ExploreFrom::Goals,
+                        _ => ExploreFrom::Start,
+                    });
+            let hashed = match (from, &sweeps.backward, sweeps.backward_hashed) {
+                (ExploreFrom::Goals, None, Some(run)) => Some(run),
+                _ => None,
+            };
+            let (direction, strategy, (layers, report)) = match (from, &sweeps.backward, hashed) {
+                (ExploreFrom::Goals, Some((run, on_cluster, strategy)), _) => {
                     let swept = match &options.cluster {
                         None => (run(&space, engine_options, on_layer), None),
                         Some(cluster) => clustered(on_cluster(space.clone(), cluster, limits))?,
                     };
                     (Direction::Backward, *strategy, swept)
                 }
-                (ExploreFrom::Goals, None) => {
+                (ExploreFrom::Goals, None, Some(run)) => {
+                    if options.cluster.is_some() {
+                        return Err(refuse(format!(
+                            "{description} has no dense index: a cluster sweeps slices of one; \
+                             without --workers it sweeps here with a hash set"
+                        )));
+                    }
+                    let swept = run(&space, engine_options, on_layer);
+                    (Direction::Backward, "hash-set", (swept, None))
+                }
+                (ExploreFrom::Goals, None, None) => {
                     return Err(refuse(format!(
                         "from goals: {description} cannot be swept backward (that needs moves \
                          that each have an inverse, and goals it can list); from start sweeps \
                          the start board's component"
                     )));
                 }
-                (ExploreFrom::Start, _) => {
+                (ExploreFrom::Start, _, _) => {
                     let (run, on_cluster, strategy) = sweeps.forward;
                     let start = start.ok_or_else(|| {
                         crate::error::Error::input(
@@ -680,6 +727,9 @@ impl<P: Puzzle> Runner<P> {
                 |s| space.format(s),
             );
             exploration.cluster = report;
+            if strategy == "hash-set" {
+                exploration.no_index = sweeps.no_index.clone();
+            }
             Ok(exploration)
         })
     }

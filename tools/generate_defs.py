@@ -405,6 +405,44 @@ def rings():
     return [("BALLS", 10, 1)], moves, {"BALLS": colours}
 
 
+def listed(perms):
+    """Moves written as the 1-based lists of the file: {set: "2 3 1"} -> {set: (perm, no twist)}."""
+    out = {}
+    for s, text in perms.items():
+        perm = [int(v) - 1 for v in text.split()]
+        out[s] = (perm, [0] * len(perm))
+    return out
+
+
+def wheels():
+    """Four classes of places and nothing that twists (the block sweep cuts its index between
+    classes): L and R turn four rim and four hub pieces of look-alike colours; L turns four keys
+    of each of two sets of distinct keys (odd, both), R swaps two pairs of each, T turns three
+    keys of each alone (even): the second set's parity is the first's."""
+    sets = [("RIM", 6, 1), ("HUB", 5, 1), ("KEYA", 4, 1), ("KEYB", 4, 1)]
+    moves = [
+        ("L", listed({"RIM": "2 3 4 1 5 6", "HUB": "2 3 4 1 5", "KEYA": "2 3 4 1", "KEYB": "2 3 4 1"})),
+        ("R", listed({"RIM": "1 2 4 5 6 3", "HUB": "1 3 4 5 2", "KEYA": "2 1 4 3", "KEYB": "3 4 1 2"})),
+        ("T", listed({"KEYA": "2 3 1 4", "KEYB": "1 3 4 2"})),
+    ]
+    solved = {"RIM": [0, 0, 0, 1, 1, 1], "HUB": [0, 0, 1, 1, 2]}
+    return sets, moves, solved
+
+
+def parity_pair():
+    """Two sets of five distinct pieces whose parities move together: L is a four-cycle (odd) of
+    each, R a three-cycle (even) of each, S a three-cycle of the first alone. The second set is
+    ranked among the places of one parity, which the first decides: the block sweep must not cut
+    the index between them."""
+    sets = [("A", 5, 1), ("B", 5, 1)]
+    moves = [
+        ("L", listed({"A": "2 3 4 1 5", "B": "1 3 4 5 2"})),
+        ("R", listed({"A": "1 2 4 5 3", "B": "2 3 1 4 5"})),
+        ("S", listed({"A": "2 3 1 4 5"})),
+    ]
+    return sets, moves
+
+
 def main():
     sets, moves = cube(2)
     write_tws("2x2x2.tws", "2x2x2", sets, moves, comment="2x2x2: 8 corners, six face turns (x = R, y = U, z = F)")
@@ -437,6 +475,13 @@ def main():
     write_tws("loopover-3x3-rows.tws", "LoopOver 3x3, rows of one colour", sets, moves,
               solved={"TILES": [0, 0, 0, 1, 1, 1, 2, 2, 2]},
               comment="LoopOver 3x3 with look-alike tiles: three colours, one per row (1,680 positions)")
+    # No twists, several classes of places: the block sweep's cut between classes.
+    sets, moves, solved = wheels()
+    write_tws("wheels.tws", "Wheels", sets, moves, solved=solved,
+              comment="Wheels: L, R turn rim, hub and keys; T turns keys alone; no twists, four classes of places")
+    sets, moves = parity_pair()
+    write_tws("parity-pair.tws", "Parity pair", sets, moves,
+              comment="Parity pair: two sets of five distinct pieces whose parities L, R, S change together")
 
 
 if __name__ == "__main__":

@@ -256,8 +256,23 @@ fn text(e: &Exploration, memory: &PeakMemory) -> String {
         e.description, e.strategy
     )
     .unwrap();
-    if let Some(limit) = &e.stopped {
-        writeln!(out, "stopped: {limit}").unwrap();
+    if let Some(why) = &e.no_index {
+        writeln!(
+            out,
+            "no dense index: {why}; swept with a hash set, as far as the memory budget allows"
+        )
+        .unwrap();
+    }
+    match &e.stopped {
+        // The layer being found is dropped: every depth listed is complete.
+        Some(limit) if !matches!(limit, Limit::Depth(_)) && !e.histogram.is_empty() => writeln!(
+            out,
+            "stopped: {limit}, while finding depth {}; the depths below are complete",
+            e.histogram.len()
+        )
+        .unwrap(),
+        Some(limit) => writeln!(out, "stopped: {limit}").unwrap(),
+        None => {}
     }
     let so_far = if e.stopped.is_some() { " so far" } else { "" };
     // A space with no dense index has no size to compare with (0).
@@ -337,6 +352,13 @@ fn json_value(e: &Exploration, memory: &PeakMemory) -> serde_json::Value {
         },
         "complete": e.stopped.is_none(),
         "limit": e.stopped.as_ref().map(|l| l.to_string()),
+        // The depth the sweep was finding when a limit stopped it (not a depth limit: that
+        // ends it after the last depth asked for).
+        "stopped_at_depth": match e.stopped {
+            None | Some(Limit::Depth(_)) => None,
+            Some(_) => Some(e.histogram.len()),
+        },
+        "no_index": e.no_index,
         "reachable": e.reachable(),
         "histogram": e.histogram,
         "max_distance": e.histogram.len().checked_sub(1),

@@ -136,24 +136,30 @@ pub fn space<const N: usize>(
     PermSpace::new(def, &powers, metric == Metric::Qtm, &mut setup).unwrap()
 }
 
-/// The block sweep (places times twists, two move tables) against the per-state sweep: the same
-/// histogram and farthest state on puzzles with twists (the 2x2x2, the Pyraminx) and without (LoopOver: blocks of one state), on one thread and two. (The Skewb,
-/// whose index over-counts 9 times, is checked against its published table above.)
+/// The block sweep (two move tables) against the per-state sweep: the same histogram and
+/// farthest state on puzzles with twists (the 2x2x2, cut before its twists; the Pyraminx) and
+/// without (Wheels: cut between its classes of places, 20 * 30 rim and hub places times 24 * 12
+/// key places; LoopOver, one class: blocks of one state; Parity pair, whose two classes share a
+/// parity and so are never cut apart: state by state), on one thread and two. (The Skewb, whose
+/// index over-counts 9 times, is checked against its published table above.)
 #[test]
 fn perm_block_sweep_equals_the_per_state_sweep() {
-    let cases: [(String, Option<&[&str]>, Metric, u64); 3] = [
+    // The low part's size `L` expected, 0 for not checked.
+    let cases: [(String, Option<&[&str]>, Metric, u64); 5] = [
         (own("2x2x2.tws"), Some(&["U", "F", "R"]), Metric::Htm, 729),
         (own("pyraminx.tws"), None, Metric::Htm, 0),
         (own("loopover-3x3.tws"), None, Metric::Htm, 1),
+        (own("wheels.tws"), None, Metric::Htm, 24 * 12),
+        (own("parity-pair.tws"), None, Metric::Htm, 1),
     ];
     let limits = Limits::default();
-    for (name, moves, metric, twists) in cases {
+    for (name, moves, metric, expected_low) in cases {
         let space = space::<32>(&name, moves, metric);
         let low = space
             .low_count()
             .expect("perm spaces without Illegal rules split");
-        if twists > 0 {
-            assert_eq!(low, twists, "{name}");
+        if expected_low > 0 {
+            assert_eq!(low, expected_low, "{name}");
         }
         let one = layers::Options {
             limits: &limits,
@@ -1193,6 +1199,44 @@ fn perm_scramble_files_answer_every_block_by_name() {
             (json!(1), json!("SEXY"), json!(4)),
             (json!(3), json!("TWO"), json!(2))
         ]
+    );
+}
+
+/// A space with no dense index is swept from the goals with a hash set until the memory budget
+/// stops it: the depths it completed are the full sweep's first ones, exactly (Wheels, through
+/// the engine, against the bitset sweep), and `explore` on the 6x6x6's definition says why it
+/// has no index, where it stopped and why, and exits 4.
+#[test]
+fn perm_sweep_past_the_budget_keeps_the_depths_it_completed() {
+    let wheels = space::<32>(&own("wheels.tws"), None, Metric::Htm);
+    let all = Limits::default();
+    let options = |limits| layers::Options {
+        limits,
+        threads: Some(1),
+    };
+    let full = layers::backward(&wheels, options(&all), &mut |_, _| {});
+    let complete = layers::backward_hashed(&wheels, options(&all), &mut |_, _| {});
+    assert_eq!(complete.histogram, full.histogram);
+    assert!(complete.stopped.is_none());
+    let tiny = Limits {
+        memory_budget: 256 << 10,
+        ..Limits::default()
+    };
+    let partial = layers::backward_hashed(&wheels, options(&tiny), &mut |_, _| {});
+    assert!(matches!(partial.stopped, Some(Limit::Memory { .. })));
+    let depths = partial.histogram.len();
+    assert!((2..full.histogram.len()).contains(&depths), "{depths}");
+    assert_eq!(partial.histogram, full.histogram[..depths]);
+
+    let (code, out, err) = run(&["explore", &own(SIX), "--memory", "4MiB"]);
+    assert_eq!(code, 4, "{err}");
+    assert!(
+        out.contains("backward from the goal set, hash-set")
+            && out.contains("no dense index: a class of 24 slots is more than its rank takes")
+            && out.contains("stopped: needs ")
+            && out.contains(", while finding depth 2; the depths below are complete")
+            && out.contains("       1  54\n"),
+        "{out}"
     );
 }
 

@@ -31,6 +31,30 @@
 //!   class whose every move is even (LoopOver 3x3: 9! / 2) and a joint parity across orbits
 //!   (the 3x3x3's corners and edges).
 //!
+//! # Where the index splits
+//!
+//! The digits are the ranked classes' arrangements, then the twists, and a move changes each
+//! class on its own (classes are closed under the moves; a twist belongs to its slot). So the
+//! index is `high * L + low` for any cut between two ranked classes or before the twists, `L`
+//! the radix of the digits after the cut, and a move maps `high` and `low` separately: what the
+//! block sweep ([`SplitMoves`](statespace::space::SplitMoves)) tabulates, `(H + L) * moves`
+//! entries. One exception: a half-ranked class's rank is a permutation only together with the
+//! parity of the classes it depends on, so a cut never separates them (the 3x3x3's edges stay
+//! with its corners). [`Layout::split_low_count`] takes, of the cuts that are left, the one with
+//! the smallest `H + L`:
+//!
+//! - a puzzle that twists and has one class of places (the 2x2x2: `8! * 3^7`) cuts before the
+//!   twists, `L = 2187`, as the block sweep was first written for;
+//! - a puzzle with no twists but several classes (the puzzler's challenger: corners `10! / (5!
+//!   5!) = 252` times edges `11! / (4! 4! 3!) = 11,550`) cuts between classes, `L = 11,550`,
+//!   where the twists alone gave blocks of one state and a sweep state by state;
+//! - one class and no twists (LoopOver) has no cut but the one before everything, one block of
+//!   every state: its table is a successor per state, a sweep state by state already, so it is
+//!   swept state by state.
+//!
+//! The smallest tables are also the cheapest to fill (a successor per entry); the cost of a
+//! larger `L` is a block's scratch and the low table's rows, which stream in order.
+//!
 //! # What it does not see, and the trade-off
 //!
 //! Other invariants (the Skewb's orientation, which ties twists to positions across orbits;
@@ -265,6 +289,45 @@ impl Layout {
         self.indexable
     }
 
+    /// Why not [`indexable`](Self::indexable), in words for `explore` (`None` when it is): a
+    /// class too long to rank, or more indices than a `u64` counts (with their number).
+    pub fn why_not_indexable(&self) -> Option<String> {
+        if self.indexable {
+            return None;
+        }
+        if let Some(c) = self.classes.iter().find(|c| c.ranker.is_none()) {
+            let n = c.labels.len();
+            let limit = match c.counts.iter().all(|&k| k == 1) {
+                true => format!("{} distinct pieces", Permutations::MAX_LEN),
+                false => format!("{} look-alike pieces", Multiset::MAX_CELLS),
+            };
+            return Some(format!(
+                "a class of {n} slots is more than its rank takes (at most {limit})"
+            ));
+        }
+        if self.size <= u128::from(u64::MAX) {
+            return Some(format!(
+                "{} classes of pieces, more than the 64 it ranks",
+                self.fast.ranked.len()
+            ));
+        }
+        // The number of indices as a float: the product saturates.
+        let log10: f64 = self
+            .classes
+            .iter()
+            .map(|c| {
+                let twists = c.oris.len().saturating_sub(1) as f64
+                    * f64::from(c.orientations).log10()
+                    + (f64::from(c.orientations) / f64::from(c.step)).log10();
+                (c.arrangements as f64).log10() + if c.oris.is_empty() { 0.0 } else { twists }
+            })
+            .sum();
+        let (exponent, mantissa) = (log10.floor(), 10f64.powf(log10 - log10.floor()));
+        Some(format!(
+            "its index has {mantissa:.1}e{exponent} values, more than 2^64 (1.8e19)"
+        ))
+    }
+
     /// The number of values the orientation digits take together, `L`: the index is
     /// `arrangements * L + twists` (the digits' order), and a move changes the two parts
     /// separately, since a twist belongs to its slot and the move carries it along whatever piece
@@ -277,6 +340,54 @@ impl Layout {
             .iter()
             .map(|&(_, radix, _)| u64::from(radix));
         free.chain(lasts).product()
+    }
+
+    /// The `L` of the split the block sweep uses ([`SplitMoves`](statespace::space::SplitMoves)):
+    /// the index is `high * L + low`, cut between two ranked classes or before the twists, at
+    /// the cut that makes the two move tables smallest (see the module docs, "Where the index
+    /// splits"). At least [`twist_count`](Self::twist_count) unless that is 1 and no cut gives
+    /// blocks of two states or more.
+    pub fn split_low_count(&self) -> u64 {
+        let ranked = &self.fast.ranked;
+        let twists = u128::from(self.twist_count());
+        let size = self.size;
+        // Masks over the first 64 classes (parity sets only name those).
+        let bit = |k: u16| if k < 64 { 1u64 << k } else { 0 };
+        let mut best: Option<(u128, u128)> = None;
+        let mut low = twists;
+        for cut in (0..=ranked.len()).rev() {
+            if cut < ranked.len() {
+                let class = &self.classes[ranked[cut] as usize];
+                low = low.saturating_mul(u128::from(class.arrangements));
+            }
+            let (before, after) = ranked.split_at(cut);
+            let before_mask = before.iter().fold(0, |m, &k| m | bit(k));
+            let after_mask = after.iter().fold(0, |m, &k| m | bit(k));
+            // A half-ranked class's rank means a permutation only with the parity of the
+            // classes it depends on: they must be on its side of the cut.
+            let apart = |side: &[u16], other: u64| {
+                side.iter()
+                    .all(|&k| self.classes[k as usize].parity_of & other == 0)
+            };
+            let splits = apart(before, after_mask) && apart(after, before_mask);
+            // Blocks of one state, or one block of every state, tabulate a successor per state: a
+            // sweep state by state already.
+            let high = size / low;
+            if !splits
+                || low < 2
+                || high < 2
+                || low > 1 << 32
+                || high > 1 << 32
+                || !size.is_multiple_of(low)
+            {
+                continue;
+            }
+            let tables = high + low;
+            if best.is_none_or(|(t, _)| tables < t) {
+                best = Some((tables, low));
+            }
+        }
+        best.map_or(self.twist_count(), |(_, low)| low as u64)
     }
 
     /// The number of classes.

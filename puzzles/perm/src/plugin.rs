@@ -293,10 +293,15 @@ fn instance<const N: usize>(build: Build) -> Result<Instance> {
         chosen.make::<N>(&space_for_factory, patterns.clone(), limits, cache)
     });
     let indexable = space.indexable();
+    let no_index = space.layout().why_not_indexable();
     let kit = Kit::new(space, description)
         .goals()
         .invariant()
         .heuristic_from(factory);
-    let kit = if indexable { kit.table().split() } else { kit };
+    let kit = match (indexable, no_index) {
+        (true, _) => kit.table().split(),
+        (false, Some(why)) => kit.no_index(why),
+        (false, None) => kit,
+    };
     Ok(kit.build(Mode::AUTO))
 }

@@ -548,11 +548,12 @@ impl<const N: usize> Indexed for PermSpace<N> {
     }
 }
 
-/// Places times twists (see [`Layout::twist_count`]), except where an `Illegal` rule blocks
-/// moves (Square-1): then states do not all have the same moves.
+/// Classes before the cut times classes after it and the twists (see
+/// [`Layout::split_low_count`]), except where an `Illegal` rule blocks moves (Square-1): then
+/// states do not all have the same moves.
 impl<const N: usize> SplitMoves for PermSpace<N> {
     fn low_count(&self) -> Option<u64> {
-        (self.indexable() && self.illegal.is_empty()).then(|| self.layout.twist_count())
+        (self.indexable() && self.illegal.is_empty()).then(|| self.layout.split_low_count())
     }
 }
 

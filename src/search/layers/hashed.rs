@@ -1,5 +1,6 @@
-//! The sweep of a space with no dense index ([`forward_hashed`]): forward from a start, its
-//! visited set a hash set, its layers two lists of states.
+//! The sweep of a space with no dense index ([`forward_hashed`], [`backward_hashed`]): forward
+//! from a start or backward from the goals, its visited set a hash set, its layers two lists of
+//! states.
 //!
 //! Why it exists: `explore --from start` works on every puzzle, and a puzzle without an
 //! [`Indexed`](crate::space::Indexed) encoding (whole Shift boards, the 3x3x3) cannot have the
@@ -9,7 +10,8 @@
 //! Memory grows with what is found (about `3 * size_of::<S>()` bytes a state, plus the two
 //! layers), so it is checked before each growth of the set or of a layer, against the budget
 //! ([`Visited::bytes_at_next_growth`]): a component larger than the budget stops the sweep with
-//! the layers completed and [`Limit::Memory`]. One thread. The farthest state is the first found
+//! the layers completed and [`Limit::Memory`]: the histogram of every depth completed, as
+//! twsearch's `-g` prints when it runs out of memory. One thread. The farthest state is the first found
 //! in the deepest layer (the others' is the lowest index; a hash set has none), which is the
 //! same from run to run since successors are listed in a fixed order.
 
@@ -17,7 +19,7 @@ use super::{Layers, Options};
 use crate::limit::{Latch, Limit};
 use crate::search::Stats;
 use crate::search::visited::{HashVisited, Visited};
-use crate::space::StateSpace;
+use crate::space::{GoalSet, Invertible, StateSpace};
 
 /// Forward from `start` over any space, with a hash set (see the module docs). Arguments as in
 /// [`forward`](super::forward).
@@ -38,13 +40,54 @@ pub fn forward_hashed<P: StateSpace + ?Sized>(
     options: Options,
     on_layer: &mut dyn FnMut(u32, u64),
 ) -> Layers<P::State> {
+    sweep_hashed(space, &[start], options, on_layer)
+}
+
+/// Backward from every goal at once, with a hash set: `histogram[d]` counts the states whose
+/// fewest moves to a goal is `d` (moves are [`Invertible`], so this is [`forward_hashed`] from
+/// the goal set). For spaces with goals but no dense index: `explore` on a puzzle whose index
+/// does not fit 64 bits (the 3x3x3, the 6x6x6) sweeps from the solved state this way, as far as
+/// the memory budget allows, like twsearch's `-g`. Arguments as in [`forward`](super::forward).
+///
+/// ```
+/// use statespace::toys::{Lights, LightsGoal};
+/// use statespace::search::layers;
+/// use statespace::limit::Limits;
+/// let flip = Lights::new(2, 2, false, LightsGoal::Uniform);
+/// let limits = Limits::default();
+/// let options = layers::Options { limits: &limits, threads: None };
+/// // Both uniform boards at 0; the 16 boards in all.
+/// let sweep = layers::backward_hashed(&flip, options, &mut |_, _| {});
+/// assert_eq!(sweep.histogram.iter().sum::<u64>(), 16);
+/// assert_eq!(sweep.histogram[0], 2);
+/// ```
+pub fn backward_hashed<P: Invertible + GoalSet + ?Sized>(
+    space: &P,
+    options: Options,
+    on_layer: &mut dyn FnMut(u32, u64),
+) -> Layers<P::State> {
+    let mut goals = Vec::new();
+    space.goals(&mut |goal| goals.push(goal));
+    sweep_hashed(space, &goals, options, on_layer)
+}
+
+/// The sweep from `sources` (depth 0; repeats count once).
+fn sweep_hashed<P: StateSpace + ?Sized>(
+    space: &P,
+    sources: &[P::State],
+    options: Options,
+    on_layer: &mut dyn FnMut(u32, u64),
+) -> Layers<P::State> {
     let limits = options.limits;
     let latch = Latch::new(limits);
     let mut ticker = latch.ticker();
     let state_bytes = std::mem::size_of::<P::State>() as u128;
     let mut seen = HashVisited::default();
-    seen.insert(start);
-    let mut frontier = vec![start];
+    let mut frontier: Vec<P::State> = sources
+        .iter()
+        .copied()
+        .filter(|&s| seen.insert(s))
+        .collect();
     let mut next = Vec::new();
     let mut result = Layers {
         histogram: Vec::new(),

@@ -23,9 +23,10 @@
 //! | [`forward`], [`backward`] | [`Indexed`] (+ [`Invertible`] + [`GoalSet`] backward) | **push**, one state at a time: each frontier state's [`successors`](crate::space::StateSpace::successors) set their bits in `next`; a merge pass adds `next` to `visited` |
 //! | [`xor_forward`], [`xor_backward`] | [`XorMoves`] (+ [`GoalSet`] backward) | **pull**, a 64-bit word of states per move: `next[t]` is the OR of the frontier words that reach word `t`, minus `visited[t]` |
 //! | [`split_backward`] | [`SplitMoves`] + [`Invertible`] + [`GoalSet`] | a **block** of the states that share the index's high part at a time, from two move tables; push while the frontier is small, pull (each unvisited state looks for a neighbour in the frontier, stopping at the first) once it is large |
-//! | [`forward_hashed`] | any [`StateSpace`](crate::space::StateSpace) | no bitsets: a hash set of the states found and two lists for the layers, for spaces with no dense index (`explore --from start` on any puzzle; memory grows with what is found, checked before each growth) |
+//! | [`forward_hashed`], [`backward_hashed`] | any [`StateSpace`](crate::space::StateSpace) (+ [`Invertible`] + [`GoalSet`] backward) | no bitsets: a hash set of the states found and two lists for the layers, for spaces with no dense index (`explore --from start` on any puzzle, from the goals on one whose index does not fit 64 bits; memory grows with what is found, checked before each growth: a sweep past the budget stops with the depths it completed) |
 //!
-//! With [`SplitMoves`] (permutation puzzles: pieces' places times slots' twists), `high_k` and
+//! With [`SplitMoves`] (permutation puzzles: pieces' places times slots' twists, or one group of
+//! classes of places times the rest; BENCHMARKS.md, "Sweeps without twists"), `high_k` and
 //! `low_k` are tabulated once, and a successor costs one look-up in a table of `L * moves`
 //! entries and one bit, instead of an unrank, a move and a rank (the 2x2x2's figures: BENCHMARKS.md,
 //! "2x2x2 God's number: the sweep block by block"). Its module (`split.rs`) has the details and
@@ -93,7 +94,7 @@ pub(super) use xor::XorWords;
 use super::Stats;
 use crate::limit::{Latch, Limit, Limits};
 use crate::space::{GoalSet, Indexed, Invertible, SplitMoves, XorMoves};
-pub use hashed::forward_hashed;
+pub use hashed::{backward_hashed, forward_hashed};
 use per_state::PerState;
 use split::SplitTables;
 use sweep::{pool_for, run, run_each};

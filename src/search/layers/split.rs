@@ -38,8 +38,9 @@
 //! The tables cost `(H + L) * moves * 4` bytes on top of the three bitsets, counted against the
 //! memory budget before anything is allocated, and the engine goes state by state where they do
 //! not fit. Tabulating costs `(H + L) * moves` successors against the sweep's `H * L * moves`,
-//! so blocks of one state (`L = 1`: LoopOver, no twists) gain nothing and are swept state by
-//! state too; the 2x2x2's `L = 2187` makes the tables a rounding error. The
+//! so blocks of one state (`L = 1`: LoopOver, one class of places and no twists) gain nothing
+//! and are swept state by state too (a puzzle with no twists but several classes of places, the
+//! puzzler's challenger, is cut between classes instead: see the perm plugin's index); the 2x2x2's `L = 2187` makes the tables a rounding error. The
 //! direction rule needs the unvisited count: an index that over-counts the reachable states
 //! (the Skewb's) keeps it large and the sweep pushes throughout, which is still exact.
 
