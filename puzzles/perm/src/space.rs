@@ -570,9 +570,12 @@ impl<const N: usize> Symmetric for PermSpace<N> {
 
     #[inline]
     fn is_representative(&self, state: Packed<N>) -> bool {
-        let mut least = true;
-        self.symmetries.images(&state, |image| least &= state <= image);
-        least
+        self.symmetries.canonical(state) == state
+    }
+
+    #[inline]
+    fn representative(&self, state: Packed<N>) -> Packed<N> {
+        self.symmetries.canonical(state)
     }
 
     #[inline]
