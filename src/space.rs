@@ -292,6 +292,12 @@ pub trait Symmetric: StateSpace {
         });
         found
     }
+    /// The state that stands for `state`'s orbit: [`orbit`](Self::orbit)'s answer, for callers
+    /// that need no images (a symmetric pruning table's cell). By default `orbit`'s; a space
+    /// that can rule an image out before making all of it overrides this.
+    fn representative(&self, state: Self::State) -> Self::State {
+        self.orbit(state, |_| {})
+    }
     /// Whether every state has a 32-bit form ([`narrow`](Self::narrow) and
     /// [`widen`](Self::widen)). A table build that lists an orbit's representative per reached
     /// orbit then lists 4 bytes a state rather than the state (8 bytes for a Shift mask): half

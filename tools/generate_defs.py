@@ -172,8 +172,10 @@ def write_kpuzzle(path, name, sets, moves):
         f.write("\n")
 
 
-def cube(size):
-    """Corners (and edges for 3x3x3) of a cube; face turns."""
+def cube(size, rotations=False):
+    """Corners (and edges for 3x3x3) of a cube; face turns, and with `rotations` the whole-cube
+    rotations x, y, z (turning like R, U, F), which twsearch's naming keeps out of the search
+    and uses as symmetries."""
     corners = [
         Piece(pos, cyclic(pos, [FACES[a], FACES[b], FACES[c]]))
         for a, b, c in [("U", "F", "R"), ("U", "R", "B"), ("U", "B", "L"), ("U", "L", "F"),
@@ -197,6 +199,11 @@ def cube(size):
         per = {}
         for name, pieces, _ in orbits:
             per[name] = transform(pieces, lambda p: rotate(p, axis, 1), lambda p: dot(p, axis) > 0)
+        moves.append((m, per))
+    for m, face in (("x", "R"), ("y", "U"), ("z", "F")) if rotations else ():
+        axis = FACES[face]
+        per = {name: transform(pieces, lambda p: rotate(p, axis, 1), lambda p: True)
+               for name, pieces, _ in orbits}
         moves.append((m, per))
     sets = [(name, len(pieces), o) for name, pieces, o in orbits]
     return sets, moves
@@ -449,6 +456,11 @@ def main():
     write_kpuzzle("2x2x2.json", "2x2x2", sets, moves)
     sets, moves = cube(3)
     write_tws("3x3x3.tws", "3x3x3", sets, moves, comment="3x3x3: 8 corners, 12 edges, six face turns; centres fixed")
+    for n in (2, 3):
+        sets, moves = cube(n, rotations=True)
+        write_tws(f"{n}x{n}x{n}-rotations.tws", f"{n}x{n}x{n} with rotations", sets, moves,
+                  comment=f"{n}x{n}x{n} as {n}x{n}x{n}.tws, plus the whole-cube rotations x, y, z: "
+                          "symmetries, not moves (twsearch's naming)")
     sets, moves = skewb()
     write_tws("skewb.tws", "Skewb", sets, moves, comment="Skewb around the fixed corner ULF: the four corner turns whose halves miss it")
     sets, moves = pyraminx()

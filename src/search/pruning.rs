@@ -54,6 +54,25 @@
 //! that stops is dropped (the cells it wrote are lower bounds all the same) and the table
 //! deepens no more.
 //!
+//! # Symmetric tables
+//!
+//! [`PruningTable::symmetric`] keys a cell by the state that stands for the state's orbit under
+//! the space's [`Symmetric`] images (which keep distances: they map moves to moves and goals to
+//! goals), as twsearch does: a level fills about one cell per orbit, so the same bytes hold a
+//! level or two more (the 3x3x3's 24 rotations: depth 7 in 64 MiB where the plain table stops
+//! at 6). The walk is cut at its root: of the first moves that reach states of one orbit only
+//! the first is walked (the others' subtrees end in images of its subtree's states, orbit for
+//! orbit), one goal per orbit too. That is exact with one condition on
+//! [`may_follow`](StateSpace::may_follow): after the first move, the second may be any that may
+//! follow it *in either order*, since the image of a shortest path whose first move was mapped
+//! onto the kept one has a tail that is a shortest path on its own (rewritten into allowed
+//! order) but may start with a move that the kept first move must not precede. A pair that
+//! `may_follow` refuses in both orders (two turns of one generator) never lies on a shortest
+//! path, so nothing is lost. The walk then costs about `1 / (first-move orbit size)` of the
+//! plain one (the cube's 18 face turns fall into three orbits: a sixth), each leaf and each
+//! estimate pays for the state's images (`|G| - 1` passes over the state), and the prefetch is
+//! skipped (it would compute them twice).
+//!
 //! Trade-offs: one byte a cell where twsearch packs 2 bits (simpler, and the depths of a short
 //! search stay small anyway); a fixed size rather than doubling (a doubled lossy table cannot be
 //! rehashed, only refilled), and a moderate default (64 MiB: the pages a sparse fill touches
@@ -63,7 +82,7 @@
 //! the first run, before the databases exist.
 
 use crate::limit::{Latch, Limit, Limits};
-use crate::space::{GoalSet, Heuristic, Invertible, StateSpace};
+use crate::space::{GoalSet, Heuristic, Invertible, StateSpace, Symmetric};
 use std::hash::{Hash, Hasher};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering};
@@ -141,6 +160,11 @@ pub struct PruningTable<P: StateSpace> {
     fill: Mutex<Fill>,
     growth: Growth,
     limits: Limits,
+    /// The state a cell is chosen by: the state itself, or the one that stands for its orbit
+    /// under the space's symmetries ([`symmetric`](PruningTable::symmetric)).
+    canonical: fn(&P, P::State) -> P::State,
+    /// The states of an orbit, at most: the symmetries' count (1 without them).
+    orbit_size: u64,
 }
 
 impl<P: StateSpace> std::fmt::Debug for PruningTable<P> {
@@ -161,11 +185,51 @@ impl<P: StateSpace + Invertible + GoalSet> PruningTable<P> {
     /// [`Growth::first_work`] successors; later levels are walked under `limits` too, their
     /// time limit counted from now unless [`Limits::clock_start`] says otherwise.
     pub fn new(space: &P, limits: &Limits, growth: Growth) -> Result<Self, Limit> {
+        Self::make(space, limits, growth, |_, state| state, 1)
+    }
+
+    /// [`new`](Self::new), one cell per orbit of the space's symmetries: a state's cell is that
+    /// of the state standing for its orbit (which is as far from the goals: the symmetries map
+    /// moves to moves and goals to goals), so a level fills about `1 / |G|` of the cells that
+    /// [`new`](Self::new)'s would, and the same bytes hold levels deeper. The walk is the same;
+    /// each cell written and each estimate pay for the state's images (`|G| - 1` of them).
+    pub fn symmetric(space: &P, limits: &Limits, growth: Growth) -> Result<Self, Limit>
+    where
+        P: Symmetric,
+    {
+        let mut orbit_size = 1;
+        space.goals(&mut |goal| {
+            let mut images = 1;
+            space.images(goal, |_| images += 1);
+            orbit_size = images;
+        });
+        Self::make(
+            space,
+            limits,
+            growth,
+            |space, state| space.representative(state),
+            orbit_size,
+        )
+    }
+
+    fn make(
+        space: &P,
+        limits: &Limits,
+        growth: Growth,
+        canonical: fn(&P, P::State) -> P::State,
+        orbit_size: u64,
+    ) -> Result<Self, Limit> {
         let cells = growth.bytes.max(1).ilog2();
         let count = 1usize << cells;
         limits.check_memory(count as u128)?;
         let mut goals = Vec::new();
-        space.goals(&mut |g| goals.push(g));
+        // One goal per orbit (a symmetric table): the others' walks reach the same orbits.
+        let mut orbits = hashbrown::HashSet::new();
+        space.goals(&mut |g| {
+            if orbit_size == 1 || orbits.insert(canonical(space, g)) {
+                goals.push(g)
+            }
+        });
         let mut limits = limits.clone();
         limits.clock_start.get_or_insert_with(Instant::now);
         let table = PruningTable {
@@ -178,6 +242,8 @@ impl<P: StateSpace + Invertible + GoalSet> PruningTable<P> {
             fill: Mutex::new(Fill::default()),
             growth,
             limits,
+            canonical,
+            orbit_size,
         };
         {
             let mut fill = table.fill.lock().unwrap_or_else(|e| e.into_inner());
@@ -205,7 +271,7 @@ impl<P: StateSpace + Invertible + GoalSet> PruningTable<P> {
 
     fn deepen_locked(&self, space: &P, fill: &mut Fill) -> Result<bool, Limit> {
         let depth = self.depth();
-        let fits = self.next_leaves(fill) <= self.cells.len() as u64 / 4;
+        let fits = self.next_cells(fill) <= self.cells.len() as u64 / 4;
         if fill.frozen || !fits || depth >= MAX_DEPTH {
             fill.frozen = true;
             return Ok(false);
@@ -256,6 +322,19 @@ impl<P: StateSpace + Invertible + GoalSet> PruningTable<P> {
             [last] => last.saturating_mul(self.goals.len().max(1) as u64 * 64),
             _ => 0,
         }
+    }
+
+    /// The cells the next level is expected to fill: its sequences, or in a symmetric table
+    /// (where many sequences end in one orbit) its sequences times the cells a sequence has
+    /// filled so far.
+    fn next_cells(&self, fill: &Fill) -> u64 {
+        let leaves = self.next_leaves(fill);
+        if self.orbit_size == 1 {
+            return leaves;
+        }
+        let walked: u64 = fill.leaves.iter().sum();
+        let per_leaf = fill.filled.max(1) as f64 / walked.max(1) as f64;
+        (leaves as f64 * per_leaf.min(1.0)) as u64
     }
 
     /// The successors the next level's walk is expected to generate (every level below again,
@@ -316,12 +395,19 @@ impl<P: StateSpace> PruningTable<P> {
         self.fill.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
-    /// The cell of `state`.
+    /// The cell of `state` (of the state standing for its orbit, in a
+    /// [`symmetric`](PruningTable::symmetric) table).
     #[inline]
-    pub fn cell(&self, state: P::State) -> usize {
+    pub fn cell(&self, space: &P, state: P::State) -> usize {
         let mut hasher = super::Mix(0);
-        state.hash(&mut hasher);
+        (self.canonical)(space, state).hash(&mut hasher);
         (hasher.finish() >> self.shift) as usize
+    }
+
+    /// The orbits' size the table assumes: 1, or the symmetries' count in a
+    /// [`symmetric`](PruningTable::symmetric) table.
+    pub fn orbit_size(&self) -> u64 {
+        self.orbit_size
     }
 
     /// The least distance held in `cell` (`None` when no state within the depth hashes there).
@@ -334,10 +420,10 @@ impl<P: StateSpace> PruningTable<P> {
 
     /// The estimate of `state`: its cell's least distance, or `depth + 1` for an empty cell.
     #[inline]
-    pub fn distance(&self, state: P::State) -> u32 {
+    pub fn distance(&self, space: &P, state: P::State) -> u32 {
         // The depth first (acquire): the cells written before it are seen.
         let depth = self.depth();
-        match self.cells[self.cell(state)].load(Ordering::Relaxed) {
+        match self.cells[self.cell(space, state)].load(Ordering::Relaxed) {
             0 => depth + 1,
             code => u32::from(code) - 1,
         }
@@ -352,20 +438,22 @@ where
     #[inline]
     fn estimate(&self, space: &P, state: P::State) -> u32 {
         self.count(space);
-        self.distance(state)
+        self.distance(space, state)
     }
 
+    /// The cell's line fetched early, in a plain table only: a symmetric table's cell costs the
+    /// state's images, which the estimate would compute again.
     #[inline]
-    fn prefetch(&self, _: &P, state: P::State) {
+    fn prefetch(&self, space: &P, state: P::State) {
         #[cfg(target_arch = "x86_64")]
-        {
-            let at = self.cells.as_ptr().wrapping_add(self.cell(state));
+        if self.orbit_size == 1 {
+            let at = self.cells.as_ptr().wrapping_add(self.cell(space, state));
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
             // SAFETY: a prefetch never faults and changes no memory; `at` is inside the table.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(at as *const i8) };
         }
         #[cfg(not(target_arch = "x86_64"))]
-        let _ = state;
+        let _ = (space, state);
     }
 }
 
@@ -395,7 +483,7 @@ impl<P: StateSpace> Walk<'_, P> {
     fn visit(&mut self, state: P::State, previous: Option<P::Move>, g: u32) -> Result<(), Limit> {
         if g == self.depth {
             self.leaves += 1;
-            let cell = &self.table.cells[self.table.cell(state)];
+            let cell = &self.table.cells[self.table.cell(self.space, state)];
             let code = cell.load(Ordering::Relaxed);
             let mine = (g + 1) as u8;
             if code == 0 || code > mine {
@@ -411,11 +499,25 @@ impl<P: StateSpace> Walk<'_, P> {
         let mut successors = std::mem::take(&mut self.buffers[level]);
         successors.clear();
         let space = self.space;
+        let symmetric = self.table.orbit_size > 1;
         space.successors(state, &mut |m, t| {
-            if previous.is_none_or(|p| space.may_follow(p, m)) {
+            let allowed = match previous {
+                None => true,
+                // After a first move kept for its orbit (below), a move that may follow it in
+                // either order (see "Symmetric tables" in the module docs).
+                Some(p) if symmetric && g == 1 => space.may_follow(p, m) || space.may_follow(m, p),
+                Some(p) => space.may_follow(p, m),
+            };
+            if allowed {
                 successors.push((m, t));
             }
         });
+        if symmetric && g == 0 {
+            // One first move per orbit of the states it reaches: the rest are their images.
+            let canonical = self.table.canonical;
+            let mut seen = hashbrown::HashSet::with_capacity(successors.len());
+            successors.retain(|&(_, t)| seen.insert(canonical(space, t)));
+        }
         self.work += successors.len() as u64;
         let mut result = self.ticker.tick(self.work);
         if result.is_ok() {
@@ -482,7 +584,7 @@ mod tests {
                 let mut least = vec![None::<u32>; table.bytes() as usize];
                 for (i, &d) in dist.iter().enumerate() {
                     if d <= depth {
-                        let cell = &mut least[table.cell(i as u64)];
+                        let cell = &mut least[table.cell(&lights, i as u64)];
                         *cell = Some(cell.map_or(d, |l| l.min(d)));
                     }
                 }
@@ -494,7 +596,7 @@ mod tests {
                     );
                 }
                 for (i, &d) in dist.iter().enumerate() {
-                    let estimate = table.distance(i as u64);
+                    let estimate = table.distance(&lights, i as u64);
                     assert!(estimate <= d, "state {i}: {estimate} > {d}");
                     if d <= depth {
                         inside += 1;

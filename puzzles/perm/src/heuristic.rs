@@ -678,11 +678,14 @@ impl HeuristicKind {
     }
 
     /// Makes the heuristic for `space` from `patterns` within `limits`: the databases built or
-    /// loaded through `cache`, the pruning table filled within a share of the memory budget.
+    /// loaded through `cache`, the pruning table filled within a share of the memory budget,
+    /// one cell per orbit of the space's symmetries when `symmetric`
+    /// ([`PruningTable::symmetric`]).
     pub fn make<const N: usize>(
         self,
         space: &PermSpace<N>,
         patterns: Vec<Pattern>,
+        symmetric: bool,
         limits: &Limits,
         cache: &TableCache,
     ) -> Result<SharedHeuristic<PermSpace<N>>, Limit> {
@@ -706,7 +709,10 @@ impl HeuristicKind {
             return Ok(Arc::new(heuristic::<N>(patterns, limits, Some(cache))?));
         }
         let growth = Growth::within(limits);
-        let table = PruningTable::new(space, limits, growth)?;
+        let table = match symmetric {
+            true => PruningTable::symmetric(space, limits, growth)?,
+            false => PruningTable::new(space, limits, growth)?,
+        };
         let mut rest = limits.clone();
         rest.memory_budget = limits.memory_budget.saturating_sub(table.bytes());
         let mut parts: Vec<Box<dyn statespace::space::Heuristic<PermSpace<N>> + Send>> =

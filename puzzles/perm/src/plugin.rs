@@ -32,7 +32,7 @@ use super::heuristic::{HeuristicKind, MAX_PATTERN_STATES, Pattern, auto_pieces};
 use super::space::PermSpace;
 use super::state::{ForWidth, MAX_STATE_BYTES, with_width};
 use super::{kpuzzle, tws};
-use statespace::config::{Config, Keys, Mode};
+use statespace::config::{Checked, Config, Keys, Mode};
 use statespace::error::{Error, Location, Result};
 use statespace::instance::Instance;
 use statespace::kit::{HeuristicFactory, Kit};
@@ -67,7 +67,10 @@ statespace::keys! {
     /// `[heuristic]` of a permutation puzzle: `kind = "auto"` (the default), `"pdb"` or
     /// `"pruning"`, no other key (see [`HeuristicKind`](super::heuristic::HeuristicKind); the patterns are picked from the orbits:
     /// corners, groups of edges; see [`heuristic`](super::heuristic)).
-    pub struct PermHeuristicKeys in [heuristic] {}
+    pub struct PermHeuristicKeys in [heuristic] {
+        /// the pruning table keeps one cell per orbit of the definition's rotations that map the moves onto themselves (the same bytes hold deeper levels; each estimate computes the state's images); default false; true is refused when there are no such rotations
+        symmetry: bool,
+    }
 }
 
 /// The project's own definitions (`configs/defs/`), built into the binary: `definition =
@@ -80,6 +83,19 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../../configs/defs/2x2x2.json"),
     ),
     ("3x3x3", include_str!("../../../configs/defs/3x3x3.tws")),
+    (
+        "2x2x2-rotations",
+        include_str!("../../../configs/defs/2x2x2-rotations.tws"),
+    ),
+    (
+        "3x3x3-rotations",
+        include_str!("../../../configs/defs/3x3x3-rotations.tws"),
+    ),
+    ("wheels", include_str!("../../../configs/defs/wheels.tws")),
+    (
+        "parity-pair",
+        include_str!("../../../configs/defs/parity-pair.tws"),
+    ),
     ("6x6x6", include_str!("../../../configs/defs/6x6x6.tws")),
     ("skewb", include_str!("../../../configs/defs/skewb.tws")),
     (
@@ -171,9 +187,14 @@ impl Plugin for PermPlugin {
             return Err(goal.kind_at(config).error(message));
         }
         // Read before the definition, so that a misspelt heuristic key costs no parse.
-        let chosen = match config.section::<PermHeuristicKeys>()? {
+        let heuristic_keys = config.section::<PermHeuristicKeys>()?;
+        let chosen = match &heuristic_keys {
             Some(keys) => HeuristicKind::from_kind(keys.kind.get_ref()),
             None => HeuristicKind::Auto,
+        };
+        let symmetry = match &heuristic_keys {
+            Some(keys) => keys.symmetry(config).optional()?,
+            None => None,
         };
         let file = keys.definition(config).value()?;
         let def = match file.get().strip_prefix("builtin:") {
@@ -242,6 +263,7 @@ impl Plugin for PermPlugin {
             powers: &powers,
             qtm: metric == Metric::Qtm,
             chosen,
+            symmetry,
             description,
             setup: &mut setup,
         };
@@ -255,6 +277,8 @@ struct Build<'a> {
     powers: &'a [super::def::Power],
     qtm: bool,
     chosen: HeuristicKind,
+    /// `[heuristic] symmetry`, when written or defaulted.
+    symmetry: Option<Checked<bool>>,
     description: String,
     setup: &'a mut Setup,
 }
@@ -276,10 +300,22 @@ fn instance<const N: usize>(build: Build) -> Result<Instance> {
         powers,
         qtm,
         chosen,
+        symmetry,
         description,
         setup,
     } = build;
     let space = PermSpace::<N>::new(def, powers, qtm, setup)?;
+    let symmetric = match symmetry {
+        Some(asked) if asked.value() && !space.symmetries().any() => {
+            let why = space
+                .symmetries()
+                .refused()
+                .unwrap_or("the definition has no rotations (x, y, z, Fv, ...)");
+            return Err(asked.error(format!("no symmetry to use: {why}")));
+        }
+        Some(asked) => asked.value(),
+        None => false,
+    };
     let pieces = auto_pieces(&space, MAX_PATTERN_STATES);
     let bytes = pieces.len() as u128 * space.moves().len() as u128 * Pattern::MOVE_BYTES;
     setup.charge(bytes, || Location::file(&space.definition().name))?;
@@ -290,7 +326,13 @@ fn instance<const N: usize>(build: Build) -> Result<Instance> {
         .map_err(|e| Error::input(Location::file(&space.definition().name), e.to_string()))?;
     let space_for_factory = Arc::new(space.clone());
     let factory: HeuristicFactory<PermSpace<N>> = Arc::new(move |limits, cache| {
-        chosen.make::<N>(&space_for_factory, patterns.clone(), limits, cache)
+        chosen.make::<N>(
+            &space_for_factory,
+            patterns.clone(),
+            symmetric,
+            limits,
+            cache,
+        )
     });
     let indexable = space.indexable();
     let no_index = space.layout().why_not_indexable();

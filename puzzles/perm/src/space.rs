@@ -55,6 +55,7 @@
 use super::def::{Definition, MAX_MOVES, Power};
 use super::index::Layout;
 use super::state::{ByteIndex, MoveTable, Packed, Packer};
+use super::symmetry::Symmetries;
 use hashbrown::HashMap;
 use statespace::board_text::BoardText;
 use statespace::cache::fingerprint::Content;
@@ -62,6 +63,7 @@ use statespace::error::{Error, Location, Result};
 use statespace::setup::{Setup, heap, listed};
 use statespace::space::{
     BoardFormat, Describe, GoalSet, Indexed, Invariant, Invertible, SplitMoves, StateSpace,
+    Symmetric,
 };
 use std::fmt;
 use std::mem::size_of;
@@ -157,6 +159,8 @@ pub struct PermSpace<const N: usize> {
     layout: Layout,
     /// The definition's `Illegal` rules as (label byte, mask of the labels it must not hold).
     illegal: Vec<(ByteIndex, [u64; 4])>,
+    /// The rotations that map the moves onto themselves, acting by conjugation.
+    symmetries: Symmetries,
 }
 
 impl<const N: usize> PermSpace<N> {
@@ -299,6 +303,7 @@ impl<const N: usize> PermSpace<N> {
         }
         let repeats = orders.iter().map(|&k| qtm && k >= 4).collect();
         let solved = packer.pack(&def.solved);
+        let symmetries = Symmetries::find(&def, &transforms, &packer);
         let layout = Layout::new(&def, &transforms, packer.orbit_bytes());
         let illegal = def
             .illegal
@@ -327,7 +332,14 @@ impl<const N: usize> PermSpace<N> {
             solved,
             layout,
             illegal,
+            symmetries,
         })
+    }
+
+    /// The symmetries: the definition's rotations that map the moves onto themselves (see
+    /// [`symmetry`](super::symmetry)).
+    pub fn symmetries(&self) -> &Symmetries {
+        &self.symmetries
     }
 
     /// The definition.
@@ -545,6 +557,35 @@ impl<const N: usize> Indexed for PermSpace<N> {
         let mut bytes = [0u8; N];
         self.layout.state(index, &mut bytes);
         Packed(bytes)
+    }
+}
+
+/// Conjugation by the definition's rotations that map the moves onto themselves (see
+/// [`symmetry`](super::symmetry)); the least byte array of an orbit stands for it.
+impl<const N: usize> Symmetric for PermSpace<N> {
+    #[inline]
+    fn images<F: FnMut(Packed<N>)>(&self, state: Packed<N>, visit: F) {
+        self.symmetries.images(&state, visit)
+    }
+
+    #[inline]
+    fn is_representative(&self, state: Packed<N>) -> bool {
+        self.symmetries.canonical(state) == state
+    }
+
+    #[inline]
+    fn representative(&self, state: Packed<N>) -> Packed<N> {
+        self.symmetries.canonical(state)
+    }
+
+    #[inline]
+    fn orbit<F: FnMut(Packed<N>)>(&self, state: Packed<N>, mut visit: F) -> Packed<N> {
+        let mut least = state;
+        self.symmetries.images(&state, |image| {
+            least = least.min(image);
+            visit(image)
+        });
+        least
     }
 }
 

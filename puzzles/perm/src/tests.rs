@@ -22,18 +22,22 @@ fn defs_dir() -> PathBuf {
 
 /// Every `.tws` in `configs/defs`, by file stem (`perm_every_corpus_file_parses_and_validates`
 /// checks that none is missing).
-const CORPUS: [&str; 11] = [
+const CORPUS: [&str; 15] = [
     "2x2x2",
+    "2x2x2-rotations",
     "3x3x3",
+    "3x3x3-rotations",
     "6x6x6",
     "loopover-3x3",
     "loopover-3x3-rows",
     "loopover-4x4",
+    "parity-pair",
     "pyraminx",
     "pyraminx-tips",
     "rings",
     "skewb",
     "square1",
+    "wheels",
 ];
 
 fn corpus(name: &str) -> Definition {

@@ -4,6 +4,9 @@
 //! - [`space`]: [`Tiles`], the [`StateSpace`](statespace::space::StateSpace): a board is the tile of
 //!   every cell plus where the blank is; the dense index is a permutation rank over the half of
 //!   the boards that can reach the goal; the permutation parity proves the other half unsolvable.
+//! - [`transpose`]: the reflection about the main diagonal, the puzzle's
+//!   [`Symmetric`](statespace::space::Symmetric) images (distance tables built an orbit at a
+//!   time, symmetric pruning tables) and the pattern databases' second look-up.
 //! - [`board`]: the board text (rows of numbers, the blank `_` or `0`), and the blank-first
 //!   convention of Korf's instances.
 //! - [`blank_aware`]: the 0-1 search that builds blank-aware pattern databases.
@@ -13,8 +16,9 @@
 //! - [`plugin`]: `[puzzle] kind = "tiles"`, through the generic glue.
 //!
 //! Floors, each using only those below it: [`space`] and [`blank_aware`] (which knows nothing of
-//! the puzzle but a board's shape and a group's goal cells) at the bottom; [`board`] and
-//! [`heuristic`] on them; [`plugin`] on top.
+//! the puzzle but a board's shape and a group's goal cells) at the bottom; [`transpose`] (which
+//! [`space`] holds, built from its shape and goal), [`board`] and [`heuristic`] on them;
+//! [`plugin`] on top.
 
 #![deny(missing_docs)]
 
@@ -23,6 +27,7 @@ pub mod board;
 pub mod heuristic;
 pub mod plugin;
 pub mod space;
+pub mod transpose;
 
 pub use plugin::TilesPlugin;
 pub use space::{Board, Dir, Slide, Tiles};

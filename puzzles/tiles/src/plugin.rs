@@ -109,16 +109,18 @@ impl Plugin for TilesPlugin {
         };
         let description = format!("Sliding tiles {rows} x {cols}, goal {name}");
         let tiles = Tiles::new(rows, cols, target);
+        let symmetric = tiles.transpose().is_some();
         let heuristic = heuristic(config, &tiles)?;
         let kit = Kit::new(tiles, description)
             .goals()
             .invariant()
             .heuristic_from(heuristic);
         // Ranks fit a u64 up to 20 cells; beyond, no index (and no table could fit anyway).
-        let kit = if cells <= Permutations::MAX_LEN as usize {
-            kit.table()
-        } else {
-            kit
+        // The reflection, where the goal has one: the table is built an orbit at a time.
+        let kit = match (cells <= Permutations::MAX_LEN as usize, symmetric) {
+            (true, true) => kit.table().symmetric(),
+            (true, false) => kit.table(),
+            (false, _) => kit,
         };
         Ok(kit.build(Mode::AUTO).with_style(BoardStyle::Tiles))
     }
@@ -310,7 +312,10 @@ mod tests {
             );
             let h = manhattan.of(&board);
             assert_eq!(h, manhattan_blank_first(cells, 5), "instance {id}");
-            assert!(h <= *optimal && (optimal - h).is_multiple_of(2), "instance {id}");
+            assert!(
+                h <= *optimal && (optimal - h).is_multiple_of(2),
+                "instance {id}"
+            );
         }
         let lengths = instances.iter().map(|(_, optimal, _)| *optimal);
         assert_eq!(

@@ -21,6 +21,7 @@
 //! is there up to 4 x 5; the plugin declares it only then (a 5 x 5 table could not be allocated
 //! anyway).
 
+use crate::transpose::Transpose;
 use statespace::cache::fingerprint::Content;
 use statespace::rank::{Permutations, parity};
 use statespace::space::{Describe, GoalSet, Indexed, Invariant, Invertible, StateSpace};
@@ -96,6 +97,8 @@ pub struct Tiles {
     neighbours: Vec<Vec<(u8, Dir)>>,
     /// Ranks of the tiles' cells, blank first (up to 20 cells).
     ranks: Option<Permutations>,
+    /// The reflection about the main diagonal, when it maps the goal onto itself.
+    transpose: Option<Transpose>,
 }
 
 impl Tiles {
@@ -127,9 +130,17 @@ impl Tiles {
             goal_class: false,
             neighbours,
             ranks,
+            transpose: None,
         };
         tiles.goal_class = tiles.class(goal);
+        tiles.transpose = Transpose::new(&tiles);
         tiles
+    }
+
+    /// The reflection about the main diagonal, when the board is square and its goal is its own
+    /// reflection (see [`transpose`](crate::transpose)).
+    pub fn transpose(&self) -> Option<&Transpose> {
+        self.transpose.as_ref()
     }
 
     /// The ordered goal: tiles `1..n-1` in row-major order, the blank last.

@@ -12,7 +12,8 @@
 //! - [`manhattan`]: Manhattan distance and linear conflict (no table to build).
 //! - [`group`]: a tile group, the abstraction a pattern database is built over (blank-aware or
 //!   blank-free).
-//! - [`transpose`]: the reflection about the main diagonal, looked up beside the board.
+//! - [`Transpose`] (in [`transpose`](crate::transpose), beside the space): the reflection about
+//!   the main diagonal, looked up beside the board.
 //! - [`tile_pdb`]: the additive databases over disjoint groups; checking groups, building them,
 //!   the usual splits of the 15-puzzle.
 //! - [`factory`]: the default heuristic of a board size within a memory budget.
@@ -23,8 +24,8 @@ pub mod factory;
 pub mod group;
 pub mod manhattan;
 pub mod tile_pdb;
-pub mod transpose;
 
+pub use crate::transpose::Transpose;
 pub use factory::{DefaultHeuristic, default_heuristic};
 pub use group::{GroupCells, MAX_GROUP, TileGroup};
 pub use manhattan::{LinearConflict, Manhattan};
@@ -32,4 +33,5 @@ pub use tile_pdb::{
     AdditiveGroups, SPLIT_4_4_4_3, SPLIT_5_5_5, SPLIT_6_6_3, SPLIT_7_8, TilePdb, additive,
     additive_of, groups_by_goal_cells,
 };
-pub use transpose::Transpose;
+// The children name it `super::transpose`, as when it lived here.
+use crate::transpose;
