@@ -49,6 +49,8 @@ pub type ExportFn = Box<
 pub struct Instance {
     description: String,
     engines: Vec<(Mode, SolveFn)>,
+    /// The engines that list several solutions when [`Limits::solutions`] asks for them.
+    listing: Vec<Mode>,
     /// The engine `auto` runs.
     auto: Option<Mode>,
     default_mode: Option<Mode>,
@@ -69,6 +71,7 @@ impl Instance {
         Instance {
             description: description.into(),
             engines: Vec::new(),
+            listing: Vec::new(),
             auto: None,
             default_mode: None,
             explore: None,
@@ -93,7 +96,17 @@ impl Instance {
             "auto is a choice among engines: with_auto"
         );
         self.engines.retain(|(m, _)| *m != mode);
+        self.listing.retain(|m| *m != mode);
         self.engines.push((mode, engine));
+        self
+    }
+
+    /// Adds the engine for `mode` as [`with_engine`](Self::with_engine) does, one that lists
+    /// as many optimal solutions as [`Limits::solutions`] asks for (the others give one, and
+    /// are refused when more are asked).
+    pub fn with_listing_engine(mut self, mode: Mode, engine: SolveFn) -> Self {
+        self = self.with_engine(mode, engine);
+        self.listing.push(mode);
         self
     }
 
@@ -216,16 +229,58 @@ impl Instance {
         Ok(())
     }
 
+    /// The engine `mode` runs when `solutions` are asked for: `auto` resolved (with more than
+    /// one, to the first engine that lists them of: the one `auto` runs, `idastar`, `table`,
+    /// `iddfs`); an error in one line when that engine gives a single solution and more are
+    /// asked, naming the engines of this puzzle that list them. Checked before any work.
+    pub fn engine_for(&self, mode: Mode, solutions: usize) -> Result<Mode> {
+        self.check_mode(mode).map_err(|e| {
+            Error::input(Location::command("solve").with_key("mode"), e.to_string())
+        })?;
+        let auto = self.auto_engine();
+        let engine = match mode {
+            Mode::AUTO if solutions > 1 => auto
+                .into_iter()
+                .chain([Mode::IDASTAR, Mode::TABLE, Mode::IDDFS])
+                .find(|m| self.listing.contains(m))
+                .or(auto),
+            Mode::AUTO => auto,
+            other => Some(other),
+        }
+        .expect("checked: auto has an engine");
+        if solutions <= 1 || self.listing.contains(&engine) {
+            return Ok(engine);
+        }
+        let mut listing = self.listing.clone();
+        listing.sort_by_key(|m| m.rank());
+        let names: Vec<&str> = listing.iter().map(|m| m.name()).collect();
+        let message = match names.is_empty() {
+            true => format!(
+                "{solutions} asked, but no engine of {} lists several solutions: ask for 1",
+                self.description
+            ),
+            false => format!(
+                "{solutions} asked, but the {engine} engine gives one solution; these list \
+                 several here: {} (--mode {})",
+                names.join(", "),
+                names[0]
+            ),
+        };
+        Err(Error::input(
+            Location::command("solve").with_key("solutions"),
+            message,
+        ))
+    }
+
     /// Parses `board` and solves it with `mode` within `limits`. `auto` runs the engine it
-    /// stands for; the solution names that engine and carries `"auto": true`.
+    /// stands for; the solution names that engine and carries `"auto": true`. With
+    /// [`Limits::solutions`] above 1, the engine must list solutions
+    /// ([`engine_for`](Self::engine_for)).
     pub fn solve(&self, board: &BoardText, mode: Mode, limits: &Limits) -> Result<Solution> {
         self.check_mode(mode).map_err(|e| {
             Error::input(Location::file(&board.file).with_key("mode"), e.to_string())
         })?;
-        let engine = match mode {
-            Mode::AUTO => self.auto_engine().expect("checked: auto has an engine"),
-            other => other,
-        };
+        let engine = self.engine_for(mode, limits.solutions)?;
         let (_, solve) = self
             .engines
             .iter()
@@ -233,6 +288,7 @@ impl Instance {
             .expect("checked: the instance has this engine");
         let mut solution = solve(board, limits, &self.cache)?;
         solution.mode = engine;
+        solution.asked = limits.solutions.max(1);
         if mode == Mode::AUTO {
             solution.details.push(Arc::new(ChosenByAuto));
         }
@@ -374,6 +430,12 @@ pub struct Solution {
     pub start: String,
     /// Solved, unsolvable or stopped.
     pub answer: Answer,
+    /// The further optimal solutions after the answer's, as move labels, when more than one was
+    /// asked for ([`Limits::solutions`]); each as long as the answer's path.
+    pub others: Vec<Vec<String>>,
+    /// How many solutions were asked for (1 by default): with fewer found, the answer and
+    /// [`others`](Self::others) are every optimal solution there is.
+    pub asked: usize,
     /// What the engine did (all zero when an invariant proved the answer).
     pub stats: Stats,
     /// The invariant that proved the start unsolvable without a search (`parity`), if one did.
@@ -468,6 +530,8 @@ impl Solution {
             mode,
             start,
             answer,
+            others: Vec::new(),
+            asked: 1,
             stats,
             proof: None,
             details: Vec::new(),
@@ -489,7 +553,28 @@ impl Solution {
             Outcome::Unsolvable => Answer::Unsolvable,
             Outcome::LimitReached(limit) => Answer::LimitReached(limit),
         };
-        Solution::new(mode, board(start), answer, report.stats)
+        let mut solution = Solution::new(mode, board(start), answer, report.stats);
+        solution.others = (report.others.iter())
+            .map(|path| path.steps.iter().map(|s| s.mv.to_string()).collect())
+            .collect();
+        solution
+    }
+
+    /// Every solution found, the answer's first, as move labels: one when one was asked for;
+    /// none unless solved.
+    pub fn solutions(&self) -> Vec<Vec<String>> {
+        match &self.answer {
+            Answer::Solved { moves, .. } => std::iter::once(moves.clone())
+                .chain(self.others.iter().cloned())
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether the solutions found are every optimal solution there is: solved with fewer than
+    /// [`asked`](Self::asked).
+    pub fn all_optimal(&self) -> bool {
+        matches!(self.answer, Answer::Solved { .. }) && 1 + self.others.len() < self.asked
     }
 
     /// This solution with `details` added.
@@ -528,6 +613,8 @@ impl Solution {
             mode,
             start,
             answer: Answer::Unsolvable,
+            others: Vec::new(),
+            asked: 1,
             stats: Stats::default(),
             proof: Some(proof),
             details: Vec::new(),

@@ -102,14 +102,15 @@ pub fn solve<P: StateSpace, H: Heuristic<P> + ?Sized>(
         threshold: 0,
         next_threshold: u32::MAX,
         pending: 0,
+        start,
+        found: Vec::new(),
     };
     let outcome = search.run(start);
     search.stats.elapsed = latch.elapsed();
     search.table_stats();
-    Report {
-        outcome,
-        stats: search.stats,
-    }
+    let mut report = Report::new(outcome, search.stats);
+    report.others = search.found;
+    report
 }
 
 /// Why an iteration stopped early.
@@ -138,6 +139,11 @@ struct Search<'a, P: StateSpace, H: ?Sized> {
     next_threshold: u32,
     /// Successors buffered on the stack right now, for the peak-frontier statistic.
     pending: u64,
+    /// Where the search starts.
+    start: P::State,
+    /// The solutions found, when [`Limits::solutions`] asks for more than one (the first is
+    /// taken out for the outcome when the run ends).
+    found: Vec<Path<P::State, P::Move>>,
 }
 
 impl<P: StateSpace, H: Heuristic<P> + ?Sized> Search<'_, P, H> {
@@ -162,11 +168,15 @@ impl<P: StateSpace, H: Heuristic<P> + ?Sized> Search<'_, P, H> {
                 generated: self.stats.generated - generated,
             });
             match result {
+                Err(Stop::Limit(limit)) => return Outcome::LimitReached(limit),
+                // The solutions asked for, or all there are (the iteration ended).
+                Err(Stop::Found) | Ok(()) if !self.found.is_empty() => {
+                    return Outcome::Solved(self.found.remove(0));
+                }
                 Err(Stop::Found) => {
                     let steps = std::mem::take(&mut self.path);
                     return Outcome::Solved(Path { start, steps });
                 }
-                Err(Stop::Limit(limit)) => return Outcome::LimitReached(limit),
                 Ok(()) if self.next_threshold == u32::MAX => return Outcome::Unsolvable,
                 Ok(()) => threshold = self.next_threshold,
             }
@@ -178,7 +188,11 @@ impl<P: StateSpace, H: Heuristic<P> + ?Sized> Search<'_, P, H> {
     fn visit(&mut self, state: P::State, previous: Option<P::Move>, g: u32) -> Result<(), Stop> {
         self.stats.visited += 1;
         if self.space.is_goal(state) {
-            return Err(Stop::Found);
+            let wanted = self.limits.solutions;
+            return match super::keep_solution(&mut self.found, self.start, &self.path, wanted) {
+                true => Err(Stop::Found),
+                false => Ok(()),
+            };
         }
         let mut bucket = None;
         if let Some(table) = &mut self.table {

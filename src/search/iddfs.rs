@@ -77,6 +77,8 @@ pub fn solve<P: StateSpace>(
         path: Vec::new(),
         bound_met: false,
         pending: 0,
+        start,
+        found: Vec::new(),
     };
     let outcome = search.run(start);
     search.stats.elapsed = latch.elapsed();
@@ -84,10 +86,9 @@ pub fn solve<P: StateSpace>(
         search.stats.transposition_hits = table.hits();
         search.stats.transposition_bytes = table.bytes();
     }
-    Report {
-        outcome,
-        stats: search.stats,
-    }
+    let mut report = Report::new(outcome, search.stats);
+    report.others = search.found;
+    report
 }
 
 /// Why a bounded round stopped early.
@@ -114,6 +115,11 @@ struct Search<'a, P: StateSpace> {
     bound_met: bool,
     /// Successors buffered on the stack right now, for the peak-frontier statistic.
     pending: u64,
+    /// Where the search starts.
+    start: P::State,
+    /// The solutions found, when [`Limits::solutions`] asks for more than one (the first is
+    /// taken out for the outcome when the run ends).
+    found: Vec<Path<P::State, P::Move>>,
 }
 
 impl<P: StateSpace> Search<'_, P> {
@@ -126,11 +132,15 @@ impl<P: StateSpace> Search<'_, P> {
                 table.next_iteration();
             }
             match self.visit(start, None, bound) {
+                Err(Stop::Limit(limit)) => return Outcome::LimitReached(limit),
+                // The solutions asked for, or all there are (the round ended).
+                Err(Stop::Found) | Ok(()) if !self.found.is_empty() => {
+                    return Outcome::Solved(self.found.remove(0));
+                }
                 Err(Stop::Found) => {
                     let steps = std::mem::take(&mut self.path);
                     return Outcome::Solved(Path { start, steps });
                 }
-                Err(Stop::Limit(limit)) => return Outcome::LimitReached(limit),
                 Ok(()) if !self.bound_met => return Outcome::Unsolvable,
                 Ok(()) => {}
             }
@@ -150,7 +160,11 @@ impl<P: StateSpace> Search<'_, P> {
     ) -> Result<(), Stop> {
         self.stats.visited += 1;
         if self.space.is_goal(state) {
-            return Err(Stop::Found);
+            let wanted = self.limits.solutions;
+            return match super::keep_solution(&mut self.found, self.start, &self.path, wanted) {
+                true => Err(Stop::Found),
+                false => Ok(()),
+            };
         }
         let level = self.path.len();
         let mut bucket = None;

@@ -55,6 +55,28 @@ pub(crate) fn count_expansion(stats: &mut Stats, limits: &Limits) -> Result<(), 
     }
 }
 
+/// A goal reached by a depth-first engine (IDDFS, IDA*) along `steps` from `start`: whether
+/// the search stops there. With one solution `wanted`, it stops at once and the path is the
+/// engine's branch; with more, the path is kept in `found` (the goal is not searched below: a
+/// path through a goal to another is no shortest path) and the search stops when `found` holds
+/// as many as wanted, else goes on for the next.
+#[inline]
+pub(crate) fn keep_solution<S: Copy, M: Copy>(
+    found: &mut Vec<Path<S, M>>,
+    start: S,
+    steps: &[Step<S, M>],
+    wanted: usize,
+) -> bool {
+    if wanted <= 1 {
+        return true;
+    }
+    found.push(Path {
+        start,
+        steps: steps.to_vec(),
+    });
+    found.len() >= wanted
+}
+
 /// Asks the processor to start loading `item` into the caches, so that a read soon after does
 /// not wait for memory (x86-64 `prefetcht0`; a no-op elsewhere). For engines that know which
 /// table entries they will read next.
@@ -220,6 +242,11 @@ fn serialize_seconds<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, 
 pub struct Report<S, M> {
     /// How the run ended.
     pub outcome: Outcome<S, M>,
+    /// The further optimal solutions, after the outcome's path, in the order found: when
+    /// [`Limits::solutions`] asked for more than one of an engine that lists them
+    /// ([`idastar`], [`iddfs`], the [`table`]'s [`lookup`](table::DistanceTable::lookup)); each
+    /// as long as the outcome's path and a distinct sequence of moves. Empty otherwise.
+    pub others: Vec<Path<S, M>>,
     /// What it did.
     pub stats: Stats,
 }
@@ -235,10 +262,20 @@ impl<S: Copy, M: Copy> Report<S, M> {
 }
 
 impl<S, M> Report<S, M> {
+    /// A run's outcome and stats, with no further solutions.
+    pub fn new(outcome: Outcome<S, M>, stats: Stats) -> Self {
+        Report {
+            outcome,
+            others: Vec::new(),
+            stats,
+        }
+    }
+
     /// A run stopped by `limit` before it did any work (a table refused by the budget).
     pub fn stopped(limit: Limit, elapsed: Duration) -> Self {
         Report {
             outcome: Outcome::LimitReached(limit),
+            others: Vec::new(),
             stats: Stats {
                 elapsed,
                 ..Stats::default()
