@@ -238,12 +238,13 @@ impl Instance {
             Error::input(Location::command("solve").with_key("mode"), e.to_string())
         })?;
         let auto = self.auto_engine();
+        // What `auto` runs when several solutions are asked: the first engine that lists them.
+        let listing_auto = auto
+            .into_iter()
+            .chain([Mode::IDASTAR, Mode::TABLE, Mode::IDDFS])
+            .find(|m| self.listing.contains(m));
         let engine = match mode {
-            Mode::AUTO if solutions > 1 => auto
-                .into_iter()
-                .chain([Mode::IDASTAR, Mode::TABLE, Mode::IDDFS])
-                .find(|m| self.listing.contains(m))
-                .or(auto),
+            Mode::AUTO if solutions > 1 => listing_auto.or(auto),
             Mode::AUTO => auto,
             other => Some(other),
         }
@@ -254,16 +255,15 @@ impl Instance {
         let mut listing = self.listing.clone();
         listing.sort_by_key(|m| m.rank());
         let names: Vec<&str> = listing.iter().map(|m| m.name()).collect();
-        let message = match names.is_empty() {
-            true => format!(
+        let message = match listing_auto {
+            Some(auto) => format!(
+                "{solutions} asked, but the {engine} engine gives one solution; these list \
+                 several here: {} (auto runs {auto})",
+                names.join(", "),
+            ),
+            None => format!(
                 "{solutions} asked, but no engine of {} lists several solutions: ask for 1",
                 self.description
-            ),
-            false => format!(
-                "{solutions} asked, but the {engine} engine gives one solution; these list \
-                 several here: {} (--mode {})",
-                names.join(", "),
-                names[0]
             ),
         };
         Err(Error::input(
@@ -619,5 +619,77 @@ impl Solution {
             proof: Some(proof),
             details: Vec::new(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kit::Kit;
+    use crate::toys::{Lights, LightsGoal};
+
+    fn lights() -> Lights {
+        Lights::new(3, 3, true, LightsGoal::AllOff)
+    }
+
+    #[test]
+    fn several_solutions_run_an_engine_that_lists_them_or_are_refused_in_one_line() {
+        let table = Kit::new(lights(), "Lights").table().build(Mode::AUTO);
+        assert_eq!(table.engine_for(Mode::AUTO, 1).unwrap(), Mode::TABLE);
+        assert_eq!(table.engine_for(Mode::AUTO, 3).unwrap(), Mode::TABLE);
+        assert_eq!(table.engine_for(Mode::BFS, 1).unwrap(), Mode::BFS);
+        let refused = table.engine_for(Mode::BFS, 3).unwrap_err().to_string();
+        assert_eq!(
+            refused,
+            "solve: solutions: 3 asked, but the bfs engine gives one solution; these list \
+             several here: iddfs, table (auto runs table)"
+        );
+        // No table: auto's BFS gives way to IDDFS.
+        let plain = Kit::new(lights(), "Lights").indexed().build(Mode::AUTO);
+        assert_eq!(plain.engine_for(Mode::AUTO, 1).unwrap(), Mode::BFS);
+        assert_eq!(plain.engine_for(Mode::AUTO, 2).unwrap(), Mode::IDDFS);
+        // A plugin's own engine gives one; replacing a listing engine makes it give one.
+        let own = Mode::new("own");
+        let one: fn() -> SolveFn = || Box::new(|_, _, _| unreachable!("not run"));
+        let mine = Instance::new("Mine").with_engine(own, one());
+        let refused = mine.engine_for(Mode::AUTO, 2).unwrap_err().to_string();
+        assert_eq!(
+            refused,
+            "solve: solutions: 2 asked, but no engine of Mine lists several solutions: ask for 1"
+        );
+        let replaced = Kit::new(lights(), "Lights")
+            .build(Mode::AUTO)
+            .with_engine(Mode::IDDFS, one());
+        assert!(replaced.engine_for(Mode::AUTO, 2).is_err());
+    }
+
+    #[test]
+    fn a_solution_carries_the_others_and_says_when_they_are_all() {
+        use crate::space::BoardFormat;
+        let instance = Kit::new(lights(), "Lights").table().build(Mode::AUTO);
+        let solve_board = |board: u64, mode, solutions| {
+            let board = BoardText::from_file("t", lights().format(board));
+            let limits = Limits {
+                solutions,
+                ..Limits::default()
+            };
+            instance.solve(&board, mode, &limits).unwrap()
+        };
+        // The first board with several optimal solutions.
+        let board = (0..512)
+            .find(|&b| solve_board(b, Mode::TABLE, 2).solutions().len() == 2)
+            .expect("a board with two solutions");
+        let solve = |mode, solutions| solve_board(board, mode, solutions);
+        let one = solve(Mode::TABLE, 1);
+        assert!(one.others.is_empty() && one.asked == 1 && !one.all_optimal());
+        let all = solve(Mode::TABLE, 1000);
+        let count = all.solutions().len();
+        assert!(count > 1 && all.all_optimal(), "{count}");
+        assert_eq!(solve(Mode::IDDFS, 1000).solutions(), all.solutions());
+        let first = solve(Mode::AUTO, count);
+        assert_eq!(first.solutions(), all.solutions());
+        assert!(!first.all_optimal(), "as many as asked: there may be more");
+        let two = solve(Mode::IDDFS, 2);
+        assert_eq!(two.solutions(), all.solutions()[..2]);
     }
 }

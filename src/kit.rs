@@ -47,6 +47,10 @@
 //!    two searches that meet in the middle visit about the square root of what one visits;
 //! 4. `bfs`, which every space has.
 //!
+//! With several solutions asked for ([`Limits::solutions`]), `auto` runs the first engine that
+//! lists them: the rule's choice, else `idastar`, `table`, `iddfs`
+//! ([`Instance::engine_for`]); the kit marks those three as listing.
+//!
 //! A plugin that knows better says so after the build with
 //! [`Instance::with_auto`] (Flip: BFS on small boards, its algebra on large ones).
 //! `iddfs` is never chosen: without a heuristic it expands more than BFS visits, and it is

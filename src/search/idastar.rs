@@ -36,6 +36,17 @@
 //! why). [`Outcome::Unsolvable`] is returned when an iteration cuts no node: a reachable goal
 //! would have put the first node beyond the threshold of a shortest path to it among the cuts. The
 //! per-iteration counts are in [`Stats::iterations`].
+//!
+//! Several solutions ([`Limits::solutions`] `n` above 1): the iteration that finds the first goal
+//! (its threshold is the optimal length `L`) goes on past it, keeps each goal's path and does not
+//! search below a goal, and stops at the `n`-th; when it ends with fewer, they are every path of
+//! `L` moves that the move-order rule allows (the first in the outcome, the rest in
+//! [`Report::others`]). Every such path is within the threshold (`g + h <= L` along it, `h`
+//! being admissible), so none is cut; the transposition table then skips only repeats in more
+//! moves (see its module docs), which are on no path of `L` moves. The solutions come in the
+//! order of the depth-first search, the same as [`iddfs`](super::iddfs)'s and the distance
+//! table's ([`DistanceTable::lookup`](super::table::DistanceTable::lookup)). A limit reached
+//! while collecting ends the run with that limit.
 
 use super::transpositions::TranspositionTable;
 use super::{Iteration, Outcome, Path, Report, Stats, Step};
@@ -51,7 +62,7 @@ use crate::space::{Heuristic, StateSpace};
 ///   [`Limit::Depth`]), `max_states` the total expansions, plus time and interrupt (polled as
 ///   successors are generated and estimated); `transpositions` sizes the transposition table
 ///   (within `memory_budget`: an explicit size over it ends the run with [`Limit::Memory`]
-///   before anything is allocated).
+///   before anything is allocated); `solutions` asks for several optimal paths (module docs).
 ///
 /// ```
 /// # use statespace::space::{Heuristic, StateSpace};

@@ -22,6 +22,12 @@
 //! its depth bound anywhere: a reachable goal would have put a node of a shortest path to it at
 //! the bound. Without the table that takes a finite pruned tree (Flip's canonical order); with
 //! it, a table that holds the current branch ends the rounds of any finite space.
+//!
+//! Several solutions ([`Limits::solutions`] `n` above 1): the round that finds the first goal
+//! goes on past it, keeps each goal's path (not searching below it) and stops at the `n`-th;
+//! when it ends with fewer, they are every shortest path the move-order rule allows, first in
+//! the outcome and the rest in [`Report::others`], as [`idastar`](super::idastar) lists them
+//! (its module docs say why none is lost, with the table too).
 
 use super::transpositions::TranspositionTable;
 use super::{Outcome, Path, Report, Stats, Step};
@@ -35,7 +41,8 @@ use crate::space::StateSpace;
 /// - `limits`: `max_depth` bounds the rounds, `max_states` the total expansions, plus time and
 ///   Ctrl-C (polled as successors are generated, those at the depth bound included);
 ///   `transpositions` sizes the transposition table (within `memory_budget`: an explicit size
-///   over it ends the run with [`Limit::Memory`] before anything is allocated).
+///   over it ends the run with [`Limit::Memory`] before anything is allocated); `solutions`
+///   asks for several shortest paths (module docs).
 ///
 /// ```
 /// # use statespace::space::StateSpace;

@@ -16,7 +16,9 @@
 //! | [`layers`] | [`Indexed`](crate::space::Indexed) (word-at-a-time with [`XorMoves`](crate::space::XorMoves), block-at-a-time with [`SplitMoves`](crate::space::SplitMoves)) | three bits per state of the whole space (+ two move tables with `SplitMoves`) | every reachable state counted by distance (histogram), one farthest state; multi-threaded |
 //!
 //! Every path search returns a [`Report`]: an [`Outcome`] (solved with a path, proven unsolvable, or a
-//! named limit reached) and [`Stats`]. Engines never print; the CLI does.
+//! named limit reached) and [`Stats`]. Engines never print; the CLI does. [`idastar`], [`iddfs`]
+//! and the [`table`] also list several optimal solutions when [`Limits::solutions`] asks
+//! ([`Report::others`]); the rest give one.
 //!
 //! Every engine and table builder stops for the time limit and Ctrl-C the same way: it counts
 //! the work it does (successors generated, words scanned) on a [`Ticker`](crate::limit::Ticker), which polls the run's

@@ -100,6 +100,18 @@
 //! This holds only within one iteration: an entry of an earlier one was searched to another
 //! bound, and the stamp forgets it.
 //!
+//! # Several solutions
+//!
+//! A run that lists several optimal solutions ([`Limits::solutions`] above 1) needs every path
+//! of `T` to a goal, not one: the repeats at `g' = g` are other prefixes of the same suffixes,
+//! each a distinct solution, so skipping them (the second and third rules) would drop
+//! solutions. Such a run's table ([`listing`](TranspositionTable::listing)) keeps only the first
+//! rule: a repeat in more moves is on no shortest path (in the iteration that finds the goals,
+//! whose bound is the optimal length `L`, a shorter prefix would make a path shorter than `L`),
+//! so it holds no solution, and it still cuts the cycles and the detours. The table then
+//! lists the same solutions as no table, in the same order (tested against a brute force in
+//! `search::table::listing`), and saves less work.
+//!
 //! # Cost
 //!
 //! One hash per node and one or two reads of its bucket (the look-up before its successors are
