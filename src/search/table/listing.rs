@@ -170,7 +170,6 @@ impl<P: Indexed + ?Sized> Listing<'_, P> {
 mod tests {
     use crate::limit::{Limit, Limits, Transpositions};
     use crate::search::{Outcome, Report, idastar, iddfs, table};
-    use crate::space::{GoalSet, Invertible};
     use crate::space::{Heuristic, Indexed, StateSpace, replay};
     use crate::toys::heuristic::{Grid, GridManhattan, Slide, SlideManhattan};
     use crate::toys::{Lights, LightsGoal};
@@ -216,23 +215,6 @@ mod tests {
                 .map(|p| p.moves())
                 .collect(),
             other => panic!("{other:?}"),
-        }
-    }
-
-    impl Invertible for Grid {
-        fn inverse(&self, m: char) -> char {
-            match m {
-                'U' => 'D',
-                'D' => 'U',
-                'L' => 'R',
-                _ => 'L',
-            }
-        }
-    }
-
-    impl GoalSet for Grid {
-        fn goals(&self, visit: &mut dyn FnMut(u32)) {
-            visit(self.goal)
         }
     }
 
