@@ -199,11 +199,7 @@ impl<P: StateSpace, H: Heuristic<P> + ?Sized> Search<'_, P, H> {
     fn visit(&mut self, state: P::State, previous: Option<P::Move>, g: u32) -> Result<(), Stop> {
         self.stats.visited += 1;
         if self.space.is_goal(state) {
-            let wanted = self.limits.solutions;
-            return match super::keep_solution(&mut self.found, self.start, &self.path, wanted) {
-                true => Err(Stop::Found),
-                false => Ok(()),
-            };
+            return self.at_goal();
         }
         let mut bucket = None;
         if let Some(table) = &mut self.table {
@@ -271,6 +267,19 @@ impl<P: StateSpace, H: Heuristic<P> + ?Sized> Search<'_, P, H> {
         }
         self.buffers[level] = successors;
         result
+    }
+
+    /// A goal reached: the search stops, unless more solutions are asked for
+    /// ([`keep_solution`](super::keep_solution)). Out of line, so that the node loop's code is
+    /// the same whatever this does.
+    #[cold]
+    #[inline(never)]
+    fn at_goal(&mut self) -> Result<(), Stop> {
+        let wanted = self.limits.solutions;
+        match super::keep_solution(&mut self.found, self.start, &self.path, wanted) {
+            true => Err(Stop::Found),
+            false => Ok(()),
+        }
     }
 
     fn expand_checks(&mut self) -> Result<(), Stop> {

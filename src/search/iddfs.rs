@@ -167,11 +167,7 @@ impl<P: StateSpace> Search<'_, P> {
     ) -> Result<(), Stop> {
         self.stats.visited += 1;
         if self.space.is_goal(state) {
-            let wanted = self.limits.solutions;
-            return match super::keep_solution(&mut self.found, self.start, &self.path, wanted) {
-                true => Err(Stop::Found),
-                false => Ok(()),
-            };
+            return self.at_goal();
         }
         let level = self.path.len();
         let mut bucket = None;
@@ -237,6 +233,19 @@ impl<P: StateSpace> Search<'_, P> {
         }
         self.buffers[level] = successors;
         result
+    }
+
+    /// A goal reached: the search stops, unless more solutions are asked for
+    /// ([`keep_solution`](super::keep_solution)). Out of line, so that the node loop's code is
+    /// the same whatever this does.
+    #[cold]
+    #[inline(never)]
+    fn at_goal(&mut self) -> Result<(), Stop> {
+        let wanted = self.limits.solutions;
+        match super::keep_solution(&mut self.found, self.start, &self.path, wanted) {
+            true => Err(Stop::Found),
+            false => Ok(()),
+        }
     }
 
     fn expand_checks(&mut self) -> Result<(), Stop> {

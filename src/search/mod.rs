@@ -62,7 +62,6 @@ pub(crate) fn count_expansion(stats: &mut Stats, limits: &Limits) -> Result<(), 
 /// engine's branch; with more, the path is kept in `found` (the goal is not searched below: a
 /// path through a goal to another is no shortest path) and the search stops when `found` holds
 /// as many as wanted, else goes on for the next.
-#[inline]
 pub(crate) fn keep_solution<S: Copy, M: Copy>(
     found: &mut Vec<Path<S, M>>,
     start: S,
