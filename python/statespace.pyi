@@ -100,10 +100,13 @@ class Puzzle:
         memory: Optional[Size] = None,
         *,
         scramble: Optional[str] = None,
+        solutions: Optional[int] = None,
     ) -> Solution:
         """Solves ``board`` (board text) with ``mode``; or, with ``scramble``, the board those
         moves reach from the goal (puzzles with a move notation: ``perm``,
-        ``scramble="R U F'"``); the config's start when neither.
+        ``scramble="R U F'"``); the config's start when neither. ``solutions=N`` gives the
+        first N optimal solutions, all when fewer (``solve --solutions``): ``.solutions`` lists
+        their moves, ``.all_optimal`` says whether they are all.
 
         The limits override the config's ``[search]`` keys. A limit that stops the search is an
         answer (``outcome == "limit-reached"``), not an exception. Raises ``ValueError`` for a

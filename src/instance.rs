@@ -49,6 +49,8 @@ pub type ExportFn = Box<
 pub struct Instance {
     description: String,
     engines: Vec<(Mode, SolveFn)>,
+    /// The engines that list several solutions when [`Limits::solutions`] asks for them.
+    listing: Vec<Mode>,
     /// The engine `auto` runs.
     auto: Option<Mode>,
     default_mode: Option<Mode>,
@@ -69,6 +71,7 @@ impl Instance {
         Instance {
             description: description.into(),
             engines: Vec::new(),
+            listing: Vec::new(),
             auto: None,
             default_mode: None,
             explore: None,
@@ -93,7 +96,17 @@ impl Instance {
             "auto is a choice among engines: with_auto"
         );
         self.engines.retain(|(m, _)| *m != mode);
+        self.listing.retain(|m| *m != mode);
         self.engines.push((mode, engine));
+        self
+    }
+
+    /// Adds the engine for `mode` as [`with_engine`](Self::with_engine) does, one that lists
+    /// as many optimal solutions as [`Limits::solutions`] asks for (the others give one, and
+    /// are refused when more are asked).
+    pub fn with_listing_engine(mut self, mode: Mode, engine: SolveFn) -> Self {
+        self = self.with_engine(mode, engine);
+        self.listing.push(mode);
         self
     }
 
@@ -216,16 +229,58 @@ impl Instance {
         Ok(())
     }
 
+    /// The engine `mode` runs when `solutions` are asked for: `auto` resolved (with more than
+    /// one, to the first engine that lists them of: the one `auto` runs, `idastar`, `table`,
+    /// `iddfs`); an error in one line when that engine gives a single solution and more are
+    /// asked, naming the engines of this puzzle that list them. Checked before any work.
+    pub fn engine_for(&self, mode: Mode, solutions: usize) -> Result<Mode> {
+        self.check_mode(mode).map_err(|e| {
+            Error::input(Location::command("solve").with_key("mode"), e.to_string())
+        })?;
+        let auto = self.auto_engine();
+        // What `auto` runs when several solutions are asked: the first engine that lists them.
+        let listing_auto = auto
+            .into_iter()
+            .chain([Mode::IDASTAR, Mode::TABLE, Mode::IDDFS])
+            .find(|m| self.listing.contains(m));
+        let engine = match mode {
+            Mode::AUTO if solutions > 1 => listing_auto.or(auto),
+            Mode::AUTO => auto,
+            other => Some(other),
+        }
+        .expect("checked: auto has an engine");
+        if solutions <= 1 || self.listing.contains(&engine) {
+            return Ok(engine);
+        }
+        let mut listing = self.listing.clone();
+        listing.sort_by_key(|m| m.rank());
+        let names: Vec<&str> = listing.iter().map(|m| m.name()).collect();
+        let message = match listing_auto {
+            Some(auto) => format!(
+                "{solutions} asked, but the {engine} engine gives one solution; these list \
+                 several here: {} (auto runs {auto})",
+                names.join(", "),
+            ),
+            None => format!(
+                "{solutions} asked, but no engine of {} lists several solutions: ask for 1",
+                self.description
+            ),
+        };
+        Err(Error::input(
+            Location::command("solve").with_key("solutions"),
+            message,
+        ))
+    }
+
     /// Parses `board` and solves it with `mode` within `limits`. `auto` runs the engine it
-    /// stands for; the solution names that engine and carries `"auto": true`.
+    /// stands for; the solution names that engine and carries `"auto": true`. With
+    /// [`Limits::solutions`] above 1, the engine must list solutions
+    /// ([`engine_for`](Self::engine_for)).
     pub fn solve(&self, board: &BoardText, mode: Mode, limits: &Limits) -> Result<Solution> {
         self.check_mode(mode).map_err(|e| {
             Error::input(Location::file(&board.file).with_key("mode"), e.to_string())
         })?;
-        let engine = match mode {
-            Mode::AUTO => self.auto_engine().expect("checked: auto has an engine"),
-            other => other,
-        };
+        let engine = self.engine_for(mode, limits.solutions)?;
         let (_, solve) = self
             .engines
             .iter()
@@ -233,6 +288,7 @@ impl Instance {
             .expect("checked: the instance has this engine");
         let mut solution = solve(board, limits, &self.cache)?;
         solution.mode = engine;
+        solution.asked = limits.solutions.max(1);
         if mode == Mode::AUTO {
             solution.details.push(Arc::new(ChosenByAuto));
         }
@@ -378,6 +434,12 @@ pub struct Solution {
     pub start: String,
     /// Solved, unsolvable or stopped.
     pub answer: Answer,
+    /// The further optimal solutions after the answer's, as move labels, when more than one was
+    /// asked for ([`Limits::solutions`]); each as long as the answer's path.
+    pub others: Vec<Vec<String>>,
+    /// How many solutions were asked for (1 by default): with fewer found, the answer and
+    /// [`others`](Self::others) are every optimal solution there is.
+    pub asked: usize,
     /// What the engine did (all zero when an invariant proved the answer).
     pub stats: Stats,
     /// The invariant that proved the start unsolvable without a search (`parity`), if one did.
@@ -472,6 +534,8 @@ impl Solution {
             mode,
             start,
             answer,
+            others: Vec::new(),
+            asked: 1,
             stats,
             proof: None,
             details: Vec::new(),
@@ -493,7 +557,28 @@ impl Solution {
             Outcome::Unsolvable => Answer::Unsolvable,
             Outcome::LimitReached(limit) => Answer::LimitReached(limit),
         };
-        Solution::new(mode, board(start), answer, report.stats)
+        let mut solution = Solution::new(mode, board(start), answer, report.stats);
+        solution.others = (report.others.iter())
+            .map(|path| path.steps.iter().map(|s| s.mv.to_string()).collect())
+            .collect();
+        solution
+    }
+
+    /// Every solution found, the answer's first, as move labels: one when one was asked for;
+    /// none unless solved.
+    pub fn solutions(&self) -> Vec<Vec<String>> {
+        match &self.answer {
+            Answer::Solved { moves, .. } => std::iter::once(moves.clone())
+                .chain(self.others.iter().cloned())
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether the solutions found are every optimal solution there is: solved with fewer than
+    /// [`asked`](Self::asked).
+    pub fn all_optimal(&self) -> bool {
+        matches!(self.answer, Answer::Solved { .. }) && 1 + self.others.len() < self.asked
     }
 
     /// This solution with `details` added.
@@ -532,9 +617,83 @@ impl Solution {
             mode,
             start,
             answer: Answer::Unsolvable,
+            others: Vec::new(),
+            asked: 1,
             stats: Stats::default(),
             proof: Some(proof),
             details: Vec::new(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kit::Kit;
+    use crate::toys::{Lights, LightsGoal};
+
+    fn lights() -> Lights {
+        Lights::new(3, 3, true, LightsGoal::AllOff)
+    }
+
+    #[test]
+    fn several_solutions_run_an_engine_that_lists_them_or_are_refused_in_one_line() {
+        let table = Kit::new(lights(), "Lights").table().build(Mode::AUTO);
+        assert_eq!(table.engine_for(Mode::AUTO, 1).unwrap(), Mode::TABLE);
+        assert_eq!(table.engine_for(Mode::AUTO, 3).unwrap(), Mode::TABLE);
+        assert_eq!(table.engine_for(Mode::BFS, 1).unwrap(), Mode::BFS);
+        let refused = table.engine_for(Mode::BFS, 3).unwrap_err().to_string();
+        assert_eq!(
+            refused,
+            "solve: solutions: 3 asked, but the bfs engine gives one solution; these list \
+             several here: iddfs, table (auto runs table)"
+        );
+        // No table: auto's BFS gives way to IDDFS.
+        let plain = Kit::new(lights(), "Lights").indexed().build(Mode::AUTO);
+        assert_eq!(plain.engine_for(Mode::AUTO, 1).unwrap(), Mode::BFS);
+        assert_eq!(plain.engine_for(Mode::AUTO, 2).unwrap(), Mode::IDDFS);
+        // A plugin's own engine gives one; replacing a listing engine makes it give one.
+        let own = Mode::new("own");
+        let one: fn() -> SolveFn = || Box::new(|_, _, _| unreachable!("not run"));
+        let mine = Instance::new("Mine").with_engine(own, one());
+        let refused = mine.engine_for(Mode::AUTO, 2).unwrap_err().to_string();
+        assert_eq!(
+            refused,
+            "solve: solutions: 2 asked, but no engine of Mine lists several solutions: ask for 1"
+        );
+        let replaced = Kit::new(lights(), "Lights")
+            .build(Mode::AUTO)
+            .with_engine(Mode::IDDFS, one());
+        assert!(replaced.engine_for(Mode::AUTO, 2).is_err());
+    }
+
+    #[test]
+    fn a_solution_carries_the_others_and_says_when_they_are_all() {
+        use crate::space::BoardFormat;
+        let instance = Kit::new(lights(), "Lights").table().build(Mode::AUTO);
+        let solve_board = |board: u64, mode, solutions| {
+            let board = BoardText::from_file("t", lights().format(board));
+            let limits = Limits {
+                solutions,
+                ..Limits::default()
+            };
+            instance.solve(&board, mode, &limits).unwrap()
+        };
+        // The first board with several optimal solutions.
+        let board = (0..512)
+            .find(|&b| solve_board(b, Mode::TABLE, 2).solutions().len() == 2)
+            .expect("a board with two solutions");
+        let solve = |mode, solutions| solve_board(board, mode, solutions);
+        let one = solve(Mode::TABLE, 1);
+        assert!(one.others.is_empty() && one.asked == 1 && !one.all_optimal());
+        let all = solve(Mode::TABLE, 1000);
+        let count = all.solutions().len();
+        assert!(count > 1 && all.all_optimal(), "{count}");
+        assert_eq!(solve(Mode::IDDFS, 1000).solutions(), all.solutions());
+        let first = solve(Mode::AUTO, count);
+        assert_eq!(first.solutions(), all.solutions());
+        assert!(!first.all_optimal(), "as many as asked: there may be more");
+        let two = solve(Mode::IDDFS, 2);
+        assert_eq!(two.solutions(), all.solutions()[..2]);
     }
 }

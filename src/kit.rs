@@ -47,6 +47,10 @@
 //!    two searches that meet in the middle visit about the square root of what one visits;
 //! 4. `bfs`, which every space has.
 //!
+//! With several solutions asked for ([`Limits::solutions`]), `auto` runs the first engine that
+//! lists them: the rule's choice, else `idastar`, `table`, `iddfs`
+//! ([`Instance::engine_for`]); the kit marks those three as listing.
+//!
 //! A plugin that knows better says so after the build with
 //! [`Instance::with_auto`] (Flip: BFS on small boards, its algebra on large ones).
 //! `iddfs` is never chosen: without a heuristic it expands more than BFS visits, and it is
@@ -99,12 +103,12 @@ pub type SharedHeuristic<P> = Arc<dyn Heuristic<P> + Send + Sync>;
 pub type HeuristicFactory<P> =
     Arc<dyn Fn(&Limits, &TableCache) -> Result<SharedHeuristic<P>, Limit> + Send + Sync>;
 type TableBuild<P> = fn(&P, &Limits) -> std::result::Result<DistanceTable, Limit>;
-type TableLookup<P> =
-    fn(
-        &DistanceTable,
-        &P,
-        State<P>,
-    ) -> std::result::Result<Outcome<State<P>, <P as StateSpace>::Move>, Inconsistent>;
+type TableLookup<P> = fn(
+    &DistanceTable,
+    &P,
+    State<P>,
+    &Limits,
+) -> std::result::Result<table::Listed<P>, Inconsistent>;
 /// Discards the cached file of the space's table (it proved inconsistent in use).
 type TableDiscard<P> = fn(&TableCache, &P, &str);
 /// Loads the space's table from the cache or builds it there.
@@ -274,7 +278,7 @@ impl<P: Puzzle> Kit<P> {
         let mut kit = self.indexed().invertible();
         let engine = TableEngine {
             build: table::build::<P>,
-            lookup: DistanceTable::outcome::<P>,
+            lookup: DistanceTable::lookup::<P>,
             fetch: |cache, space, limits, build| {
                 cached::load_or_build(cache, space, &Recipe::distance_table(), limits, || {
                     build(space, limits)
@@ -418,7 +422,7 @@ impl<P: Puzzle> Kit<P> {
         let mut instance = Instance::new(description.clone())
             .with_default_mode(default_mode)
             .with_engine(Mode::BFS, runner.engine(Mode::BFS, bfs))
-            .with_engine(Mode::IDDFS, runner.engine(Mode::IDDFS, iddfs::solve::<P>))
+            .with_listing_engine(Mode::IDDFS, runner.engine(Mode::IDDFS, iddfs::solve::<P>))
             .with_auto(Mode::BFS);
         if let Some(both_ways) = both_ways {
             let engine = runner.engine(Mode::BIDIRECTIONAL, both_ways);
@@ -434,7 +438,7 @@ impl<P: Puzzle> Kit<P> {
             let idastar = idastar::solve::<P, dyn Heuristic<P>>;
             instance = instance
                 .with_engine(Mode::ASTAR, runner.guided(Mode::ASTAR, astar, &heuristic))
-                .with_engine(
+                .with_listing_engine(
                     Mode::IDASTAR,
                     runner.guided(Mode::IDASTAR, idastar, &heuristic),
                 )
@@ -447,7 +451,7 @@ impl<P: Puzzle> Kit<P> {
                 (None, Some(symmetric)) => symmetric,
                 (None, None) => engine.build,
             };
-            instance = instance.with_engine(Mode::TABLE, runner.table(engine));
+            instance = instance.with_listing_engine(Mode::TABLE, runner.table(engine));
             if small {
                 instance = instance.with_auto(Mode::TABLE);
             }
@@ -538,10 +542,7 @@ impl<P: Puzzle> Runner<P> {
                 let mut report = match built {
                     Ok(h) => engine(space, &**h, start, limits),
                     // A limit stopped the build, or its tables would pass the budget.
-                    Err(limit) => Report {
-                        outcome: Outcome::LimitReached(limit),
-                        stats: Default::default(),
-                    },
+                    Err(limit) => Report::new(Outcome::LimitReached(limit), Stats::default()),
                 };
                 report.stats.build = build;
                 report.stats.elapsed = started.elapsed();
@@ -570,14 +571,14 @@ impl<P: Puzzle> Runner<P> {
                         build,
                         ..Stats::default()
                     };
-                    (Report { outcome, stats }, None)
+                    (Report::new(outcome, stats), None)
                 };
                 let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
                 let reused = kept.is_some();
                 // Discarded files: after two, the cache is left out (another process keeps
                 // writing a bad one).
                 let mut discarded = 0;
-                let (table, outcome) = loop {
+                let (table, (outcome, others)) = loop {
                     let table = match &*kept {
                         Some(table) => table.clone(),
                         None => {
@@ -594,8 +595,8 @@ impl<P: Puzzle> Runner<P> {
                             }
                         }
                     };
-                    match (engine.lookup)(&table.0, space, start) {
-                        Ok(outcome) => break (table, outcome),
+                    match (engine.lookup)(&table.0, space, start, limits) {
+                        Ok(listed) => break (table, listed),
                         Err(inconsistent) if table.1.is_loaded() => {
                             (engine.discard)(cache, space, &inconsistent.0);
                             *kept = None;
@@ -606,12 +607,13 @@ impl<P: Puzzle> Runner<P> {
                         }
                     }
                 };
-                let mut outcome = outcome;
+                let (mut outcome, mut others) = (outcome, others);
                 // The table holds every distance; a depth limit still means "no deeper answer".
                 if let (Outcome::Solved(path), Some(max)) = (&outcome, limits.max_depth)
                     && path.len() as u64 > max as u64
                 {
                     outcome = Outcome::LimitReached(Limit::Depth(max));
+                    others.clear();
                 }
                 let (table, source) = &*table;
                 let details = TableDetails {
@@ -626,7 +628,14 @@ impl<P: Puzzle> Runner<P> {
                     elapsed: started.elapsed(),
                     ..table.stats().clone()
                 };
-                (Report { outcome, stats }, Some(details))
+                (
+                    Report {
+                        outcome,
+                        others,
+                        stats,
+                    },
+                    Some(details),
+                )
             })
         })
     }

@@ -37,6 +37,9 @@ pub fn text(solution: &Solution) -> String {
             for line in solution.lines() {
                 writeln!(out, "{line}").unwrap();
             }
+            if solution.asked > 1 {
+                out.push_str(&solutions_text(solution));
+            }
         }
         Answer::Unsolvable => {
             match solution.proof {
@@ -57,6 +60,26 @@ pub fn text(solution: &Solution) -> String {
         }
     }
     writeln!(out, "{}", stats_line(&solution.stats, solution.mode.name())).unwrap();
+    out
+}
+
+/// The numbered solutions, when more than one was asked for: a heading that says whether they
+/// are all the optimal solutions there are, then one line each.
+fn solutions_text(solution: &Solution) -> String {
+    let solutions = solution.solutions();
+    let n = solutions.len();
+    let mut out = match (solution.all_optimal(), n) {
+        (true, 1) => "solutions: the only optimal one\n".to_string(),
+        (true, _) => format!("solutions: all {n} optimal ones\n"),
+        (false, _) => format!("solutions: the first {n} optimal ones\n"),
+    };
+    for (i, moves) in solutions.iter().enumerate() {
+        let moves = match moves.is_empty() {
+            true => "(no moves)".to_string(),
+            false => moves.join(" "),
+        };
+        writeln!(out, "{:>4}. {moves}", i + 1).unwrap();
+    }
     out
 }
 
@@ -122,7 +145,8 @@ fn draw_boards(labels: &[String], boards: &[String]) -> String {
 
 /// The JSON form: `solvable` (true, false, or null when a limit stopped the run), `moves`,
 /// `path`, `boards`, `mode`, `outcome`, `limit`, `stats`, `proof` (the invariant that proved the
-/// start unsolvable, or null), plus the fields of the engine's details.
+/// start unsolvable, or null), plus the fields of the engine's details; when more than one
+/// solution was asked for, `solutions` (every one's moves, `path` first) and `all_optimal`.
 pub fn json(solution: &Solution) -> String {
     json_value(solution).to_string()
 }
@@ -161,6 +185,10 @@ pub fn json_value(solution: &Solution) -> serde_json::Value {
         "proof": solution.proof,
     });
     let map = object.as_object_mut().expect("an object");
+    if solution.asked > 1 {
+        map.insert("solutions".into(), solution.solutions().into());
+        map.insert("all_optimal".into(), solution.all_optimal().into());
+    }
     map.extend(solution.json_fields());
     object
 }

@@ -1,5 +1,5 @@
 //! `statespace solve CONFIG [--board FILE|-] [--scramble MOVES] [--boards FILE|-] [--scrambles FILE]
-//! [--mode M] [--json] [--svg FILE]`.
+//! [--mode M] [--solutions N] [--json] [--svg FILE]`.
 //!
 //! CONFIG may be a definition file instead ([`ConfigArg`]); the start is `--board`, `--scramble`
 //! or the config's `[start]` ([`StartArgs`]).
@@ -16,6 +16,14 @@
 //! once (exit 141, see [`super::report`]). `--scrambles FILE` is the same for a file of
 //! scrambles ([`super::scrambles`]): each answer also carries the scramble's name (`board 2:
 //! TPERM`; `"name"` in JSON).
+//!
+//! `--solutions N` (or `[search] solutions`) gives the first N optimal solutions instead of one,
+//! all of them when there are fewer: every solution of the optimal length, none longer (twsearch's
+//! `-c N` goes on to longer ones; its `--alloptimal` is `--solutions` with a large N). Only the
+//! engines that list solutions take it (`table`, `idastar`, `iddfs`; `auto` picks one of them);
+//! another is refused in one line before any work. Text adds a numbered line per solution after
+//! the first's boards; JSON adds `solutions` (the move lists, the first is `path`) and
+//! `all_optimal` (fewer than N exist, so these are all). Each board of a batch gets its own.
 //!
 //! `--svg FILE` also writes a picture of the answer ([`statespace::picture::solution_svg`]): the
 //! boards start to goal, each move's changes highlighted and its label underneath; for
@@ -34,7 +42,7 @@ use super::limits::LimitArgs;
 use super::start::StartArgs;
 use super::{Exit, output, read_input, scrambles, stderr_line, write_stdout};
 use statespace::board_text::BoardText;
-use statespace::config::Mode;
+use statespace::config::{MAX_SOLUTIONS, Mode};
 use statespace::error::{Error, Location};
 use statespace::instance::{Answer, Instance, Solution};
 use statespace::limit::{Limit, Limits};
@@ -51,6 +59,10 @@ pub struct SolveArgs {
     /// The search engine (default: the config's `[search] mode`, else the puzzle's default).
     #[arg(long, value_name = "MODE")]
     mode: Option<String>,
+    /// Give the first N optimal solutions, all of them when there are fewer (overrides
+    /// `[search] solutions`; default 1; engines table, idastar, iddfs).
+    #[arg(long, value_name = "N")]
+    solutions: Option<u64>,
     #[command(flatten)]
     limits: LimitArgs,
     /// Print one JSON object instead of text.
@@ -73,7 +85,14 @@ pub struct SolveArgs {
 pub fn run(args: SolveArgs, registry: &Registry) -> Result<Exit, Error> {
     let config = args.config.load()?;
     // The limits first: the clock and Ctrl-C cover the puzzle's setup too.
-    let limits = args.limits.resolve(Some(&config))?;
+    let mut limits = args.limits.resolve(Some(&config))?;
+    if let Some(n) = args.solutions {
+        if !(1..=MAX_SOLUTIONS).contains(&n) {
+            let message = format!("{n} is out of range (allowed: 1 to {MAX_SOLUTIONS})");
+            return Err(Error::input(Location::flag("--solutions"), message));
+        }
+        limits.solutions = n as usize;
+    }
     let instance = args
         .config
         .build(registry, &config, &limits)?
@@ -84,6 +103,8 @@ pub fn run(args: SolveArgs, registry: &Registry) -> Result<Exit, Error> {
             .map_err(|e| Error::input(Location::flag("--mode"), e.to_string()))?,
         None => instance.default_mode(),
     };
+    // An engine that gives one solution when more are asked: refused before any work.
+    instance.engine_for(mode, limits.solutions)?;
     if let Some(path) = &args.boards {
         return boards_batch(&instance, mode, &limits, path, args.json);
     }

@@ -696,10 +696,7 @@ fn solution_of(
         Outcome::Unsolvable => Outcome::Unsolvable,
         Outcome::LimitReached(limit) => Outcome::LimitReached(limit),
     };
-    let labelled = Report {
-        outcome,
-        stats: report.stats,
-    };
+    let labelled = Report::new(outcome, report.stats);
     let solution =
         statespace::instance::Solution::from_report(mode, 0, labelled, |s| texts[&s].clone());
     let fields = Solution::fields(py, &solution)?;

@@ -285,8 +285,8 @@ impl Puzzle {
     }
 
     /// Solves `board` (or the board `scramble` reaches; the config's start when neither) and
-    /// returns a Solution.
-    #[pyo3(signature = (board=None, mode=None, time_limit=None, max_depth=None, max_states=None, memory=None, *, scramble=None))]
+    /// returns a Solution; `solutions=N` gives the first N optimal ones (`solve --solutions`).
+    #[pyo3(signature = (board=None, mode=None, time_limit=None, max_depth=None, max_states=None, memory=None, *, scramble=None, solutions=None))]
     #[allow(clippy::too_many_arguments)]
     fn solve(
         &self,
@@ -298,10 +298,19 @@ impl Puzzle {
         max_states: Option<u64>,
         memory: Option<&Bound<'_, PyAny>>,
         scramble: Option<&str>,
+        solutions: Option<u64>,
     ) -> PyResult<Py<Solution>> {
         let mode = self.mode(mode)?;
-        let limits =
+        let mut limits =
             LimitArgs::read(time_limit, max_depth, max_states, memory)?.resolve(&self.config)?;
+        if let Some(n) = solutions {
+            if !(1..=statespace::config::MAX_SOLUTIONS).contains(&n) {
+                let most = statespace::config::MAX_SOLUTIONS;
+                let message = format!("solutions: 1 to {most}, not {n}");
+                return Err(pyo3::exceptions::PyValueError::new_err(message));
+            }
+            limits.solutions = n as usize;
+        }
         let board = self.board(board, scramble)?;
         let solution =
             run_released(py, || self.instance.solve(&board, mode, &limits))?.map_err(py_error)?;

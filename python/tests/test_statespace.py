@@ -427,3 +427,19 @@ def test_a_memory_refusal_raises_memory_limit_error():
     assert refused.value.budget == 1024 and refused.value.needed > 1024
     message = str(refused.value)
     assert "over the budget of 1.0 KiB" in message and "memory=" in message
+
+
+def test_solutions_lists_the_first_optimal_ones_as_the_cli_does():
+    eight = statespace.load(ROOT / "configs" / "tiles-3x3.toml", cache=False)
+    every = eight.solve(solutions=1000)
+    assert every.moves == 31 and every.all_optimal and len(every.solutions) == 40
+    assert every.solutions[0] == every.path
+    assert every.solutions == cli_json("solve", str(ROOT / "configs" / "tiles-3x3.toml"),
+                                       "--solutions", "1000", "--json", "--no-cache")["solutions"]
+    first = eight.solve(mode="idastar", solutions=3)
+    assert first.solutions == every.solutions[:3] and not first.all_optimal
+    assert "solutions" not in eight.solve().to_dict()
+    with pytest.raises(ValueError, match="solutions: 1 to"):
+        eight.solve(solutions=0)
+    with pytest.raises(ValueError, match="the bfs engine gives one solution"):
+        eight.solve(mode="bfs", solutions=2)

@@ -36,6 +36,7 @@
 //! threads = 2         # explore: worker threads (default: all for large spaces)
 //! explore_from = "start"  # explore: from the start board or the goals (default: goals if it can)
 //! transpositions = "32MiB"  # iddfs/idastar: the transposition table, or "off" (default "auto")
+//! solutions = 3      # solve: the first 3 optimal solutions (table, idastar, iddfs; default 1)
 //! [heuristic]
 //! kind = "default"   # astar/idastar: the plugin's heuristics (tiles: linear-conflict, pdb, ...)
 //! [start]
@@ -61,6 +62,10 @@ pub use mode::{Mode, UnsupportedMode, check_mode};
 
 /// The most worker threads `[search] threads` and `--threads` accept.
 pub const MAX_THREADS: usize = 1024;
+
+/// The most solutions `[search] solutions` and `--solutions` ask for: more than any listing
+/// holds in memory (each is a path), enough to count every optimal solution of a puzzle.
+pub const MAX_SOLUTIONS: u64 = 1 << 32;
 
 /// A parsed config file: the library's sections plus the source text, from which
 /// [`sections`](Config::sections) reads the plugin's.
@@ -123,6 +128,10 @@ pub struct SearchSection {
     pub explore_from: Option<Spanned<String>>,
     /// The depth-first engines' transposition table: a size (`"32MiB"`), `"auto"` or `"off"`.
     pub transpositions: Option<Spanned<String>>,
+    /// How many optimal solutions `solve` gives (at least 1; see [`Limits::solutions`]).
+    ///
+    /// [`Limits::solutions`]: crate::limit::Limits::solutions
+    pub solutions: Option<Spanned<i64>>,
     /// Moved to `[heuristic] kind`: read only to say so.
     #[serde(default)]
     heuristic: Option<Spanned<IgnoredAny>>,
@@ -278,6 +287,14 @@ impl Config {
         if let Some(raw) = &self.search.memory {
             base.memory_budget = parse_bytes(raw.get_ref())
                 .map_err(|e| self.error_at(raw.span(), "search.memory", e.to_string()))?;
+        }
+        if self.search.solutions.is_some() {
+            let n = self.int_in(
+                &self.search.solutions,
+                "search.solutions",
+                1..=MAX_SOLUTIONS as i64,
+            )?;
+            base.solutions = n as usize;
         }
         if let Some(raw) = &self.search.transpositions {
             base.transpositions = parse_transpositions(raw.get_ref())

@@ -168,3 +168,22 @@ fn explore_from_is_start_or_goals_and_names_its_line() {
     let absent = Config::parse("x.toml", "[puzzle]\nkind = \"flip\"\n").unwrap();
     assert_eq!(absent.explore_from().unwrap(), None);
 }
+
+#[test]
+fn solutions_are_read_and_zero_is_refused_at_its_line() {
+    let config = |n: &str| {
+        Config::parse(
+            "s.toml",
+            &format!("[puzzle]\nkind = \"t\"\n[search]\nsolutions = {n}\n"),
+        )
+        .unwrap()
+    };
+    let limits = config("3").limits(crate::limit::Limits::default()).unwrap();
+    assert_eq!(limits.solutions, 3);
+    assert_eq!(crate::limit::Limits::default().solutions, 1);
+    let err = config("0").limits(crate::limit::Limits::default());
+    assert_eq!(
+        err.unwrap_err().to_string(),
+        "s.toml:4: search.solutions: 0 is out of range (allowed: 1 to 4294967296)"
+    );
+}

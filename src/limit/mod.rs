@@ -35,6 +35,11 @@ pub struct Limits {
     /// The transposition table of the depth-first engines (IDDFS, IDA*): its size, part of
     /// [`memory_budget`](Self::memory_budget), or none.
     pub transpositions: Transpositions,
+    /// How many optimal solutions a solve gives (`[search] solutions`, `--solutions`; at least
+    /// 1, the default): the engines that list solutions (`table`, `idastar`, `iddfs`) give the
+    /// first this many distinct ones of the optimal length, all of them when there are fewer,
+    /// in the [`Report`](crate::search::Report)'s `others` after the outcome's path.
+    pub solutions: usize,
 }
 
 /// How large a transposition table the depth-first engines keep (`[search] transpositions`,
@@ -61,6 +66,7 @@ impl Default for Limits {
             memory_budget: default_memory_budget(),
             interrupt: None,
             transpositions: Transpositions::Auto,
+            solutions: 1,
         }
     }
 }

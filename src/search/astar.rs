@@ -132,7 +132,7 @@ fn run<P: StateSpace, H: Heuristic<P> + ?Sized, C: Closed<P>>(
     let mut stats = Stats::default();
     let finish = |outcome, mut stats: Stats| {
         stats.elapsed = latch.elapsed();
-        Report { outcome, stats }
+        Report::new(outcome, stats)
     };
     let depth_limit = limits.max_depth.unwrap_or(u32::MAX);
     let mut open = Open::default();

@@ -83,7 +83,7 @@ pub fn solve_with<P: StateSpace, V: Visited<P::State>>(
     let mut stats = Stats::default();
     let finish = |outcome, mut stats: Stats| {
         stats.elapsed = latch.elapsed();
-        Report { outcome, stats }
+        Report::new(outcome, stats)
     };
 
     visited.insert(start);

@@ -142,7 +142,7 @@ pub fn solve_with<P: Invertible + GoalSet, V: Visited<P::State>>(
     let mut stats = Stats::default();
     let finish = |outcome, mut stats: Stats| {
         stats.elapsed = latch.elapsed();
-        Report { outcome, stats }
+        Report::new(outcome, stats)
     };
     let side = |visited| Side {
         queue: Vec::new(),

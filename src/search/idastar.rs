@@ -36,6 +36,17 @@
 //! why). [`Outcome::Unsolvable`] is returned when an iteration cuts no node: a reachable goal
 //! would have put the first node beyond the threshold of a shortest path to it among the cuts. The
 //! per-iteration counts are in [`Stats::iterations`].
+//!
+//! Several solutions ([`Limits::solutions`] `n` above 1): the iteration that finds the first goal
+//! (its threshold is the optimal length `L`) goes on past it, keeps each goal's path and does not
+//! search below a goal, and stops at the `n`-th; when it ends with fewer, they are every path of
+//! `L` moves that the move-order rule allows (the first in the outcome, the rest in
+//! [`Report::others`]). Every such path is within the threshold (`g + h <= L` along it, `h`
+//! being admissible), so none is cut; the transposition table then skips only repeats in more
+//! moves (see its module docs), which are on no path of `L` moves. The solutions come in the
+//! order of the depth-first search, the same as [`iddfs`](super::iddfs)'s and the distance
+//! table's ([`DistanceTable::lookup`](super::table::DistanceTable::lookup)). A limit reached
+//! while collecting ends the run with that limit.
 
 use super::transpositions::TranspositionTable;
 use super::{Iteration, Outcome, Path, Report, Stats, Step};
@@ -51,7 +62,7 @@ use crate::space::{Heuristic, StateSpace};
 ///   [`Limit::Depth`]), `max_states` the total expansions, plus time and interrupt (polled as
 ///   successors are generated and estimated); `transpositions` sizes the transposition table
 ///   (within `memory_budget`: an explicit size over it ends the run with [`Limit::Memory`]
-///   before anything is allocated).
+///   before anything is allocated); `solutions` asks for several optimal paths (module docs).
 ///
 /// ```
 /// # use statespace::space::{Heuristic, StateSpace};
@@ -102,14 +113,15 @@ pub fn solve<P: StateSpace, H: Heuristic<P> + ?Sized>(
         threshold: 0,
         next_threshold: u32::MAX,
         pending: 0,
+        start,
+        found: Vec::new(),
     };
     let outcome = search.run(start);
     search.stats.elapsed = latch.elapsed();
     search.table_stats();
-    Report {
-        outcome,
-        stats: search.stats,
-    }
+    let mut report = Report::new(outcome, search.stats);
+    report.others = search.found;
+    report
 }
 
 /// Why an iteration stopped early.
@@ -138,6 +150,11 @@ struct Search<'a, P: StateSpace, H: ?Sized> {
     next_threshold: u32,
     /// Successors buffered on the stack right now, for the peak-frontier statistic.
     pending: u64,
+    /// Where the search starts.
+    start: P::State,
+    /// The solutions found, when [`Limits::solutions`] asks for more than one (the first is
+    /// taken out for the outcome when the run ends).
+    found: Vec<Path<P::State, P::Move>>,
 }
 
 impl<P: StateSpace, H: Heuristic<P> + ?Sized> Search<'_, P, H> {
@@ -162,11 +179,15 @@ impl<P: StateSpace, H: Heuristic<P> + ?Sized> Search<'_, P, H> {
                 generated: self.stats.generated - generated,
             });
             match result {
+                Err(Stop::Limit(limit)) => return Outcome::LimitReached(limit),
+                // The solutions asked for, or all there are (the iteration ended).
+                Err(Stop::Found) | Ok(()) if !self.found.is_empty() => {
+                    return Outcome::Solved(self.found.remove(0));
+                }
                 Err(Stop::Found) => {
                     let steps = std::mem::take(&mut self.path);
                     return Outcome::Solved(Path { start, steps });
                 }
-                Err(Stop::Limit(limit)) => return Outcome::LimitReached(limit),
                 Ok(()) if self.next_threshold == u32::MAX => return Outcome::Unsolvable,
                 Ok(()) => threshold = self.next_threshold,
             }
@@ -178,7 +199,7 @@ impl<P: StateSpace, H: Heuristic<P> + ?Sized> Search<'_, P, H> {
     fn visit(&mut self, state: P::State, previous: Option<P::Move>, g: u32) -> Result<(), Stop> {
         self.stats.visited += 1;
         if self.space.is_goal(state) {
-            return Err(Stop::Found);
+            return self.at_goal();
         }
         let mut bucket = None;
         if let Some(table) = &mut self.table {
@@ -246,6 +267,19 @@ impl<P: StateSpace, H: Heuristic<P> + ?Sized> Search<'_, P, H> {
         }
         self.buffers[level] = successors;
         result
+    }
+
+    /// A goal reached: the search stops, unless more solutions are asked for
+    /// ([`keep_solution`](super::keep_solution)). Out of line, so that the node loop's code is
+    /// the same whatever this does.
+    #[cold]
+    #[inline(never)]
+    fn at_goal(&mut self) -> Result<(), Stop> {
+        let wanted = self.limits.solutions;
+        match super::keep_solution(&mut self.found, self.start, &self.path, wanted) {
+            true => Err(Stop::Found),
+            false => Ok(()),
+        }
     }
 
     fn expand_checks(&mut self) -> Result<(), Stop> {

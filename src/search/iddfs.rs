@@ -22,6 +22,12 @@
 //! its depth bound anywhere: a reachable goal would have put a node of a shortest path to it at
 //! the bound. Without the table that takes a finite pruned tree (Flip's canonical order); with
 //! it, a table that holds the current branch ends the rounds of any finite space.
+//!
+//! Several solutions ([`Limits::solutions`] `n` above 1): the round that finds the first goal
+//! goes on past it, keeps each goal's path (not searching below it) and stops at the `n`-th;
+//! when it ends with fewer, they are every shortest path the move-order rule allows, first in
+//! the outcome and the rest in [`Report::others`], as [`idastar`](super::idastar) lists them
+//! (its module docs say why none is lost, with the table too).
 
 use super::transpositions::TranspositionTable;
 use super::{Outcome, Path, Report, Stats, Step};
@@ -35,7 +41,8 @@ use crate::space::StateSpace;
 /// - `limits`: `max_depth` bounds the rounds, `max_states` the total expansions, plus time and
 ///   Ctrl-C (polled as successors are generated, those at the depth bound included);
 ///   `transpositions` sizes the transposition table (within `memory_budget`: an explicit size
-///   over it ends the run with [`Limit::Memory`] before anything is allocated).
+///   over it ends the run with [`Limit::Memory`] before anything is allocated); `solutions`
+///   asks for several shortest paths (module docs).
 ///
 /// ```
 /// # use statespace::space::StateSpace;
@@ -77,6 +84,8 @@ pub fn solve<P: StateSpace>(
         path: Vec::new(),
         bound_met: false,
         pending: 0,
+        start,
+        found: Vec::new(),
     };
     let outcome = search.run(start);
     search.stats.elapsed = latch.elapsed();
@@ -84,10 +93,9 @@ pub fn solve<P: StateSpace>(
         search.stats.transposition_hits = table.hits();
         search.stats.transposition_bytes = table.bytes();
     }
-    Report {
-        outcome,
-        stats: search.stats,
-    }
+    let mut report = Report::new(outcome, search.stats);
+    report.others = search.found;
+    report
 }
 
 /// Why a bounded round stopped early.
@@ -114,6 +122,11 @@ struct Search<'a, P: StateSpace> {
     bound_met: bool,
     /// Successors buffered on the stack right now, for the peak-frontier statistic.
     pending: u64,
+    /// Where the search starts.
+    start: P::State,
+    /// The solutions found, when [`Limits::solutions`] asks for more than one (the first is
+    /// taken out for the outcome when the run ends).
+    found: Vec<Path<P::State, P::Move>>,
 }
 
 impl<P: StateSpace> Search<'_, P> {
@@ -126,11 +139,15 @@ impl<P: StateSpace> Search<'_, P> {
                 table.next_iteration();
             }
             match self.visit(start, None, bound) {
+                Err(Stop::Limit(limit)) => return Outcome::LimitReached(limit),
+                // The solutions asked for, or all there are (the round ended).
+                Err(Stop::Found) | Ok(()) if !self.found.is_empty() => {
+                    return Outcome::Solved(self.found.remove(0));
+                }
                 Err(Stop::Found) => {
                     let steps = std::mem::take(&mut self.path);
                     return Outcome::Solved(Path { start, steps });
                 }
-                Err(Stop::Limit(limit)) => return Outcome::LimitReached(limit),
                 Ok(()) if !self.bound_met => return Outcome::Unsolvable,
                 Ok(()) => {}
             }
@@ -150,7 +167,7 @@ impl<P: StateSpace> Search<'_, P> {
     ) -> Result<(), Stop> {
         self.stats.visited += 1;
         if self.space.is_goal(state) {
-            return Err(Stop::Found);
+            return self.at_goal();
         }
         let level = self.path.len();
         let mut bucket = None;
@@ -216,6 +233,19 @@ impl<P: StateSpace> Search<'_, P> {
         }
         self.buffers[level] = successors;
         result
+    }
+
+    /// A goal reached: the search stops, unless more solutions are asked for
+    /// ([`keep_solution`](super::keep_solution)). Out of line, so that the node loop's code is
+    /// the same whatever this does.
+    #[cold]
+    #[inline(never)]
+    fn at_goal(&mut self) -> Result<(), Stop> {
+        let wanted = self.limits.solutions;
+        match super::keep_solution(&mut self.found, self.start, &self.path, wanted) {
+            true => Err(Stop::Found),
+            false => Ok(()),
+        }
     }
 
     fn expand_checks(&mut self) -> Result<(), Stop> {

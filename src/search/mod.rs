@@ -16,7 +16,9 @@
 //! | [`layers`] | [`Indexed`](crate::space::Indexed) (word-at-a-time with [`XorMoves`](crate::space::XorMoves), block-at-a-time with [`SplitMoves`](crate::space::SplitMoves)) | three bits per state of the whole space (+ two move tables with `SplitMoves`) | every reachable state counted by distance (histogram), one farthest state; multi-threaded |
 //!
 //! Every path search returns a [`Report`]: an [`Outcome`] (solved with a path, proven unsolvable, or a
-//! named limit reached) and [`Stats`]. Engines never print; the CLI does.
+//! named limit reached) and [`Stats`]. Engines never print; the CLI does. [`idastar`], [`iddfs`]
+//! and the [`table`] also list several optimal solutions when [`Limits::solutions`] asks
+//! ([`Report::others`]); the rest give one.
 //!
 //! Every engine and table builder stops for the time limit and Ctrl-C the same way: it counts
 //! the work it does (successors generated, words scanned) on a [`Ticker`](crate::limit::Ticker), which polls the run's
@@ -53,6 +55,27 @@ pub(crate) fn count_expansion(stats: &mut Stats, limits: &Limits) -> Result<(), 
         Some(max) if stats.expanded > max => Err(Limit::States(max)),
         _ => Ok(()),
     }
+}
+
+/// A goal reached by a depth-first engine (IDDFS, IDA*) along `steps` from `start`: whether
+/// the search stops there. With one solution `wanted`, it stops at once and the path is the
+/// engine's branch; with more, the path is kept in `found` (the goal is not searched below: a
+/// path through a goal to another is no shortest path) and the search stops when `found` holds
+/// as many as wanted, else goes on for the next.
+pub(crate) fn keep_solution<S: Copy, M: Copy>(
+    found: &mut Vec<Path<S, M>>,
+    start: S,
+    steps: &[Step<S, M>],
+    wanted: usize,
+) -> bool {
+    if wanted <= 1 {
+        return true;
+    }
+    found.push(Path {
+        start,
+        steps: steps.to_vec(),
+    });
+    found.len() >= wanted
 }
 
 /// Asks the processor to start loading `item` into the caches, so that a read soon after does
@@ -220,6 +243,11 @@ fn serialize_seconds<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, 
 pub struct Report<S, M> {
     /// How the run ended.
     pub outcome: Outcome<S, M>,
+    /// The further optimal solutions, after the outcome's path, in the order found: when
+    /// [`Limits::solutions`] asked for more than one of an engine that lists them
+    /// ([`idastar`], [`iddfs`], the [`table`]'s [`lookup`](table::DistanceTable::lookup)); each
+    /// as long as the outcome's path and a distinct sequence of moves. Empty otherwise.
+    pub others: Vec<Path<S, M>>,
     /// What it did.
     pub stats: Stats,
 }
@@ -235,10 +263,20 @@ impl<S: Copy, M: Copy> Report<S, M> {
 }
 
 impl<S, M> Report<S, M> {
+    /// A run's outcome and stats, with no further solutions.
+    pub fn new(outcome: Outcome<S, M>, stats: Stats) -> Self {
+        Report {
+            outcome,
+            others: Vec::new(),
+            stats,
+        }
+    }
+
     /// A run stopped by `limit` before it did any work (a table refused by the budget).
     pub fn stopped(limit: Limit, elapsed: Duration) -> Self {
         Report {
             outcome: Outcome::LimitReached(limit),
+            others: Vec::new(),
             stats: Stats {
                 elapsed,
                 ..Stats::default()

@@ -100,6 +100,18 @@
 //! This holds only within one iteration: an entry of an earlier one was searched to another
 //! bound, and the stamp forgets it.
 //!
+//! # Several solutions
+//!
+//! A run that lists several optimal solutions ([`Limits::solutions`] above 1) needs every path
+//! of `T` to a goal, not one: the repeats at `g' = g` are other prefixes of the same suffixes,
+//! each a distinct solution, so skipping them (the second and third rules) would drop
+//! solutions. Such a run's table ([`listing`](TranspositionTable::listing)) keeps only the first
+//! rule: a repeat in more moves is on no shortest path (in the iteration that finds the goals,
+//! whose bound is the optimal length `L`, a shorter prefix would make a path shorter than `L`),
+//! so it holds no solution, and it still cuts the cycles and the detours. The table then
+//! lists the same solutions as no table, in the same order (tested against a brute force in
+//! `search::table::listing`), and saves less work.
+//!
 //! # Cost
 //!
 //! One hash per node and one or two reads of its bucket (the look-up before its successors are
@@ -158,6 +170,9 @@ pub struct TranspositionTable<S, M> {
     written_before: u64,
     /// Repeated states that skipped at least one successor.
     hits: u64,
+    /// Whether the run lists several solutions: only repeats in more moves are skipped (see
+    /// the module docs).
+    listing: bool,
 }
 
 impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
@@ -172,7 +187,14 @@ impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
                 bytes
             }
         };
-        Ok(Self::with_bytes(bytes))
+        Ok(Self::with_bytes(bytes).map(|table| table.listing(limits.solutions > 1)))
+    }
+
+    /// This table, skipping only the repeats in more moves when `listing` (a run that lists
+    /// several solutions: see the module docs).
+    pub fn listing(mut self, listing: bool) -> Self {
+        self.listing = listing;
+        self
     }
 
     /// A table of at most `bytes` (as many buckets of two slots as fit), starting at
@@ -192,6 +214,7 @@ impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
             written: 0,
             written_before: 0,
             hits: 0,
+            listing: false,
         })
     }
 
@@ -316,8 +339,8 @@ impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
         let Some(cover) = self.find(bucket.0, &state) else {
             return false;
         };
-        let skips =
-            cover.g < g || cover.g == g && cover.previous.is_none_or(|q| Some(q) == previous);
+        let skips = cover.g < g
+            || cover.g == g && !self.listing && cover.previous.is_none_or(|q| Some(q) == previous);
         self.hits += skips as u64;
         skips
     }
@@ -355,6 +378,9 @@ impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
         let Some(cover) = self.record(bucket.0, state, g, previous) else {
             return;
         };
+        if self.listing {
+            return; // a repeat in as many moves: another prefix of the same solutions
+        }
         let before = successors.len();
         match cover.previous {
             Some(q) if Some(q) != previous => successors.retain(|&(m, _)| !space.may_follow(q, m)),

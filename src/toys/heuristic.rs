@@ -231,15 +231,33 @@ impl Indexed for Slide {
     }
 }
 
+/// The move the other way: `U D L R` to `D U R L`.
+fn opposite(m: char) -> char {
+    match m {
+        'U' => 'D',
+        'D' => 'U',
+        'L' => 'R',
+        _ => 'L',
+    }
+}
+
 /// A move of the blank undoes the move the other way.
 impl Invertible for Slide {
     fn inverse(&self, m: char) -> char {
-        match m {
-            'U' => 'D',
-            'D' => 'U',
-            'L' => 'R',
-            _ => 'L',
-        }
+        opposite(m)
+    }
+}
+
+/// A step undoes the step the other way.
+impl Invertible for Grid {
+    fn inverse(&self, m: char) -> char {
+        opposite(m)
+    }
+}
+
+impl GoalSet for Grid {
+    fn goals(&self, visit: &mut dyn FnMut(u32)) {
+        visit(self.goal)
     }
 }
 

@@ -26,6 +26,8 @@
 //! - `export`: `statespace export` in every format, and the sample histogram in docs/.
 //! - `shift`: the Shift plugin: HDU samples, table against BFS, encodings, bad input.
 //! - `shift_export`: `statespace export` on Shift configs against a brute-force BFS.
+//! - `solutions`: `solve --solutions N` against a brute force on the 8-puzzle; the listing
+//!   engines agree, with the transposition table and without; output, batches, refusals.
 //! - `table`: the distance-table engine: whole-space histograms, paths, memory refusal.
 //! - `trust`: cached tables keyed by content, forged and damaged files, a FIFO in the cache,
 //!   definitions edited between runs that share one cache.
@@ -52,6 +54,7 @@ mod peg;
 mod perm;
 mod shift;
 mod shift_export;
+mod solutions;
 mod table;
 mod tiles;
 mod trust;

@@ -4,7 +4,8 @@
 //! whose moves are [`Invertible`] (so the predecessors of a state are its successors) and whose
 //! states are [`Indexed`] (so the table is a flat array over `0..size`). Afterwards every query is a
 //! lookup or a short walk: [`DistanceTable::distance`] of one state, [`DistanceTable::path`] by
-//! descending the table (from a state at distance `d`, step to any successor at `d - 1`), and
+//! descending the table (from a state at distance `d`, step to any successor at `d - 1`; every
+//! optimal path is such a descent, so [`DistanceTable::lookup`] lists as many as asked), and
 //! whole-space facts ([`DistanceTable::histogram`], [`DistanceTable::reachable`],
 //! [`DistanceTable::max_distance`]). Build once, answer many: the Shift plugin answers every board
 //! of a geometry from one table.
@@ -84,6 +85,7 @@
 //! | file | holds |
 //! |---|---|
 //! | `mod.rs` | [`DistanceTable`] and its queries (lookups, descents), [`Width`] |
+//! | `listing.rs` | [`DistanceTable::lookup`]: several optimal paths, every descent in turn |
 //! | `packed.rs` | the entries, packed into `u64` words in huge pages, or in a cache file's mapping |
 //! | `levels.rs` | [`build`], [`build_symmetric`]: the coding, the levels in turn, widening |
 //! | `scan.rs` | one level's scan, top-down or bottom-up: the build's hot loops |
@@ -146,6 +148,7 @@
 
 pub mod cached;
 mod levels;
+mod listing;
 mod packed;
 mod scan;
 mod serial;
@@ -156,6 +159,7 @@ pub mod verify;
 pub use verify::verify;
 
 pub use levels::{build, build_symmetric, build_with};
+pub use listing::Listed;
 pub use serial::FORMAT_VERSION;
 pub use sweep::{build_split, build_split_with, build_xor, build_xor_with};
 
