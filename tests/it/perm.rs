@@ -799,7 +799,7 @@ fn perm_pruning_table_is_exact_inside_admissible_and_ida_agrees_with_the_table()
     // The states within 7 moves, by the table (every index), with their cells.
     let near: Vec<(usize, u32)> = (0..cube.size() as u64)
         .map(|i| cube.state(i))
-        .filter_map(|s| Some((pruning.cell(s), distance(s))).filter(|&(_, d)| d <= 7))
+        .filter_map(|s| Some((pruning.cell(&cube, s), distance(s))).filter(|&(_, d)| d <= 7))
         .collect();
     let mut checked = Vec::new();
     while pruning.depth() <= 6 {
@@ -817,7 +817,7 @@ fn perm_pruning_table_is_exact_inside_admissible_and_ida_agrees_with_the_table()
             );
         }
         for &s in &samples {
-            assert!(pruning.distance(s) <= distance(s));
+            assert!(pruning.distance(&cube, s) <= distance(s));
         }
         checked.push(depth);
         assert!(pruning.deepen(&cube).unwrap());
@@ -843,9 +843,15 @@ fn perm_pruning_table_is_exact_inside_admissible_and_ida_agrees_with_the_table()
 #[test]
 fn perm_every_heuristic_kind_finds_the_same_lengths() {
     let mut lengths = Vec::new();
-    for kind in ["pdb", "pruning", "auto"] {
+    // The last: the pruning table keyed by the orbits of the turns about the UFR corner.
+    let symmetric = "pruning\"\nsymmetry = true\n#";
+    for kind in ["pdb", "pruning", "auto", symmetric] {
         let extra = format!("{UFR}\n[heuristic]\nkind = \"{kind}\"");
-        let inst = instance(&own("2x2x2.tws"), &extra);
+        let file = match kind == symmetric {
+            true => "2x2x2-rotations.tws",
+            false => "2x2x2.tws",
+        };
+        let inst = instance(&own(file), &extra);
         let mut found = Vec::new();
         for scramble in ["R U R' F2 U' R2 F", "U R2 F' R U2 F R' U' F2 R U'", "F"] {
             let mut board = BoardText::from_file("scramble", scramble.into());
@@ -862,6 +868,7 @@ fn perm_every_heuristic_kind_finds_the_same_lengths() {
     }
     assert_eq!(lengths[0], lengths[1]);
     assert_eq!(lengths[0], lengths[2]);
+    assert_eq!(lengths[0], lengths[3]);
 }
 
 #[test]
@@ -874,6 +881,10 @@ fn perm_heuristic_keys_are_checked() {
         (
             "[heuristic]\nkind = \"pdb\"\ngroups = [[1, 2]]",
             "heuristic.groups: unknown field `groups`",
+        ),
+        (
+            "[heuristic]\nkind = \"pruning\"\nsymmetry = true",
+            "heuristic.symmetry: no symmetry to use: the definition has no rotations",
         ),
     ] {
         let (code, err) = bad("t.tws", GOOD, extra);
