@@ -252,7 +252,9 @@ pub trait XorMoves: Indexed {
 /// instead of an unrank, a move and a rank per successor) and moves a whole block of states that
 /// share `high` with one look-up per state; see [`layers`](crate::search::layers). Permutation
 /// puzzles split so: where the pieces are (`high`) and how the slots are twisted (`low`), since a
-/// move carries a slot's twist along whatever piece sits there.
+/// move carries a slot's twist along whatever piece sits there; or, where few or no pieces
+/// twist, between classes of slots (a move changes each class on its own: the perm plugin's
+/// `Layout::split_low_count` picks the cut).
 ///
 /// Invariants an implementation keeps: every state has the same number of successors, listed in
 /// the same move order (no move is ever blocked), and `low_count` divides
@@ -264,8 +266,10 @@ pub trait SplitMoves: Indexed {
 }
 
 /// Symmetries: permutations of the states that map moves to moves and goals to goals (the
-/// mirrors of a Shift board whose region is mirror-symmetric), so a state and its images are
-/// equally far from the goal set. A table build that knows them expands one state per orbit.
+/// mirrors of a Shift board whose region is mirror-symmetric, the tiles' reflection about the
+/// diagonal, a permutation puzzle's rotations), so a state and its images are equally far from
+/// the goal set. A table build that knows them expands one state per orbit; a symmetric
+/// [`PruningTable`](crate::search::pruning::PruningTable) keeps one cell per orbit.
 ///
 /// Invariants: the symmetries form a group, so [`images`](Self::images) of any state of an orbit
 /// list the whole orbit (possibly with repeats and the state itself), and exactly one state of

@@ -281,10 +281,11 @@ pub fn build_all<P: StateSpace + ?Sized, A: Abstraction<P>>(
         let bytes: u128 = to_build.iter().map(|a| a.build_bytes()).sum();
         if bytes >= LONG_BUILD_BYTES {
             cache.note(&format!(
-                "pattern databases: building {} of them once ({} of working memory at most); \
-                 later runs load them from the table cache",
+                "pattern databases: building {} of them once ({} to {} of working memory, as \
+                 their distances need 4 or 8 bits); later runs load them from the table cache",
                 to_build.len(),
-                crate::limit::human_bytes(memory_needed(&abstractions))
+                crate::limit::human_bytes(memory_needed(&abstractions)),
+                crate::limit::human_bytes(memory_at_most(&abstractions))
             ));
         }
     }
@@ -317,6 +318,20 @@ pub fn memory_needed<P: StateSpace + ?Sized, A: Abstraction<P>>(abstractions: &[
     let worst_build = abstractions
         .iter()
         .map(|a| a.build_bytes().saturating_sub(smallest(a)))
+        .max()
+        .unwrap_or(0);
+    tables + worst_build
+}
+
+/// The most bytes [`build_all`] can take for `abstractions`: [`memory_needed`] with every table
+/// at 8 bits per state (the widest exact width: a distance past 15 needs it), which the budget
+/// check cannot assume before the distances are known. What a user is told to expect.
+pub fn memory_at_most<P: StateSpace + ?Sized, A: Abstraction<P>>(abstractions: &[A]) -> u128 {
+    let widest = |a: &A| a.space().size().div_ceil(8) * 8;
+    let tables: u128 = abstractions.iter().map(widest).sum();
+    let worst_build = abstractions
+        .iter()
+        .map(|a| a.build_bytes().saturating_sub(widest(a)))
         .max()
         .unwrap_or(0);
     tables + worst_build
