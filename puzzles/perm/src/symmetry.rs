@@ -30,7 +30,7 @@
 //! commute with it up to renaming (`image(s · m) = image(s) · (r⁻¹ m r)`) and the solved state
 //! is fixed, so a state and its images are equally far from solved: a distance table, a pruning
 //! table or a sweep need only one state per orbit. On the packed bytes the image is one pass
-//! ([`Conjugation`]): relabel each piece (`solved · r⁻¹` renames label `a` to `λ(a)` and adds a
+//! (`Conjugation`): relabel each piece (`solved · r⁻¹` renames label `a` to `λ(a)` and adds a
 //! twist `μ(a)`), then move the bytes as `r` does; no allocation, about one table look-up per
 //! byte.
 //!
@@ -162,7 +162,7 @@ impl Symmetries {
     }
 
     /// The least of `state` and its images: the state that stands for its orbit. Each image
-    /// is made only while it ties with the least so far (see [`Conjugation::lower`]).
+    /// is made only while it ties with the least so far (`Conjugation::lower`).
     #[inline]
     pub fn canonical<const N: usize>(&self, state: Packed<N>) -> Packed<N> {
         let mut least = state;

@@ -15,10 +15,10 @@
 //!   board size; a folder, one file each.
 //! - [`plugin`]: `[puzzle] kind = "tiles"`, through the generic glue.
 //!
-//! Floors, each using only those below it: [`space`] and [`blank_aware`] (which knows nothing of
-//! the puzzle but a board's shape and a group's goal cells) at the bottom; [`transpose`] (which
-//! [`space`] holds, built from its shape and goal), [`board`] and [`heuristic`] on them;
-//! [`plugin`] on top.
+//! Floors, each using only those below it: [`space`] (which holds the reflection, built from its
+//! shape and goal) and [`blank_aware`] (which knows nothing of the puzzle but a board's shape and
+//! a group's goal cells) at the bottom; [`transpose`] (the reflection's uses), [`board`] and
+//! [`heuristic`] on them; [`plugin`] on top.
 
 #![deny(missing_docs)]
 

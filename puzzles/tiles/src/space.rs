@@ -21,7 +21,6 @@
 //! is there up to 4 x 5; the plugin declares it only then (a 5 x 5 table could not be allocated
 //! anyway).
 
-use crate::transpose::Transpose;
 use statespace::cache::fingerprint::Content;
 use statespace::rank::{Permutations, parity};
 use statespace::space::{Describe, GoalSet, Indexed, Invariant, Invertible, StateSpace};
@@ -288,5 +287,68 @@ impl Indexed for Tiles {
             board.cells.swap(a, b);
         }
         board
+    }
+}
+
+/// The reflection about the main diagonal (see [`transpose`](crate::transpose)): cell `(r, c)` to `(c, r)`, tile
+/// `t` renamed as the tile whose goal cell is the transpose of `t`'s. A symmetry of the puzzle
+/// when the board is square and the goal's blank is on the diagonal (the ordered goal).
+#[derive(Clone, Debug)]
+pub struct Transpose {
+    cells: usize,
+    /// `cell_map[c]`: the transposed cell.
+    cell_map: [u8; MAX_CELLS],
+    /// `tile_map[t]`: the renamed tile (0 stays 0).
+    tile_map: [u8; MAX_CELLS],
+}
+
+impl Transpose {
+    /// The reflection of `tiles`' board and goal; `None` unless the board is square and the goal
+    /// is its own reflection (its blank on the main diagonal).
+    pub fn new(tiles: &Tiles) -> Option<Self> {
+        let (rows, cols) = tiles.shape();
+        let goal = tiles.goal();
+        if rows != cols || goal.blank / cols != goal.blank % cols {
+            return None;
+        }
+        let n = tiles.cells();
+        let mut cell_map = [0u8; MAX_CELLS];
+        for (cell, image) in cell_map[..n].iter_mut().enumerate() {
+            *image = (cell as u8 % cols) * cols + cell as u8 / cols;
+        }
+        let mut tile_map = [0u8; MAX_CELLS];
+        for cell in 0..n {
+            tile_map[goal.cells[cell] as usize] = goal.cells[cell_map[cell] as usize];
+        }
+        Some(Transpose {
+            cells: n,
+            cell_map,
+            tile_map,
+        })
+    }
+
+    /// The reflected board.
+    #[inline]
+    pub fn of(&self, board: &Board) -> Board {
+        let mut image = Board {
+            cells: [0; MAX_CELLS],
+            blank: self.cell_map[board.blank as usize],
+        };
+        for (cell, &tile) in board.cells[..self.cells].iter().enumerate() {
+            image.cells[self.cell_map[cell] as usize] = self.tile_map[tile as usize];
+        }
+        image
+    }
+
+    /// The reflected board given as where every tile is (`pos[t]`, the blank's at 0), in the
+    /// same form: `image[tile_map[t]] = cell_map[pos[t]]`. For a caller that already holds that
+    /// inverse (it saves building the reflected board and inverting it again).
+    #[inline]
+    pub fn of_positions(&self, pos: &[u8; MAX_CELLS]) -> [u8; MAX_CELLS] {
+        let mut image = [0u8; MAX_CELLS];
+        for tile in 0..self.cells {
+            image[self.tile_map[tile] as usize] = self.cell_map[pos[tile] as usize];
+        }
+        image
     }
 }

@@ -12,7 +12,7 @@
 //! - [`manhattan`]: Manhattan distance and linear conflict (no table to build).
 //! - [`group`]: a tile group, the abstraction a pattern database is built over (blank-aware or
 //!   blank-free).
-//! - [`Transpose`] (in [`transpose`](crate::transpose), beside the space): the reflection about
+//! - [`Transpose`] (in [`transpose`], beside the space): the reflection about
 //!   the main diagonal, looked up beside the board.
 //! - [`tile_pdb`]: the additive databases over disjoint groups; checking groups, building them,
 //!   the usual splits of the 15-puzzle.
