@@ -313,25 +313,26 @@ pub const LONG_BUILD_BYTES: u128 = 32 << 20;
 /// [`build_bytes`](Abstraction::build_bytes) beyond its table, plus every table at 4 bits per
 /// state (the smallest exact width, in whole words as the table engine allocates).
 pub fn memory_needed<P: StateSpace + ?Sized, A: Abstraction<P>>(abstractions: &[A]) -> u128 {
-    let smallest = |a: &A| a.space().size().div_ceil(16) * 8;
-    let tables: u128 = abstractions.iter().map(smallest).sum();
-    let worst_build = abstractions
-        .iter()
-        .map(|a| a.build_bytes().saturating_sub(smallest(a)))
-        .max()
-        .unwrap_or(0);
-    tables + worst_build
+    memory_with_tables(abstractions, 4)
 }
 
 /// The most bytes [`build_all`] can take for `abstractions`: [`memory_needed`] with every table
 /// at 8 bits per state (the widest exact width: a distance past 15 needs it), which the budget
 /// check cannot assume before the distances are known. What a user is told to expect.
 pub fn memory_at_most<P: StateSpace + ?Sized, A: Abstraction<P>>(abstractions: &[A]) -> u128 {
-    let widest = |a: &A| a.space().size().div_ceil(8) * 8;
-    let tables: u128 = abstractions.iter().map(widest).sum();
+    memory_with_tables(abstractions, 8)
+}
+
+/// The largest build beyond its table, plus every table at `bits` per state in whole words.
+fn memory_with_tables<P: StateSpace + ?Sized, A: Abstraction<P>>(
+    abstractions: &[A],
+    bits: u128,
+) -> u128 {
+    let table = |a: &A| (a.space().size() * bits).div_ceil(64) * 8;
+    let tables: u128 = abstractions.iter().map(table).sum();
     let worst_build = abstractions
         .iter()
-        .map(|a| a.build_bytes().saturating_sub(widest(a)))
+        .map(|a| a.build_bytes().saturating_sub(table(a)))
         .max()
         .unwrap_or(0);
     tables + worst_build
