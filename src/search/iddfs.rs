@@ -241,10 +241,10 @@ impl<P: StateSpace> Search<'_, P> {
     #[cold]
     #[inline(never)]
     fn at_goal(&mut self) -> Result<(), Stop> {
-        let wanted = self.limits.solutions;
-        match super::keep_solution(&mut self.found, self.start, &self.path, wanted) {
-            true => Err(Stop::Found),
-            false => Ok(()),
+        match super::keep_solution(&mut self.found, self.start, &self.path, self.limits) {
+            Ok(true) => Err(Stop::Found),
+            Ok(false) => Ok(()),
+            Err(limit) => Err(Stop::Limit(limit)),
         }
     }
 

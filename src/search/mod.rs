@@ -61,21 +61,35 @@ pub(crate) fn count_expansion(stats: &mut Stats, limits: &Limits) -> Result<(), 
 /// the search stops there. With one solution `wanted`, it stops at once and the path is the
 /// engine's branch; with more, the path is kept in `found` (the goal is not searched below: a
 /// path through a goal to another is no shortest path) and the search stops when `found` holds
-/// as many as wanted, else goes on for the next.
+/// as many as wanted, else goes on for the next; a path that would take the paths kept past the
+/// memory budget stops it with [`Limit::Memory`] ([`keep_within_budget`]).
 pub(crate) fn keep_solution<S: Copy, M: Copy>(
     found: &mut Vec<Path<S, M>>,
     start: S,
     steps: &[Step<S, M>],
-    wanted: usize,
-) -> bool {
-    if wanted <= 1 {
-        return true;
+    limits: &Limits,
+) -> Result<bool, Limit> {
+    if limits.solutions <= 1 {
+        return Ok(true);
     }
+    keep_within_budget(found, limits, steps.len())?;
     found.push(Path {
         start,
         steps: steps.to_vec(),
     });
-    found.len() >= wanted
+    Ok(found.len() >= limits.solutions)
+}
+
+/// Refuses with [`Limit::Memory`] a path of `steps` steps more in `found` when the paths then
+/// held would pass the memory budget: the one check every engine that lists solutions makes
+/// before it keeps one (`--solutions` may ask for billions).
+pub(crate) fn keep_within_budget<S, M>(
+    found: &[Path<S, M>],
+    limits: &Limits,
+    steps: usize,
+) -> Result<(), Limit> {
+    let path = std::mem::size_of::<Path<S, M>>() + steps * std::mem::size_of::<Step<S, M>>();
+    limits.check_memory((found.len() as u128 + 1) * path as u128)
 }
 
 /// Asks the processor to start loading `item` into the caches, so that a read soon after does

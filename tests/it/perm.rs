@@ -886,6 +886,10 @@ fn perm_heuristic_keys_are_checked() {
             "[heuristic]\nkind = \"pruning\"\nsymmetry = true",
             "heuristic.symmetry: no symmetry to use: the definition has no rotations",
         ),
+        (
+            "[heuristic]\nkind = \"pdb\"\nsymmetry = true",
+            "heuristic.symmetry: not used here: only where the pruning table is used",
+        ),
     ] {
         let (code, err) = bad("t.tws", GOOD, extra);
         assert_eq!(code, 2, "{err}");

@@ -243,3 +243,17 @@ fn zero_solutions_and_engines_that_give_one_are_refused_in_one_line() {
     assert_eq!(solutions(&answer), [["5 left"]]);
     assert_eq!(answer["all_optimal"], true);
 }
+
+/// The paths kept count against the memory budget: a listing that would pass it stops with
+/// the memory limit (exit 4, the bytes it needed), in every engine that lists, never grows on.
+#[test]
+fn solutions_kept_past_the_memory_budget_are_refused() {
+    let config = config("tiles-3x3.toml");
+    for mode in ["idastar", "table"] {
+        let args = [&config, "--mode", mode, "--transpositions", "off"];
+        let args = [&args[..], &["--memory", "20KiB", "--solutions", "1000"]].concat();
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 4, "{mode}: {out}{err}");
+        assert!(out.contains("over the budget of 20.0 KiB"), "{mode}: {out}");
+    }
+}

@@ -193,6 +193,12 @@ impl Plugin for PermPlugin {
             None => HeuristicKind::Auto,
         };
         let symmetry = match &heuristic_keys {
+            Some(keys) if chosen == HeuristicKind::Pdb => {
+                keys.symmetry(config).refuse(
+                    "only where the pruning table is used (kind = \"pruning\" or \"auto\")",
+                )?;
+                None
+            }
             Some(keys) => keys.symmetry(config).optional()?,
             None => None,
         };

@@ -61,6 +61,7 @@ impl DistanceTable {
             space,
             start,
             wanted: limits.solutions,
+            limits,
             steps: Vec::with_capacity(first.len()),
             found: Vec::new(),
             ticker: latch.ticker(),
@@ -99,6 +100,7 @@ struct Listing<'a, P: Indexed + ?Sized> {
     space: &'a P,
     start: P::State,
     wanted: usize,
+    limits: &'a Limits,
     /// The moves and states of the current descent.
     steps: Vec<Step<P::State, P::Move>>,
     found: Vec<SpacePath<P>>,
@@ -126,6 +128,8 @@ impl<P: Indexed + ?Sized> Listing<'_, P> {
                     why,
                 )));
             }
+            super::super::keep_within_budget(&self.found, self.limits, self.steps.len())
+                .map_err(Stop::Limit)?;
             self.found.push(Path {
                 start: self.start,
                 steps: self.steps.clone(),
