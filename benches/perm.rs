@@ -7,13 +7,17 @@
 //!
 //! ```text
 //! cargo bench --bench perm -- [--def FILE] [--moves U,F,R] [--cache DIR] [--max-states N]
-//!                             [--lengths 12,13,14] [--count K] [--seed S]
+//!                             [--lengths 12,13,14] [--count K] [--seed S] [--lookups L]
 //! ```
 //!
 //! - `--def`: the definition (default `configs/defs/3x3x3.tws`); `--moves` the generators.
 //! - `--cache DIR`: where the databases are cached (default `pdb-cache` under the target
 //!   directory); a second run loads them. `--no-cache`: build, keep nothing.
 //! - `--max-states N`: the largest pattern (default 2^27, the plugin's).
+//! - `--lookups L`: each database also looked up through up to `L` symmetries of the
+//!   definition's rotations (`Conjugated`, what `[heuristic] symmetry = true` does with
+//!   `CONJUGATE_LOOKUPS`); default 0. Needs a definition with rotations
+//!   (`configs/defs/3x3x3-rotations.tws`).
 //! - `--lengths`, `--count`, `--seed`: `count` random scrambles of each length (random canonical
 //!   sequences: no two turns of one face in a row, commuting faces in one order); default 12,13,14, 3 each, seed 1.
 
@@ -23,10 +27,11 @@ use perm_common::{arg, definition};
 use statespace::cache::TableCache;
 use statespace::limit::{Limits, human_bytes};
 use statespace::random::Lcg;
+use statespace::search::pdb::Max;
 use statespace::search::{Outcome, idastar};
 use statespace::setup::Setup;
 use statespace::space::{StateSpace, replay};
-use statespace_perm::heuristic::{self, MAX_PATTERN_STATES, Pattern, auto_pieces};
+use statespace_perm::heuristic::{self, Conjugated, MAX_PATTERN_STATES, Pattern, auto_pieces};
 use statespace_perm::state::{ForWidth, with_width};
 use statespace_perm::{Definition, Metric, PermSpace};
 use std::path::{Path, PathBuf};
@@ -53,6 +58,7 @@ fn main() {
         .collect();
     let count: usize = arg(&args, "--count").map_or(3, |s| s.parse().unwrap());
     let seed: u64 = arg(&args, "--seed").map_or(1, |s| s.parse().unwrap());
+    let lookups: usize = arg(&args, "--lookups").map_or(0, |s| s.parse().unwrap());
     let dir = arg(&args, "--cache").map_or(root.join("target/pdb-cache"), PathBuf::from);
     let cached = !args.iter().any(|a| a == "--no-cache");
     let cache = TableCache::new(cached.then_some(dir), cached, |w| eprintln!("{w}"));
@@ -65,6 +71,7 @@ fn main() {
         lengths: &lengths,
         count,
         seed,
+        lookups,
     };
     with_width(bytes, run).unwrap_or_else(|| panic!("a state of {bytes} bytes is too large"));
 }
@@ -78,34 +85,28 @@ struct Run<'a> {
     lengths: &'a [usize],
     count: usize,
     seed: u64,
+    lookups: usize,
 }
 
 impl ForWidth for Run<'_> {
     type Output = ();
 
     fn run<const N: usize>(self) {
-        let Run {
-            def,
-            moves,
-            max_states,
-            cache,
-            lengths,
-            count,
-            seed,
-        } = self;
-        run::<N>(def, moves, max_states, cache, lengths, count, seed)
+        run::<N>(self)
     }
 }
 
-fn run<const N: usize>(
-    def: Definition,
-    moves: Option<Vec<String>>,
-    max_states: u64,
-    cache: &TableCache,
-    lengths: &[usize],
-    count: usize,
-    seed: u64,
-) {
+fn run<const N: usize>(run: Run) {
+    let Run {
+        def,
+        moves,
+        max_states,
+        cache,
+        lengths,
+        count,
+        seed,
+        lookups,
+    } = run;
     let at = statespace::error::Location::file("bench");
     let mut setup = Setup::default();
     let powers = def
@@ -121,19 +122,32 @@ fn run<const N: usize>(
     let cpu = cpu_seconds();
     let pdb = heuristic::heuristic::<N>(patterns, &Limits::default(), Some(cache))
         .unwrap_or_else(|e| panic!("{e}"));
+    let pdb = Max::new(
+        pdb.into_parts()
+            .into_iter()
+            .map(|db| Conjugated::new(&space, db, lookups))
+            .collect(),
+    );
     let mut total = 0;
-    for db in pdb.parts() {
+    for conjugated in pdb.parts() {
+        let db = conjugated.database();
         let t = db.table();
         total += t.bytes();
         println!(
-            "pattern {}: {} states, {} ({} bits), max distance {}, {:?} in {:.1} s",
+            "pattern {}: {} states, {} ({} bits), max distance {}, mean {:.3}, {:?} in {:.1} s, {} more look-ups",
             db.abstraction().name(),
             t.len(),
             human_bytes(t.bytes() as u128),
             t.bits_per_entry(),
             t.max_distance().unwrap_or(0),
+            {
+                let h = t.histogram();
+                let sum: u64 = h.iter().enumerate().map(|(d, &n)| d as u64 * n).sum();
+                sum as f64 / h.iter().sum::<u64>().max(1) as f64
+            },
             db.source(),
-            db.took().as_secs_f64()
+            db.took().as_secs_f64(),
+            conjugated.through().len()
         );
     }
     println!(

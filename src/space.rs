@@ -13,6 +13,7 @@
 //! | [`Describe`] | what the graph is (moves as transforms, goal, layout), for content fingerprints | tables cached on disk ([`cache`](crate::cache)) |
 //! | [`XorMoves`] | every move is an XOR of the dense index with a fixed mask | word-at-a-time whole-space BFS ([`layers`](crate::search::layers)) |
 //! | [`SplitMoves`] | the index is two parts every move changes separately | block-at-a-time whole-space BFS from two small move tables ([`layers`](crate::search::layers)) |
+//! | [`FlipSplit`] | the index is a block and flip bits a move XORs with a mask that depends on the block | block-at-a-time whole-space BFS, a few word operations per block and move ([`layers`](crate::search::layers)) |
 //! | [`Symmetric`] | the images of a state under the space's symmetries | distance tables that expand one state per orbit |
 //! | [`Invariant`] | a proof, without search, that a state cannot reach the goal | every engine, before it starts (through the [`registry`](crate::registry) glue) |
 //! | [`Heuristic`] | an admissible estimate of the moves left (a separate object, so one space can have several) | A*, IDA* |
@@ -264,6 +265,33 @@ pub trait SplitMoves: Indexed {
     /// state).
     fn low_count(&self) -> Option<u64>;
 }
+
+/// The dense index is `high * 2^bits + flips`, and the `k`-th successor that
+/// [`successors`](StateSpace::successors) lists, for every state of block `high`, has the index
+/// `high_k(high) * 2^bits + (flips ^ mask_k(high))`.
+///
+/// Pieces of two orientations tracked by piece split so (a permutation puzzle's pattern of some
+/// of the 3x3x3's edges): where the pieces are is `high`, their flips are the bits, and a move
+/// flips the pieces in the slots it flips, which depends on where they are, not on how they are
+/// flipped. [`SplitMoves`] does not cover it (there the low part moves on its own).
+///
+/// Why it exists: a bitset engine then moves a whole block of `2^bits` states per move with a few
+/// word operations (an XOR of the bit index is a butterfly of swaps, as for [`XorMoves`]), after
+/// one unrank and `moves` ranks per block instead of per state; see
+/// [`layers`](crate::search::layers).
+///
+/// Invariants an implementation keeps: every state has the same number of successors, listed in
+/// the same move order, and `2^bits` divides [`size`](Indexed::size).
+pub trait FlipSplit: Indexed {
+    /// `bits` (at most [`MAX_FLIP_BITS`]), or `None` when this space's index does not split so.
+    fn flip_bits(&self) -> Option<u32>;
+    /// Calls `visit(high_k(high), mask_k(high))` for every move `k`, in the order of
+    /// [`successors`](StateSpace::successors).
+    fn block_moves(&self, high: u64, visit: &mut dyn FnMut(u64, u64));
+}
+
+/// The most flip bits a [`FlipSplit`] block has: 4,096 states, 64 words.
+pub const MAX_FLIP_BITS: u32 = 12;
 
 /// Symmetries: permutations of the states that map moves to moves and goals to goals (the
 /// mirrors of a Shift board whose region is mirror-symmetric, the tiles' reflection about the

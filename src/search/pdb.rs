@@ -351,6 +351,11 @@ impl<H> Max<H> {
         Max { parts }
     }
 
+    /// The heuristics combined, taken out (to wrap each, say).
+    pub fn into_parts(self) -> Vec<H> {
+        self.parts
+    }
+
     /// The heuristics combined.
     pub fn parts(&self) -> &[H] {
         &self.parts

@@ -17,7 +17,7 @@ use statespace::search::pdb::Abstraction;
 use statespace::search::{Outcome, idastar, layers, table};
 use statespace::setup::Setup;
 use statespace::space::{
-    BoardFormat, Heuristic, Indexed, Invariant, SplitMoves, StateSpace, replay,
+    BoardFormat, FlipSplit, Heuristic, Indexed, Invariant, SplitMoves, StateSpace, replay,
 };
 use statespace_perm::def::Metric;
 use statespace_perm::heuristic::{self, MAX_PATTERN_STATES, auto_pieces};
@@ -606,7 +606,7 @@ fn perm_pattern_databases_are_admissible_and_ida_agrees_with_the_table() {
             }
             // A pattern ending in a whole twisted class (twists by slot) is built block by
             // block: the same table as the level scans'.
-            if p.low_count().is_some() {
+            if p.low_count().is_some() || p.flip_bits().is_some() {
                 split_builds += 1;
                 let plain = table::build_with(p, &Limits::default(), Width::Exact).unwrap();
                 let split = Abstraction::<PermSpace<32>>::build_table(p, &Limits::default());
@@ -652,9 +652,111 @@ fn perm_pattern_databases_are_admissible_and_ida_agrees_with_the_table() {
         }
     }
     assert!(
-        split_builds >= 2,
-        "the 2x2x2's and the Pyraminx's whole classes split"
+        split_builds >= 4,
+        "the 2x2x2's and the Pyraminx's whole classes split, the Pyraminx's edge groups flip"
     );
+}
+
+/// Patterns of some of a class's flipping pieces are built a block of flips at a time
+/// (`FlipSplit`): the same entries as the level scans', for blocks narrower than a word (the
+/// 3x3x3's edges in ones to fours), one word (six of eight) and two words (seven of eight).
+#[test]
+fn perm_flip_blocks_build_the_tables_the_level_scans_do() {
+    use statespace::search::table::Width;
+    // Eight flipping pieces; three four-cycles that overlap, each flipping two pieces.
+    let eight = "Name eight\nSet EDGES 8 2\nSolved\nEDGES\n1 2 3 4 5 6 7 8\nEnd\n\
+        Move A\nEDGES\n2 3 4 1 5 6 7 8\n1 0 0 1 0 0 0 0\nEnd\n\
+        Move B\nEDGES\n1 2 4 5 6 3 7 8\n0 0 1 0 0 1 0 0\nEnd\n\
+        Move C\nEDGES\n1 2 3 4 6 7 8 5\n0 0 0 0 1 0 1 0\nEnd\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("eight.tws");
+    std::fs::write(&path, eight).unwrap();
+    let eight = space::<64>(path.to_str().unwrap(), None, Metric::Htm);
+    let cube = space::<64>(&own("3x3x3.tws"), None, Metric::Htm);
+    let edges = |space: &PermSpace<64>, k: u8| {
+        // The class of the most slots: the cube's edges, the eight's only one.
+        let layout = space.layout();
+        let class = (0..layout.classes())
+            .max_by_key(|&c| layout.class(c).labels.len())
+            .unwrap();
+        Pattern::new(space, &[(class, (0..k).collect())]).unwrap()
+    };
+    let cases = [
+        (&cube, 1),
+        (&cube, 2),
+        (&cube, 3),
+        (&cube, 4),
+        (&eight, 6),
+        (&eight, 7),
+    ];
+    for (space, k) in cases {
+        let p = edges(space, k);
+        assert_eq!(p.flip_bits(), Some(u32::from(k)), "{}", p.name());
+        let plain = table::build_with(&p, &Limits::default(), Width::Exact).unwrap();
+        let flips = Abstraction::<PermSpace<64>>::build_table(&p, &Limits::default()).unwrap();
+        assert_eq!(flips.histogram(), plain.histogram(), "{}", p.name());
+        assert!(plain.histogram().len() > 3, "{}", p.name());
+        for i in 0..p.size() as u64 {
+            assert_eq!(flips.code(i), plain.code(i), "{}: entry {i}", p.name());
+        }
+    }
+}
+
+/// Pattern databases looked up through the puzzle's rotations too (`Conjugated`): never above
+/// the true distance, never below the plain look-up, above it somewhere, and IDA* over them
+/// still finds optimal paths.
+#[test]
+fn perm_conjugated_lookups_are_admissible_and_stronger() {
+    use statespace_perm::heuristic::Conjugated;
+    let ufr: &[&str] = &["U", "F", "R"];
+    let space = space::<32>(&own("2x2x2-rotations.tws"), Some(ufr), Metric::Htm);
+    assert_eq!(
+        space.symmetries().order(),
+        3,
+        "the turns about the UFR-DBL diagonal"
+    );
+    let table = table::build(&space, &Limits::default()).unwrap();
+    // Corners in groups of three, three and one: a rotation about the diagonal sends a group to
+    // other corners.
+    let databases = || {
+        heuristic::heuristic::<32>(patterns(&space, 20_000), &Limits::default(), None)
+            .unwrap()
+            .into_parts()
+    };
+    let plain = statespace::search::pdb::Max::new(databases());
+    let conjugated = statespace::search::pdb::Max::new(
+        databases()
+            .into_iter()
+            .map(|db| Conjugated::new(&space, db, 2))
+            .collect(),
+    );
+    assert!(conjugated.parts().iter().any(|c| !c.through().is_empty()));
+    let mut rng = Lcg(11);
+    let mut stronger = 0;
+    for s in walks(&space, &mut rng, 400, 30) {
+        let d = table.distance(&space, s).unwrap().unwrap();
+        let (p, c) = (plain.estimate(&space, s), conjugated.estimate(&space, s));
+        assert!(p <= c && c <= d, "plain {p}, conjugated {c}, distance {d}");
+        stronger += usize::from(c > p);
+        for limit in 0..=c + 1 {
+            let b = conjugated.estimate_below(&space, s, limit);
+            assert!(if c < limit {
+                b == c
+            } else {
+                (limit..=c).contains(&b)
+            });
+        }
+    }
+    assert!(stronger > 0, "the rotated look-ups raise some estimates");
+    for start in walks(&space, &mut rng, 10, 14) {
+        let report = idastar::solve(&space, &conjugated, start, &Limits::default());
+        let Outcome::Solved(path) = report.outcome else {
+            panic!("{:?}", report.outcome)
+        };
+        let d = table.distance(&space, start).unwrap().unwrap();
+        assert_eq!(path.len() as u32, d);
+        assert!(space.is_goal(replay(&space, start, &path.moves()).unwrap()));
+    }
 }
 
 /// The zero heuristic: IDA* deepens like IDDFS and counts the tree it searches.
@@ -888,7 +990,19 @@ fn perm_heuristic_keys_are_checked() {
         ),
         (
             "[heuristic]\nkind = \"pdb\"\nsymmetry = true",
-            "heuristic.symmetry: not used here: only where the pruning table is used",
+            "heuristic.symmetry: no symmetry to use: the definition has no rotations",
+        ),
+        (
+            "[heuristic]\nkind = \"pruning\"\npattern_states = 1000",
+            "heuristic.pattern_states: not used here: kind = \"pruning\" uses no pattern database",
+        ),
+        (
+            "[heuristic]\nkind = \"pdb\"\npattern_states = 0",
+            "heuristic.pattern_states",
+        ),
+        (
+            "[heuristic]\nkind = \"auto\"\npattern_states = \"many\"",
+            "heuristic.pattern_states",
         ),
     ] {
         let (code, err) = bad("t.tws", GOOD, extra);

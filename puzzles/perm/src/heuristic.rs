@@ -40,26 +40,47 @@
 //! default [`MAX_PATTERN_STATES`] (2^27, 64 MiB at 4 bits) the 3x3x3 gets Korf's three tables:
 //! corners and two groups of six edges, 83 MiB together.
 //!
-//! Trade-offs: larger groups (seven edges: `510,935,040` states) estimate higher, for twelve
-//! times the memory and build time of a group of six (`--max-states` in the bench tries them);
-//! twsearch instead prunes with one 2 GB table. A pattern whose last part is a whole twisted
-//! class keeps that part's twists by slot (entry `first + j` of the [`Placement`]: the twist in
-//! slot `j`), not by piece: a move then carries each twist along whatever piece is there, the
-//! index is places times twists ([`SplitMoves`]), and the table is built block by block from
-//! two move tables ([`table::build_split`]); other patterns are built by the table engine's
-//! single-threaded level scans, several times slower per state, then cached (the 3x3x3's builds:
-//! BENCHMARKS.md, "3x3x3: random scrambles solved optimally"). Classes of look-alike pieces
-//! track only their labels that occur once (look-alike pieces are forgotten): weaker, never
-//! wrong.
+//! `[heuristic] pattern_states` raises the bound: at `12! / 4! * 2^8 = 5,109,350,400` the
+//! 3x3x3's edges come in a group of eight (2.4 GiB at 4 bits) and a group of four, which is what
+//! a random state needs (`configs/perm-3x3x3-random.toml`).
+//!
+//! Trade-offs: larger groups (seven edges: `510,935,040` states; eight: 5.1 billion) estimate
+//! higher, for twelve times the memory and build time per piece added (`--max-states` in the
+//! bench tries them); twsearch instead prunes with one 2 GB table. How a table is built depends
+//! on the pattern's shape:
+//!
+//! - a pattern whose last part is a whole twisted class keeps that part's twists by slot (entry
+//!   `first + j` of the [`Placement`]: the twist in slot `j`), not by piece: a move then carries
+//!   each twist along whatever piece is there, the index is places times twists
+//!   ([`SplitMoves`]), and the table is built block by block from two move tables
+//!   ([`table::build_split`]);
+//! - a pattern of some of one class's pieces of two orientations (a group of edges) has their
+//!   flips as its lowest bits: a move takes the places to places and XORs the flips with a mask
+//!   that depends on the places only ([`FlipSplit`]), so the table is built a block of flips at
+//!   a time by word operations ([`table::build_flips`]; the 3x3x3's eight edges in about four
+//!   minutes on two cores, 4.4 GiB at the peak);
+//! - other patterns are built by the table engine's single-threaded level scans, several times
+//!   slower per state.
+//!
+//! All are then cached (the 3x3x3's builds: BENCHMARKS.md, "3x3x3: random scrambles solved
+//! optimally"). Classes of look-alike pieces track only their labels that occur once
+//! (look-alike pieces are forgotten): weaker, never wrong.
+//!
+//! With the definition's rotations (`[heuristic] symmetry = true`), each database is also looked
+//! up at images of the state that read other pieces ([`Conjugated`]): a group of eight edges
+//! then sees the other four too.
 //! The projection is a pass over the tracked classes' slots and a rank per class, then a random
 //! access into a table far larger than the caches. IDA* asks [`Max`] only whether the estimate
 //! reaches its limit ([`estimate_below`](statespace::space::Heuristic::estimate_below)), so the
-//! patterns after the first that does are neither projected nor looked up: [`auto_pieces`]'s
-//! class order puts the strongest, the 3x3x3's corners, first, and most nodes cost one
-//! projection and one lookup (prefetched while the node's other successors are generated).
+//! patterns after the first that does are neither projected nor looked up: [`heuristic`] puts
+//! the largest, the most informed (the 3x3x3's corners, or its group of eight edges), first, and
+//! most nodes cost one projection and one lookup (prefetched while the node's other successors
+//! are generated).
 
 use crate::space::{PermMove, PermSpace};
 use crate::state::{ByteIndex, Packed};
+use crate::symmetry::Symmetries;
+use hashbrown::HashSet;
 use statespace::cache::TableCache;
 use statespace::cache::fingerprint::Content;
 use statespace::kit::SharedHeuristic;
@@ -70,7 +91,9 @@ use statespace::search::pdb::{self, Abstraction, Max, PatternDatabase, PdbError}
 use statespace::search::pruning::{Growth, PruningTable};
 use statespace::search::table::cached;
 use statespace::search::table::{self, DistanceTable, Width};
-use statespace::space::{Describe, GoalSet, Indexed, Invertible, SplitMoves, StateSpace};
+use statespace::space::{
+    Describe, FlipSplit, GoalSet, Heuristic, Indexed, Invertible, SplitMoves, StateSpace,
+};
 use std::sync::Arc;
 
 /// The most pieces one pattern tracks (a [`Placement`] holds their slots and twists inline).
@@ -102,6 +125,8 @@ pub type Pieces = Vec<(usize, Vec<u8>)>;
 /// The pieces one pattern tracks in one class.
 #[derive(Clone, Debug)]
 struct Part {
+    /// The definition's orbit the class belongs to.
+    orbit: usize,
     /// The label byte of each of the class's slots, in slot order.
     labels: Vec<ByteIndex>,
     /// The orientation byte of each slot (empty for orbits of one orientation).
@@ -225,6 +250,7 @@ impl Pattern {
                 1
             };
             parts.push(Part {
+                orbit: view.orbit,
                 labels: view.labels.to_vec(),
                 oris: view.oris.to_vec(),
                 id,
@@ -521,6 +547,43 @@ impl SplitMoves for Pattern {
     }
 }
 
+/// A pattern of some of a class's pieces of two orientations (the 3x3x3's edges in groups) has
+/// their flips, by piece, as its lowest digits: a move takes the places to places and flips
+/// the pieces in the slots it flips, so a block of states that differ only in their flips moves
+/// as a whole ([`FlipSplit`]), and the table is built a block at a time
+/// ([`table::build_flips`]).
+impl FlipSplit for Pattern {
+    fn flip_bits(&self) -> Option<u32> {
+        match self.parts.as_slice() {
+            [part] if part.orientations == 2 && !part.by_slot && part.step == 1 => {
+                Some(part.pieces() as u32)
+            }
+            _ => None,
+        }
+    }
+
+    /// One unrank of the places, then per move the pieces' new slots ranked and the flips of
+    /// their old slots gathered: piece `i`'s flip is bit `k - 1 - i` of the index (the twists
+    /// are its lowest digits, first piece most significant).
+    fn block_moves(&self, high: u64, visit: &mut dyn FnMut(u64, u64)) {
+        let part = &self.parts[0];
+        let k = part.pieces();
+        let base = usize::from(self.base[0]);
+        let mut slots = [0u8; MAX_TRACKED];
+        part.ranks.unrank(high, &mut slots[..k]);
+        for (dest, add) in self.dest.iter().zip(&self.add) {
+            let mut moved = [0u8; MAX_TRACKED];
+            let mut mask = 0u64;
+            for (i, (&slot, to)) in slots[..k].iter().zip(&mut moved).enumerate() {
+                let code = (base + usize::from(slot)) % 256;
+                *to = dest[code];
+                mask |= u64::from(add[code] & 1) << (k - 1 - i);
+            }
+            visit(part.ranks.rank(&moved[..k]), mask);
+        }
+    }
+}
+
 impl<const N: usize> Abstraction<PermSpace<N>> for Pattern {
     type Space = Pattern;
 
@@ -529,6 +592,8 @@ impl<const N: usize> Abstraction<PermSpace<N>> for Pattern {
     fn build_table(&self, limits: &Limits) -> Result<DistanceTable, Limit> {
         if self.low_count().is_some() {
             table::build_split_with(self, limits, Width::Exact)
+        } else if self.flip_bits().is_some() {
+            table::build_flips_with(self, limits, Width::Exact)
         } else {
             table::build_with(self, limits, Width::Exact)
         }
@@ -539,6 +604,8 @@ impl<const N: usize> Abstraction<PermSpace<N>> for Pattern {
         let table = self.size().div_ceil(16) * 8;
         if self.low_count().is_some() {
             table + layers::memory_needed(self) + layers::split_tables_needed(self)
+        } else if self.flip_bits().is_some() {
+            table + layers::memory_needed(self)
         } else {
             table
         }
@@ -561,6 +628,123 @@ impl<const N: usize> Abstraction<PermSpace<N>> for Pattern {
 
 /// The heuristic of a permutation puzzle: the largest of its patterns' distances.
 pub type PermPdb = Max<PatternDatabase<Pattern>>;
+
+/// A pattern database looked up at a state and at some of its images under the puzzle's
+/// symmetries, taking the largest value (Korf & Felner's reflected look-ups, with a cube's
+/// rotations).
+///
+/// A symmetry `c` maps moves onto moves and fixes the solved state, so the image `c s c⁻¹` is as
+/// far from solved as `s` (see [`symmetry`](super::symmetry)), and the database's value there is
+/// a lower bound for `s` too. It is a *different* bound when `c` renames other pieces into the
+/// tracked ones: the look-up then reads the state's pieces whose labels `c` renames into the
+/// pattern's. A symmetry that reads the same pieces as one already used gives the same value
+/// (it maps the pattern onto itself), so [`Conjugated::new`] keeps one symmetry per set of
+/// pieces read, preferring those that read pieces no earlier look-up read: for a group of eight
+/// of the 3x3x3's twelve edges under its 24 rotations, a second look-up sees the four edges the
+/// first does not. A pattern of a whole class (the corners) reads the same pieces under every
+/// rotation and gets no extra look-up.
+///
+/// Cost: an image (one pass over the state's bytes) and a projection and a table read per
+/// look-up, each look-up after the first only when the ones before stay below IDA*'s limit.
+pub struct Conjugated<const N: usize> {
+    database: PatternDatabase<Pattern>,
+    symmetries: Symmetries,
+    /// The symmetries looked up through besides the identity (indices of
+    /// [`Symmetries::image`]).
+    through: Vec<usize>,
+}
+
+impl<const N: usize> Conjugated<N> {
+    /// `database` looked up at the state and through at most `extra` symmetries of `space`,
+    /// each reading a different set of pieces, those that read the most pieces not read yet
+    /// first (see the type's docs).
+    pub fn new(space: &PermSpace<N>, database: PatternDatabase<Pattern>, extra: usize) -> Self {
+        let symmetries = space.symmetries().clone();
+        let pattern = database.abstraction();
+        // The pieces a look-up through symmetry `k` reads: (orbit, label) pairs.
+        let read = |k: Option<usize>| -> Vec<(usize, u8)> {
+            let mut pieces = Vec::new();
+            for part in &pattern.parts {
+                for label in 0..=255u8 {
+                    let renamed = k.map_or(label, |k| symmetries.relabelled(k, part.orbit, label));
+                    if part.id[usize::from(renamed)] != UNTRACKED {
+                        pieces.push((part.orbit, label));
+                    }
+                }
+            }
+            pieces
+        };
+        let mut seen = vec![read(None)];
+        let mut candidates: Vec<(usize, Vec<(usize, u8)>)> = Vec::new();
+        for k in 0..symmetries.order() - 1 {
+            let pieces = read(Some(k));
+            if !seen.contains(&pieces) && !candidates.iter().any(|(_, p)| *p == pieces) {
+                candidates.push((k, pieces));
+            }
+        }
+        let mut covered: HashSet<(usize, u8)> = seen[0].iter().copied().collect();
+        let mut through = Vec::new();
+        while through.len() < extra && !candidates.is_empty() {
+            let fresh = |p: &Vec<(usize, u8)>| p.iter().filter(|x| !covered.contains(*x)).count();
+            // The most pieces not read yet; the first such on ties.
+            let best = (0..candidates.len())
+                .rev()
+                .max_by_key(|&i| fresh(&candidates[i].1))
+                .expect("candidates");
+            let (k, pieces) = candidates.remove(best);
+            covered.extend(pieces.iter().copied());
+            seen.push(pieces);
+            through.push(k);
+        }
+        Conjugated {
+            database,
+            symmetries,
+            through,
+        }
+    }
+
+    /// The symmetries looked up through besides the identity.
+    pub fn through(&self) -> &[usize] {
+        &self.through
+    }
+
+    /// The database.
+    pub fn database(&self) -> &PatternDatabase<Pattern> {
+        &self.database
+    }
+}
+
+impl<const N: usize> Heuristic<PermSpace<N>> for Conjugated<N> {
+    #[inline]
+    fn estimate(&self, space: &PermSpace<N>, state: Packed<N>) -> u32 {
+        self.estimate_below(space, state, u32::MAX)
+    }
+
+    /// The look-ups in order, stopping at the first that reaches `limit`.
+    #[inline]
+    fn estimate_below(&self, space: &PermSpace<N>, state: Packed<N>, limit: u32) -> u32 {
+        let mut best = self.database.value(space, state);
+        for &k in &self.through {
+            if best >= limit {
+                break;
+            }
+            let image = self.symmetries.image(k, &state);
+            best = best.max(self.database.value(space, image));
+        }
+        best
+    }
+
+    /// Every look-up's entry: an image costs a pass over the state, a table read missed in
+    /// the cache far more.
+    #[inline]
+    fn prefetch(&self, space: &PermSpace<N>, state: Packed<N>) {
+        self.database.prefetch(space, state);
+        for &k in &self.through {
+            self.database
+                .prefetch(space, self.symmetries.image(k, &state));
+        }
+    }
+}
 
 /// The twists of `k` pieces with `o` orientations, the last one known modulo `step` (1: free);
 /// `None` past a `u64`.
@@ -706,7 +890,9 @@ impl HeuristicKind {
             }
         };
         if !pruning {
-            return Ok(Arc::new(heuristic::<N>(patterns, limits, Some(cache))?));
+            return Ok(Arc::from(databases::<N>(
+                space, patterns, symmetric, limits, cache,
+            )?));
         }
         let growth = Growth::within(limits);
         let table = match symmetric {
@@ -718,21 +904,51 @@ impl HeuristicKind {
         let mut parts: Vec<Box<dyn statespace::space::Heuristic<PermSpace<N>> + Send>> =
             vec![Box::new(table)];
         if !patterns.is_empty() {
-            parts.push(Box::new(heuristic::<N>(patterns, &rest, Some(cache))?));
+            parts.push(databases::<N>(space, patterns, symmetric, &rest, cache)?);
         }
         Ok(Arc::new(Max::new(parts)))
     }
 }
 
+/// The most look-ups through symmetries a [`Conjugated`] database makes besides the state's
+/// own, with `[heuristic] symmetry = true`.
+pub const CONJUGATE_LOOKUPS: usize = 2;
+
+/// The pattern databases of `patterns` as one heuristic: [`heuristic`], each database looked up
+/// through symmetries too when `symmetric` ([`Conjugated`], at most [`CONJUGATE_LOOKUPS`] more
+/// each).
+fn databases<const N: usize>(
+    space: &PermSpace<N>,
+    patterns: Vec<Pattern>,
+    symmetric: bool,
+    limits: &Limits,
+    cache: &TableCache,
+) -> Result<Box<dyn Heuristic<PermSpace<N>> + Send + Sync>, Limit> {
+    let plain = heuristic::<N>(patterns, limits, Some(cache))?;
+    if !symmetric {
+        return Ok(Box::new(plain));
+    }
+    let conjugated = plain
+        .into_parts()
+        .into_iter()
+        .map(|database| Conjugated::new(space, database, CONJUGATE_LOOKUPS))
+        .collect();
+    Ok(Box::new(Max::new(conjugated)))
+}
+
 /// The heuristic of a space: the [`Max`] of the pattern databases of `patterns`, built (or
 /// loaded from `cache`) within `limits`; refused with [`Limit::Memory`] before anything is
 /// allocated when their tables cannot fit the budget together.
+///
+/// The largest database comes first: it is the most informed, so it cuts the most nodes alone,
+/// and it is the one [`Max`] prefetches (a look-up in a table far larger than the caches waits on
+/// memory unless prefetched). The estimates do not depend on the order.
 pub fn heuristic<const N: usize>(
     patterns: Vec<Pattern>,
     limits: &Limits,
     cache: Option<&TableCache>,
 ) -> Result<PermPdb, Limit> {
-    Ok(Max::new(pdb::build_all::<PermSpace<N>, _>(
-        patterns, limits, cache,
-    )?))
+    let mut databases = pdb::build_all::<PermSpace<N>, _>(patterns, limits, cache)?;
+    databases.sort_by_key(|db| std::cmp::Reverse(db.table().len()));
+    Ok(Max::new(databases))
 }

@@ -68,8 +68,11 @@ statespace::keys! {
     /// `"pruning"`, no other key (see [`HeuristicKind`](super::heuristic::HeuristicKind); the patterns are picked from the orbits:
     /// corners, groups of edges; see [`heuristic`](super::heuristic)).
     pub struct PermHeuristicKeys in [heuristic] {
-        /// the pruning table keeps one cell per orbit of the definition's rotations that map the moves onto themselves (the same bytes hold deeper levels; each estimate computes the state's images); default false; true is refused when there are no such rotations
+        /// use the definition's rotations that map the moves onto themselves: the pruning table keeps one cell per orbit (the same bytes hold deeper levels), and each pattern database is also looked up at images of the state that read other pieces (a group of edges sees the others); each estimate computes images; default false; true is refused when there are no such rotations
         symmetry: bool,
+        /// the most states one pattern database has (default 134217728 = 2^27, 64 MiB at 4 bits: the 3x3x3's corners and two groups of six edges); the patterns are picked as large as this allows, e.g. 5109350400 for groups of eight of the 3x3x3's edges (2.4 GiB)
+        #[range(1..=i64::MAX)]
+        pattern_states: i64,
     }
 }
 
@@ -193,14 +196,20 @@ impl Plugin for PermPlugin {
             None => HeuristicKind::Auto,
         };
         let symmetry = match &heuristic_keys {
-            Some(keys) if chosen == HeuristicKind::Pdb => {
-                keys.symmetry(config).refuse(
-                    "only where the pruning table is used (kind = \"pruning\" or \"auto\")",
-                )?;
-                None
-            }
             Some(keys) => keys.symmetry(config).optional()?,
             None => None,
+        };
+        let pattern_states = match &heuristic_keys {
+            Some(keys) if chosen == HeuristicKind::Pruning => {
+                keys.pattern_states(config)
+                    .refuse("kind = \"pruning\" uses no pattern database")?;
+                MAX_PATTERN_STATES
+            }
+            Some(keys) => keys
+                .pattern_states(config)
+                .optional()?
+                .map_or(MAX_PATTERN_STATES, |n| n.value() as u64),
+            None => MAX_PATTERN_STATES,
         };
         let file = keys.definition(config).value()?;
         let def = match file.get().strip_prefix("builtin:") {
@@ -270,6 +279,7 @@ impl Plugin for PermPlugin {
             qtm: metric == Metric::Qtm,
             chosen,
             symmetry,
+            pattern_states,
             description,
             setup: &mut setup,
         };
@@ -285,6 +295,8 @@ struct Build<'a> {
     chosen: HeuristicKind,
     /// `[heuristic] symmetry`, when written or defaulted.
     symmetry: Option<Checked<bool>>,
+    /// `[heuristic] pattern_states`, or the default.
+    pattern_states: u64,
     description: String,
     setup: &'a mut Setup,
 }
@@ -307,6 +319,7 @@ fn instance<const N: usize>(build: Build) -> Result<Instance> {
         qtm,
         chosen,
         symmetry,
+        pattern_states,
         description,
         setup,
     } = build;
@@ -322,7 +335,7 @@ fn instance<const N: usize>(build: Build) -> Result<Instance> {
         Some(asked) => asked.value(),
         None => false,
     };
-    let pieces = auto_pieces(&space, MAX_PATTERN_STATES);
+    let pieces = auto_pieces(&space, pattern_states);
     let bytes = pieces.len() as u128 * space.moves().len() as u128 * Pattern::MOVE_BYTES;
     setup.charge(bytes, || Location::file(&space.definition().name))?;
     let patterns = pieces

@@ -143,6 +143,20 @@ impl Symmetries {
         !self.maps.is_empty()
     }
 
+    /// The image of `state` under the `k`-th symmetry other than the identity (`k` below
+    /// `order() - 1`, in the order [`images`](Self::images) visits them).
+    #[inline]
+    pub fn image<const N: usize>(&self, k: usize, state: &Packed<N>) -> Packed<N> {
+        self.maps[k].image(state)
+    }
+
+    /// The label the `k`-th symmetry (as in [`image`](Self::image)) gives a piece of `label` in
+    /// orbit `orbit`: a pattern that tracks label `b` of the image reads the piece of the state
+    /// whose label becomes `b`.
+    pub fn relabelled(&self, k: usize, orbit: usize, label: u8) -> u8 {
+        self.maps[k].relabel[256 * orbit + usize::from(label)]
+    }
+
     /// The definition's rotations the group was generated from.
     pub fn generators(&self) -> &[String] {
         &self.generators

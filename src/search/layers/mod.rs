@@ -23,6 +23,7 @@
 //! | [`forward`], [`backward`] | [`Indexed`] (+ [`Invertible`] + [`GoalSet`] backward) | **push**, one state at a time: each frontier state's [`successors`](crate::space::StateSpace::successors) set their bits in `next`; a merge pass adds `next` to `visited` |
 //! | [`xor_forward`], [`xor_backward`] | [`XorMoves`] (+ [`GoalSet`] backward) | **pull**, a 64-bit word of states per move: `next[t]` is the OR of the frontier words that reach word `t`, minus `visited[t]` |
 //! | [`split_backward`] | [`SplitMoves`] + [`Invertible`] + [`GoalSet`] | a **block** of the states that share the index's high part at a time, from two move tables; push while the frontier is small, pull (each unvisited state looks for a neighbour in the frontier, stopping at the first) once it is large |
+//! | [`flip_backward_each`] | [`FlipSplit`] + [`Invertible`] + [`GoalSet`] | a **block** of `2^bits` states that differ only in their flips, moved whole by a word permutation per move (no tables); push or pull as above |
 //! | [`forward_hashed`], [`backward_hashed`] | any [`StateSpace`](crate::space::StateSpace) (+ [`Invertible`] + [`GoalSet`] backward) | no bitsets: a hash set of the states found and two lists for the layers, for spaces with no dense index (`explore --from start` on any puzzle, from the goals on one whose index does not fit 64 bits; memory grows with what is found, checked before each growth: a sweep past the budget stops with the depths it completed) |
 //!
 //! With [`SplitMoves`] (permutation puzzles: pieces' places times slots' twists, or one group of
@@ -78,8 +79,10 @@
 //! | `per_state.rs` | the push of any indexed space, one state at a time |
 //! | `xor.rs` | the pull of an [`XorMoves`] space, a word of 64 states per move |
 //! | `split.rs` | the blocks of a [`SplitMoves`] space, from two move tables |
+//! | `flips.rs` | the blocks of a [`FlipSplit`] space, moved by word permutations |
 //! | `hashed.rs` | the sweep of a space with no dense index, with a hash set |
 
+mod flips;
 mod hashed;
 mod per_state;
 mod split;
@@ -93,7 +96,7 @@ pub(super) use xor::XorWords;
 
 use super::Stats;
 use crate::limit::{Latch, Limit, Limits};
-use crate::space::{GoalSet, Indexed, Invertible, SplitMoves, XorMoves};
+use crate::space::{FlipSplit, GoalSet, Indexed, Invertible, SplitMoves, XorMoves};
 pub use hashed::{backward_hashed, forward_hashed};
 use per_state::PerState;
 use split::SplitTables;
@@ -300,6 +303,32 @@ fn split_run<P: SplitMoves + Invertible + GoalSet + Sync>(
     let mut sweep = run_each(space, &sources, &tables, options, &latch, on_layer, each);
     sweep.memory_bytes += tables.bytes();
     sweep
+}
+
+/// [`backward`], a block of `2^bits` states at a time over a [`FlipSplit`] index (see the module
+/// docs), handing every completed layer to `on_layer` as [`xor_backward_each`] does. No tables:
+/// the memory is the three bitsets, as state by state, which is where a space whose index does
+/// not split after all goes. This is how [`table::build_flips`](super::table::build_flips)
+/// writes a distance table from the sweep.
+pub fn flip_backward_each<P: FlipSplit + Invertible + GoalSet + Sync>(
+    space: &P,
+    options: Options,
+    on_layer: EachLayer,
+) -> Layers<P::State> {
+    let latch = Latch::new(options.limits);
+    let sources = goal_indices(space);
+    let progress = &mut |_, _| {};
+    match flips::FlipBlocks::new(space) {
+        Some(blocks) => run_each(
+            space, &sources, &blocks, options, &latch, progress, on_layer,
+        ),
+        None => {
+            let strategy = &PerState { space };
+            run_each(
+                space, &sources, strategy, options, &latch, progress, on_layer,
+            )
+        }
+    }
 }
 
 /// The bytes a sweep over `space` allocates: three bitsets.

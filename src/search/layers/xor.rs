@@ -68,7 +68,7 @@ const BLOCKS: [u64; 6] = [
 /// of `flip`, swap neighbouring `2^k`-bit blocks. One stage at a time over the whole slice: a
 /// branch-free loop the compiler vectorises, where permuting word by word would branch on
 /// every bit of `flip` for every word.
-fn permute(words: &mut [u64], flip: u64) {
+pub(super) fn permute(words: &mut [u64], flip: u64) {
     for (k, &low) in BLOCKS.iter().enumerate() {
         if flip >> k & 1 == 1 {
             let shift = 1 << k;

@@ -161,7 +161,9 @@ pub use verify::verify;
 pub use levels::{build, build_symmetric, build_with};
 pub use listing::Listed;
 pub use serial::FORMAT_VERSION;
-pub use sweep::{build_split, build_split_with, build_xor, build_xor_with};
+pub use sweep::{
+    build_flips, build_flips_with, build_split, build_split_with, build_xor, build_xor_with,
+};
 
 use super::{Outcome, Path, Stats, Step};
 use crate::space::{Indexed, StateSpace};

@@ -1,6 +1,7 @@
 //! Tables written from the whole-space sweeps of [`layers`]: [`build_xor`] for spaces whose
 //! moves XOR the index (64 states per move and word), [`build_split`] for spaces whose index
-//! splits (a block of states at a time, from two move tables).
+//! splits (a block of states at a time, from two move tables), [`build_flips`] for spaces whose
+//! index is blocks of flips (a block at a time, by word permutations).
 //!
 //! The sweep finds each level as a bitset over the index and lends it for a call; the level is
 //! written into the table a layer word at a time: the word's 64 bits are spread into `bits`
@@ -14,7 +15,7 @@ use super::symmetry::Whole;
 use super::{DistanceTable, START_BITS, Width};
 use crate::limit::{Limit, Limits};
 use crate::search::layers;
-use crate::space::{GoalSet, Indexed, Invertible, SplitMoves, XorMoves};
+use crate::space::{FlipSplit, GoalSet, Indexed, Invertible, SplitMoves, XorMoves};
 
 /// [`build`](super::build) over a space whose moves XOR the index: the table is written from the
 /// word-at-a-time sweep of [`layers::xor_backward_each`], 64 states per move, instead of the
@@ -76,6 +77,33 @@ pub fn build_split_with<P: SplitMoves + Invertible + GoalSet + Sync>(
         width,
         sweep,
         layers::split_backward_each::<P>,
+    )
+}
+
+/// [`build`](super::build) over a space whose index is blocks of flips ([`FlipSplit`]: a
+/// permutation puzzle's pattern of some of its edges), written from the sweep of
+/// [`layers::flip_backward_each`] as [`build_xor`] writes from its sweep: same entries (tested
+/// entry for entry); the memory is the table and the sweep's three bitsets.
+pub fn build_flips<P: FlipSplit + Invertible + GoalSet + Sync>(
+    space: &P,
+    limits: &Limits,
+) -> Result<DistanceTable, Limit> {
+    build_flips_with(space, limits, Width::Auto)
+}
+
+/// [`build_flips`] with a chosen [`Width`], as [`build_with`](super::build_with).
+pub fn build_flips_with<P: FlipSplit + Invertible + GoalSet + Sync>(
+    space: &P,
+    limits: &Limits,
+    width: Width,
+) -> Result<DistanceTable, Limit> {
+    let bitsets = layers::memory_needed(space);
+    from_sweep(
+        space,
+        limits,
+        width,
+        bitsets,
+        layers::flip_backward_each::<P>,
     )
 }
 
