@@ -13,7 +13,7 @@
 //! - Rank: the unused values are a bitmask, so a digit is one popcount of the mask below the
 //!   value, and the number is built by Horner's rule: `n` steps, no factorial table.
 //! - Unrank: the digits come off the rank by division from the last (radix `n - k + 1`) to the
-//!   first, then each value is the digit-th unused one: a branch-free select of the `d`-th set bit
+//!   first (a multiply by the radix's reciprocal while the rank fits 32 bits), then each value is the digit-th unused one: a branch-free select of the `d`-th set bit
 //!   (byte popcounts summed by one multiply, then a 2 KiB table inside the byte). `n` divisions
 //!   and `n` selects, no `O(n^2)` scan.
 //! - Parity: the digits sum to the number of inversions, so an unrank knows its permutation's
@@ -83,6 +83,29 @@ fn select(mask: u64, d: u32) -> u32 {
     offset + SELECT_IN_BYTE[byte * 8 + (d - before) as usize] as u32
 }
 
+/// `RECIPROCALS[r] = floor(2^64 / r) + 1` for `2 <= r <= 64` (0 and 1 unused).
+const RECIPROCALS: [u64; 65] = {
+    let mut table = [0u64; 65];
+    let mut r = 2;
+    while r <= 64 {
+        table[r] = u64::MAX / r as u64 + 1;
+        r += 1;
+    }
+    table
+};
+
+/// `x / radix` for `x < 2^32` and `1 <= radix <= 64`, by a multiply: with `M = 2^64 / r + e`,
+/// `0 < e <= 1`, `x * M / 2^64` exceeds `x / r` by less than `2^-32 < 1 / r`, too little to
+/// reach the next integer. A 64-bit division is a chain of tens of cycles.
+#[inline(always)]
+fn div_small(x: u64, radix: u32) -> u64 {
+    debug_assert!(x <= u64::from(u32::MAX) && (1..=64).contains(&radix));
+    if radix == 1 {
+        return x;
+    }
+    ((u128::from(x) * u128::from(RECIPROCALS[radix as usize])) >> 64) as u64
+}
+
 /// The mask of values `0..n`, `n <= 64`.
 #[inline]
 fn values_below(n: u32) -> u64 {
@@ -140,10 +163,20 @@ fn rank_distinct_small(n: u32, seq: &[u8]) -> u64 {
 #[inline]
 fn unrank_distinct(n: u32, mut rank: u64, out: &mut [u8]) -> u32 {
     // The digits first, last one first: the radices grow towards position 0.
-    for (i, slot) in out.iter_mut().enumerate().rev() {
-        let radix = (n as usize - i) as u64;
-        *slot = (rank % radix) as u8;
-        rank /= radix;
+    if rank <= u64::from(u32::MAX) {
+        // A chain of divisions is most of an unrank; a multiply by the reciprocal is exact here.
+        for (i, slot) in out.iter_mut().enumerate().rev() {
+            let radix = n - i as u32;
+            let quotient = div_small(rank, radix);
+            *slot = (rank - quotient * u64::from(radix)) as u8;
+            rank = quotient;
+        }
+    } else {
+        for (i, slot) in out.iter_mut().enumerate().rev() {
+            let radix = (n as usize - i) as u64;
+            *slot = (rank % radix) as u8;
+            rank /= radix;
+        }
     }
     debug_assert_eq!(rank, 0, "rank out of range");
     let mut unused = values_below(n);
@@ -383,6 +416,17 @@ impl Arrangements {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn div_small_is_the_quotient() {
+        for radix in 1..=64u32 {
+            let edges = [0, 1, radix as u64 - 1, radix as u64, u64::from(u32::MAX)];
+            let steps = (0..u64::from(u32::MAX)).step_by(100_003);
+            for x in edges.into_iter().chain(steps) {
+                assert_eq!(div_small(x, radix), x / u64::from(radix), "{x} / {radix}");
+            }
+        }
+    }
     use proptest::prelude::*;
     use std::collections::HashSet;
 

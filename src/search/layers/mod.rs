@@ -20,7 +20,7 @@
 //!
 //! | entry points | needs | a layer |
 //! |---|---|---|
-//! | [`forward`], [`backward`] | [`Indexed`] (+ [`Invertible`] + [`GoalSet`] backward) | **push**, one state at a time: each frontier state's [`successors`](crate::space::StateSpace::successors) set their bits in `next`; a merge pass adds `next` to `visited` |
+//! | [`forward`], [`backward`] | [`Indexed`] (+ [`Invertible`] + [`GoalSet`] backward) | **push**, one state at a time: each frontier state's [`successors`](crate::space::StateSpace::successors) set their bits in `next`; a merge pass adds `next` to `visited`; backward, a large frontier is **pulled** (each unvisited state ranks its successors until one is in the frontier) |
 //! | [`xor_forward`], [`xor_backward`] | [`XorMoves`] (+ [`GoalSet`] backward) | **pull**, a 64-bit word of states per move: `next[t]` is the OR of the frontier words that reach word `t`, minus `visited[t]` |
 //! | [`split_backward`] | [`SplitMoves`] + [`Invertible`] + [`GoalSet`] | a **block** of the states that share the index's high part at a time, from two move tables; push while the frontier is small, pull (each unvisited state looks for a neighbour in the frontier, stopping at the first) once it is large |
 //! | [`flip_backward_each`] | [`FlipSplit`] + [`Invertible`] + [`GoalSet`] | a **block** of `2^bits` states that differ only in their flips, moved whole by a word permutation per move (no tables); push or pull as above |
@@ -76,7 +76,7 @@
 //! |---|---|
 //! | `mod.rs` | the entry points, [`Options`] and [`Layers`] |
 //! | `sweep.rs` | the level loop every strategy shares, and what a strategy plugs into it |
-//! | `per_state.rs` | the push of any indexed space, one state at a time |
+//! | `per_state.rs` | the push (and, backward, the pull) of any indexed space, one state at a time |
 //! | `xor.rs` | the pull of an [`XorMoves`] space, a word of 64 states per move |
 //! | `split.rs` | the blocks of a [`SplitMoves`] space, from two move tables |
 //! | `flips.rs` | the blocks of a [`FlipSplit`] space, moved by word permutations |
@@ -166,19 +166,23 @@ pub fn forward<P: Indexed + Sync>(
     on_layer: &mut dyn FnMut(u32, u64),
 ) -> Layers<P::State> {
     let sources = [space.index(start)];
-    run(space, &sources, &PerState { space }, options, on_layer)
+    let strategy = PerState { space, pull: false };
+    run(space, &sources, &strategy, options, on_layer)
 }
 
 /// Backward from every goal at once, one state at a time: `histogram[d]` counts the states whose
 /// fewest moves to a goal is `d`. Predecessors are successors because moves are
-/// [`Invertible`], so this is [`forward`] from the goal set. Arguments as in [`forward`].
+/// [`Invertible`], so this is [`forward`] from the goal set, except that a layer whose frontier
+/// is large is pulled (each unvisited state looks for a successor in the frontier; see
+/// `per_state.rs`). Arguments as in [`forward`].
 pub fn backward<P: Indexed + Invertible + GoalSet + Sync>(
     space: &P,
     options: Options,
     on_layer: &mut dyn FnMut(u32, u64),
 ) -> Layers<P::State> {
     let sources = goal_indices(space);
-    run(space, &sources, &PerState { space }, options, on_layer)
+    let strategy = PerState { space, pull: true };
+    run(space, &sources, &strategy, options, on_layer)
 }
 
 /// [`forward`], a 64-bit word of states per move (see the module docs).
@@ -244,9 +248,10 @@ pub fn xor_backward_each<P: XorMoves + GoalSet + Sync>(
 ///
 /// A space whose index does not split after all, or whose tables do not fit the memory budget
 /// next to the bitsets, is swept state by state ([`backward`]); so the answer is the same
-/// either way, and [`Layers::memory_bytes`] says which ran (it counts the tables). The tables are
-/// built before the first layer, on the run's threads (`(H + L) * moves` successors, included
-/// in `stats.elapsed`, and ticked like a layer's).
+/// either way, and [`Layers::memory_bytes`] says which ran (it counts the tables). The low table
+/// and a sample of high rows are built before the first layer, on the run's threads (ticked
+/// like a layer's), the other high rows when a layer first meets their block: up to
+/// `(H + L) * moves` successors in all, included in `stats.elapsed`.
 pub fn split_backward<P: SplitMoves + Invertible + GoalSet + Sync>(
     space: &P,
     options: Options,
@@ -281,7 +286,7 @@ fn split_run<P: SplitMoves + Invertible + GoalSet + Sync>(
     let latch = Latch::new(options.limits);
     let sources = goal_indices(space);
     let per_state = |on_layer, each| {
-        let strategy = &PerState { space };
+        let strategy = &PerState { space, pull: true };
         run_each(space, &sources, strategy, options, &latch, on_layer, each)
     };
     let Some((table_bytes, _)) = SplitTables::shape(space) else {
