@@ -11,15 +11,9 @@ fn explore(args: &[&str]) -> std::process::Output {
     statespace().arg("explore").args(args).output().unwrap()
 }
 
+/// `explore ARGS --json`, which must succeed.
 fn json(args: &[&str]) -> serde_json::Value {
-    let out = explore(&[args, &["--json"]].concat());
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    crate::explore::explore_json(args)
 }
 
 /// A config of the 2x2x2 with rotations, turned with `moves`.
@@ -86,7 +80,10 @@ fn a_depth_limit_counts_the_classes_of_every_depth_swept() {
     assert_eq!(out.status.code(), Some(4));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["histogram"], serde_json::json!([1, 9, 54, 321]));
-    assert_eq!(json["classes"]["histogram"], serde_json::json!([1, 3, 18, 107]));
+    assert_eq!(
+        json["classes"]["histogram"],
+        serde_json::json!([1, 3, 18, 107])
+    );
 }
 
 #[test]
@@ -119,7 +116,12 @@ fn without_a_symmetry_that_keeps_distances_it_is_one_line() {
     );
     let cube = cube("\"U\", \"R\"");
     refused(
-        &[cube.path().to_str().unwrap(), "--symmetry", "--from", "start"],
+        &[
+            cube.path().to_str().unwrap(),
+            "--symmetry",
+            "--from",
+            "start",
+        ],
         "classes are counted from the goals",
     );
     let wide = config_file("[puzzle]\nkind = \"tiles\"\nrows = 2\ncols = 3\n");

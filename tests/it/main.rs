@@ -40,8 +40,8 @@
 
 mod algebra;
 mod blocks;
-mod classes;
 mod cases;
+mod classes;
 mod cli;
 mod cli_io;
 mod cluster;

@@ -633,7 +633,6 @@ mod tests {
         // 1,224,828: the 162 positions the two turns fix (a few more than a third).
         assert_eq!(counted.total(), 1_224_828);
         // The early exit of `is_least` against the whole canonical form.
-        let cube = cube;
         let mut rng = Lcg(5);
         let mut s = cube.solved();
         let moves = cube.moves();
