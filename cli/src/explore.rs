@@ -325,8 +325,12 @@ fn text(e: &Exploration, memory: &PeakMemory) -> String {
     if !e.histogram.is_empty() {
         let width = HumanCount(*e.histogram.iter().max().unwrap())
             .to_string()
-            .len()
-            .max("classes".len());
+            .len();
+        // The class column's header is wider than a small space's counts.
+        let width = match e.classes {
+            Some(_) => width.max("classes".len()),
+            None => width,
+        };
         let header = match e.classes {
             Some(_) => format!("{:>width$}  {:>width$}", "states", "classes"),
             None => format!("{:>width$}", "states"),
