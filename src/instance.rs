@@ -350,6 +350,10 @@ pub struct ExploreOptions {
     /// Run on timely-dataflow workers over threads and processes instead
     /// ([`search::cluster`](crate::search::cluster)); `threads` is then not used.
     pub cluster: Option<crate::search::cluster::Cluster>,
+    /// Also count the symmetry classes of every layer (`explore --symmetry`; see
+    /// [`layers::classes`](crate::search::layers::classes)): backward from the goals, in this
+    /// process, where the puzzle has symmetries that keep distances; refused elsewhere.
+    pub symmetry: bool,
 }
 
 /// Which way an exploration went.
@@ -391,6 +395,8 @@ pub struct Exploration {
     /// Why the space has no dense index, when it was swept with a hash set for that reason
     /// (`the index of 2x2x2x2 needs 4.3e22 values, past 2^64`): said beside the histogram.
     pub no_index: Option<String>,
+    /// The symmetry classes by distance, when [`ExploreOptions::symmetry`] asked for them.
+    pub classes: Option<crate::search::layers::classes::Classes>,
 }
 
 impl Exploration {
@@ -416,6 +422,7 @@ impl Exploration {
             engine_bytes: layers.memory_bytes,
             cluster: None,
             no_index: None,
+            classes: None,
         }
     }
 

@@ -68,6 +68,7 @@ use crate::graph::{self, ExportLimits};
 use crate::instance::{Direction, Exploration, Instance, Solution, TableDetails};
 use crate::limit::{Limit, Limits};
 use crate::search::cluster::{self, Cluster, Swept};
+use crate::search::layers::classes::{self, Classes, NoClasses};
 use crate::search::layers::{self, Layers};
 use crate::search::table::cached::{self, Recipe};
 use crate::search::table::{self, DistanceTable, Inconsistent};
@@ -125,6 +126,15 @@ type BackwardSweep<P> = fn(&P, layers::Options, Progress) -> Layers<State<P>>;
 type Clustered<P> = std::result::Result<Swept<State<P>>, cluster::Fault>;
 type ClusterForward<P> = fn(Arc<P>, State<P>, &Cluster, &Limits) -> Clustered<P>;
 type ClusterBackward<P> = fn(Arc<P>, &Cluster, &Limits) -> Clustered<P>;
+/// A backward sweep that lends each layer's bitset to a callback (what the classes count runs).
+type EachSweep<P> = classes::EachSweep<P>;
+/// A backward sweep that counts the symmetry classes of each layer, run by the sweep given.
+type ClassSweep<P> = fn(
+    &P,
+    EachSweep<P>,
+    layers::Options,
+    Progress,
+) -> std::result::Result<(Layers<State<P>>, Classes), NoClasses>;
 
 /// The whole-space sweeps of `explore`, each with the way it runs on a cluster and the name of
 /// its strategy: forward from the start board (every space: a bitset over the dense index, else
@@ -136,6 +146,10 @@ struct Sweeps<P: StateSpace> {
     backward_hashed: Option<BackwardSweep<P>>,
     /// Why there is no dense index, when the plugin said ([`Kit::no_index`]).
     no_index: Option<String>,
+    /// The backward sweep with its classes counted (`explore --symmetry`), and the sweep it runs.
+    classes: Option<(ClassSweep<P>, EachSweep<P>)>,
+    /// Why the space has no symmetry, when the plugin said ([`Kit::no_symmetry`]).
+    no_symmetry: Option<String>,
 }
 
 /// The distance table engine of a space: how it is built, looked up, and kept in the cache.
@@ -146,8 +160,8 @@ struct TableEngine<P: StateSpace> {
     discard: TableDiscard<P>,
 }
 
-/// The backward sweep state by state, in this process and on a cluster.
-type PerStateSweep<P> = (BackwardSweep<P>, ClusterBackward<P>);
+/// The backward sweep state by state, in this process, on a cluster, and lending its layers.
+type PerStateSweep<P> = (BackwardSweep<P>, ClusterBackward<P>, EachSweep<P>);
 
 /// What a dense index gives: bitset BFS and A*, the size, the forward sweep.
 struct IndexedEngines<P: StateSpace> {
@@ -163,6 +177,8 @@ struct IndexedEngines<P: StateSpace> {
 struct Faster<P: StateSpace> {
     build: TableBuild<P>,
     sweep: BackwardSweep<P>,
+    /// The same sweep, lending its layers.
+    each: EachSweep<P>,
     forward: Option<ForwardSweep<P>>,
     cluster: ClusterBackward<P>,
     strategy: &'static str,
@@ -186,8 +202,11 @@ pub struct Kit<P: Puzzle> {
     table: Option<(TableEngine<P>, PerStateSweep<P>)>,
     xor: Option<Faster<P>>,
     split: Option<Faster<P>>,
-    /// A table build that expands one state per symmetry orbit.
-    symmetric: Option<TableBuild<P>>,
+    /// A table build that expands one state per symmetry orbit, and the sweep that counts the
+    /// classes.
+    symmetric: Option<(TableBuild<P>, ClassSweep<P>)>,
+    /// Why the space has no symmetry ([`no_symmetry`](Self::no_symmetry)).
+    no_symmetry: Option<String>,
     heuristic: Option<HeuristicFactory<P>>,
     /// Bidirectional BFS: with hash sets ([`goals`](Self::goals)), or bitsets when the space
     /// has a [`table`](Self::table) (whatever the order of the calls).
@@ -210,6 +229,7 @@ impl<P: Puzzle> Kit<P> {
             xor: None,
             split: None,
             symmetric: None,
+            no_symmetry: None,
             heuristic: None,
             both_ways: None,
             undirected: false,
@@ -288,7 +308,12 @@ impl<P: Puzzle> Kit<P> {
                 cached::discard(cache, space, &Recipe::distance_table(), why)
             },
         };
-        kit.table = Some((engine, (layers::backward::<P>, cluster::backward::<P>)));
+        let sweeps = (
+            layers::backward::<P> as BackwardSweep<P>,
+            cluster::backward::<P> as ClusterBackward<P>,
+            layers::backward_each::<P> as EachSweep<P>,
+        );
+        kit.table = Some((engine, sweeps));
         kit
     }
 
@@ -301,6 +326,7 @@ impl<P: Puzzle> Kit<P> {
         self.xor = Some(Faster {
             build: table::build_xor::<P>,
             sweep: layers::xor_backward::<P>,
+            each: layers::xor_backward_each::<P>,
             forward: Some(layers::xor_forward::<P>),
             cluster: cluster::xor_backward::<P>,
             strategy: "word-at-a-time",
@@ -319,6 +345,7 @@ impl<P: Puzzle> Kit<P> {
         self.split = Some(Faster {
             build: table::build_split::<P>,
             sweep: layers::split_backward::<P>,
+            each: layers::split_backward_each::<P>,
             forward: None,
             cluster: cluster::backward::<P>,
             strategy: "block-at-a-time",
@@ -328,13 +355,23 @@ impl<P: Puzzle> Kit<P> {
 
     /// Symmetries that map moves to moves and goals to goals: the `table` build expands one
     /// state per orbit ([`table::build_symmetric`]; the same table) when the space has a
-    /// [`table`](Self::table) and no faster build.
+    /// [`table`](Self::table) and no faster build, and `explore --symmetry` counts the classes
+    /// of every layer of its backward sweep ([`classes`]).
     pub fn symmetric(mut self) -> Self
     where
         P: Indexed + Invertible + GoalSet + Symmetric,
     {
-        self.symmetric =
-            Some(|space, limits| table::build_symmetric(space, limits, table::Width::Auto));
+        self.symmetric = Some((
+            |space, limits| table::build_symmetric(space, limits, table::Width::Auto),
+            classes::backward::<P>,
+        ));
+        self
+    }
+
+    /// Why this space has no symmetry (`no rotation maps the searched moves onto themselves`):
+    /// what `explore --symmetry` says when it refuses.
+    pub fn no_symmetry(mut self, why: impl Into<String>) -> Self {
+        self.no_symmetry = Some(why.into());
         self
     }
 
@@ -382,6 +419,7 @@ impl<P: Puzzle> Kit<P> {
             xor,
             split,
             symmetric,
+            no_symmetry,
             heuristic,
             both_ways,
             undirected,
@@ -398,9 +436,16 @@ impl<P: Puzzle> Kit<P> {
         };
         let backward = match (&faster, &table) {
             (Some(f), _) => Some((f.sweep, f.cluster, f.strategy)),
-            (None, Some((_, (sweep, cluster)))) => Some((*sweep, *cluster, "per-state")),
+            (None, Some((_, (sweep, cluster, _)))) => Some((*sweep, *cluster, "per-state")),
             (None, None) => None,
         };
+        // The classes are counted on the sweep `explore` runs backward.
+        let each = match (&faster, &table) {
+            (Some(f), _) => Some(f.each),
+            (None, Some((_, (_, _, each)))) => Some(*each),
+            (None, None) => None,
+        };
+        let classes = symmetric.zip(each).map(|((_, count), each)| (count, each));
         let forward = match (faster.as_ref().and_then(|f| f.forward), &indexed) {
             (Some(words), Some(i)) => (words, Some(i.forward.1), "word-at-a-time"),
             (None, Some(i)) => (i.forward.0, Some(i.forward.1), "per-state"),
@@ -415,6 +460,8 @@ impl<P: Puzzle> Kit<P> {
             backward,
             backward_hashed,
             no_index,
+            classes,
+            no_symmetry,
         };
         let runner = Runner { space, proof };
         // `auto` (the rule in the module docs): each engine that applies takes it from the
@@ -448,7 +495,7 @@ impl<P: Puzzle> Kit<P> {
         if let Some((mut engine, _)) = table {
             engine.build = match (&faster, symmetric) {
                 (Some(f), _) => f.build,
-                (None, Some(symmetric)) => symmetric,
+                (None, Some((symmetric, _))) => symmetric,
                 (None, None) => engine.build,
             };
             instance = instance.with_listing_engine(Mode::TABLE, runner.table(engine));
@@ -674,6 +721,28 @@ impl<P: Puzzle> Runner<P> {
                         (Some(_), _, _) | (None, None, Some(_)) => ExploreFrom::Goals,
                         _ => ExploreFrom::Start,
                     });
+            if options.symmetry {
+                let refuse = |why: String| {
+                    crate::error::Error::input(
+                        crate::error::Location::flag("--symmetry"),
+                        format!("{description}: {why}"),
+                    )
+                };
+                let (count, each) = Self::classes(&sweeps, options, from).map_err(refuse)?;
+                let (layers, classes) =
+                    count(&space, each, engine_options, on_layer).map_err(|why| refuse(why.0))?;
+                let strategy = sweeps.backward.as_ref().map_or("per-state", |b| b.2);
+                let mut exploration = Exploration::from_layers(
+                    description.clone(),
+                    Direction::Backward,
+                    strategy,
+                    size.unwrap_or(0),
+                    layers,
+                    |s| space.format(s),
+                );
+                exploration.classes = Some(classes);
+                return Ok(exploration);
+            }
             let hashed = match (from, &sweeps.backward, sweeps.backward_hashed) {
                 (ExploreFrom::Goals, None, Some(run)) => Some(run),
                 _ => None,
@@ -741,6 +810,45 @@ impl<P: Puzzle> Runner<P> {
             }
             Ok(exploration)
         })
+    }
+
+    /// The class-counting sweep `explore --symmetry` runs, or why there is none: the space lists
+    /// no symmetry (or has no dense index to sweep), a cluster or a sweep from the start was
+    /// asked for. What the symmetries themselves allow is checked when it runs
+    /// ([`classes::backward`]).
+    fn classes(
+        sweeps: &Sweeps<P>,
+        options: &crate::instance::ExploreOptions,
+        from: ExploreFrom,
+    ) -> std::result::Result<(ClassSweep<P>, EachSweep<P>), String> {
+        let Some(classes) = sweeps.classes else {
+            return Err(match (&sweeps.no_symmetry, &sweeps.backward) {
+                (Some(why), _) => format!("no symmetry to count classes under: {why}"),
+                (None, None) => "classes are counted over a dense index, which it has none of \
+                                 (its sweep keeps a hash set)"
+                    .into(),
+                (None, Some(_)) => {
+                    "no symmetry to count classes under: none is known that maps its moves and \
+                     goals onto themselves"
+                        .into()
+                }
+            });
+        };
+        if options.cluster.is_some() {
+            return Err(
+                "classes are counted in one process: run it without --workers and \
+                        --processes"
+                    .into(),
+            );
+        }
+        if from == ExploreFrom::Start {
+            return Err(
+                "classes are counted from the goals (--from goals): distances from a \
+                        start board are kept only by the symmetries that fix it"
+                    .into(),
+            );
+        }
+        Ok(classes)
     }
 
     fn export(&self, undirected: bool) -> crate::instance::ExportFn {

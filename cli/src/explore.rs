@@ -8,6 +8,12 @@
 //! before any work. A limit (time, Ctrl-C, memory) prints what was found so far and exits 4, or
 //! 130 for Ctrl-C, like `solve`.
 //!
+//! `--symmetry` also counts, per distance, the classes of states under the puzzle's symmetries
+//! (a state and its images: for a permutation puzzle its conjugates by the whole-puzzle
+//! rotations that keep the moves, `s ~ r⁻¹ · s · r`), during the same sweep; see
+//! [`statespace::search::layers::classes`]. Refused, with the reason, where the puzzle has no
+//! symmetry that keeps distances, and with `--from start` or a cluster.
+//!
 //! `--workers N` runs the sweep on timely-dataflow workers ([`statespace::search::cluster`]);
 //! with `--processes P --process I --hostfile FILE` on P processes of N workers each, which
 //! may be on different machines. Process 0 prints; the others only exit with the same code.
@@ -42,6 +48,11 @@ pub struct ExploreArgs {
     /// `[search] explore_from`; default: goals when the puzzle can, else start.
     #[arg(long, value_name = "WHERE", value_parser = ExploreFrom::NAMES)]
     from: Option<String>,
+    /// Also count the symmetry classes at each distance (a state and its images under the
+    /// puzzle's symmetries: for a permutation puzzle, its conjugates by the whole-puzzle
+    /// rotations that map the moves onto themselves), backward from the goals.
+    #[arg(long)]
+    symmetry: bool,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -143,6 +154,7 @@ pub fn run(args: ExploreArgs, registry: &Registry) -> Result<Exit, Error> {
         limits,
         threads,
         cluster,
+        symmetry: args.symmetry,
     };
     let mut progress = Progress::new("explore");
     let exploration = instance.explore(config.start_board().as_ref(), &options, &mut |d, n| {
@@ -263,7 +275,27 @@ fn text(e: &Exploration, memory: &PeakMemory) -> String {
         )
         .unwrap();
     }
+    if let Some(classes) = &e.classes {
+        writeln!(
+            out,
+            "symmetry: {} symmetries, the identity included; a class is a state and its images",
+            classes.symmetries
+        )
+        .unwrap();
+    }
+    // Classes counted for fewer layers than the sweep found: a limit stopped their count.
+    let uncounted = e
+        .classes
+        .as_ref()
+        .filter(|c| c.histogram.len() < e.histogram.len());
     match &e.stopped {
+        Some(limit) if uncounted.is_some() => writeln!(
+            out,
+            "stopped: {limit}, while counting the classes at depth {}; the depths above it are \
+             complete",
+            e.histogram.len() - 1
+        )
+        .unwrap(),
         // The layer being found is dropped: every depth listed is complete.
         Some(limit) if !matches!(limit, Limit::Depth(_)) && !e.histogram.is_empty() => writeln!(
             out,
@@ -280,9 +312,13 @@ fn text(e: &Exploration, memory: &PeakMemory) -> String {
         0 => String::new(),
         size => format!(" of {}", space_size(size)),
     };
+    let classes = match &e.classes {
+        Some(c) => format!(", {} classes", HumanCount(c.total())),
+        None => String::new(),
+    };
     writeln!(
         out,
-        "reachable: {}{of} states{so_far}",
+        "reachable: {}{of} states{classes}{so_far}",
         HumanCount(e.reachable()),
     )
     .unwrap();
@@ -290,9 +326,25 @@ fn text(e: &Exploration, memory: &PeakMemory) -> String {
         let width = HumanCount(*e.histogram.iter().max().unwrap())
             .to_string()
             .len();
-        writeln!(out, "distance  {:>width$}", "states").unwrap();
+        // The class column's header is wider than a small space's counts.
+        let width = match e.classes {
+            Some(_) => width.max("classes".len()),
+            None => width,
+        };
+        let header = match e.classes {
+            Some(_) => format!("{:>width$}  {:>width$}", "states", "classes"),
+            None => format!("{:>width$}", "states"),
+        };
+        writeln!(out, "distance  {header}").unwrap();
         for (d, n) in e.histogram.iter().enumerate() {
-            writeln!(out, "{d:>8}  {:>width$}", HumanCount(*n).to_string()).unwrap();
+            let n = HumanCount(*n).to_string();
+            // A depth whose classes were not counted (a limit stopped the count) shows `-`.
+            let classes = match e.classes.as_ref().map(|c| c.histogram.get(d)) {
+                Some(Some(k)) => format!("  {:>width$}", HumanCount(*k).to_string()),
+                Some(None) => format!("  {:>width$}", "-"),
+                None => String::new(),
+            };
+            writeln!(out, "{d:>8}  {n:>width$}{classes}").unwrap();
         }
     }
     if let Some(board) = &e.farthest {
@@ -317,6 +369,14 @@ fn text(e: &Exploration, memory: &PeakMemory) -> String {
         human_bytes(e.engine_bytes as u128)
     )
     .unwrap();
+    if let Some(c) = &e.classes {
+        writeln!(
+            out,
+            "classes counted in {:.3} s of the elapsed time",
+            c.elapsed.as_secs_f64()
+        )
+        .unwrap();
+    }
     if let Some(c) = &e.cluster {
         writeln!(
             out,
@@ -370,6 +430,14 @@ fn json_value(e: &Exploration, memory: &PeakMemory) -> serde_json::Value {
         "elapsed": e.stats.elapsed.as_secs_f64(),
         "threads": e.threads,
         "cluster": e.cluster,
+        // With --symmetry: the classes by distance (one entry per layer whose classes were
+        // counted), their sum, the group's order and the seconds spent counting.
+        "classes": e.classes.as_ref().map(|c| serde_json::json!({
+            "symmetries": c.symmetries,
+            "histogram": c.histogram,
+            "total": c.total(),
+            "elapsed": c.elapsed.as_secs_f64(),
+        })),
         "stats": e.stats,
     })
 }

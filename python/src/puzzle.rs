@@ -401,6 +401,7 @@ impl Puzzle {
             limits,
             threads,
             cluster: None,
+            symmetry: false,
         };
         let start = match (board, scramble) {
             (None, None) => self.config.start_board(),

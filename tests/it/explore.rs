@@ -10,7 +10,8 @@ use statespace::search::{Outcome, bfs, layers};
 use statespace_flip::{Flip, FlipGoal, Geometry};
 use std::time::{Duration, Instant};
 
-fn explore_json(args: &[&str]) -> serde_json::Value {
+/// `explore ARGS --json`, which must exit 0; its object.
+pub fn explore_json(args: &[&str]) -> serde_json::Value {
     let out = statespace()
         .arg("explore")
         .args(args)

@@ -31,6 +31,8 @@
 //! - `table`: the distance-table engine: whole-space histograms, paths, memory refusal.
 //! - `trust`: cached tables keyed by content, forged and damaged files, a FIFO in the cache,
 //!   definitions edited between runs that share one cache.
+//! - `classes`: `statespace explore --symmetry`: classes by distance against brute force,
+//!   text and JSON, and the refusals.
 //! - `explore`: `statespace explore` and the whole-space engine: histograms against brute force,
 //!   every strategy and thread count agreeing, JSON, plot, limits.
 //! - `view`: the HTML export page in headless Chromium (boards drawn, offline, not blank), the
@@ -39,6 +41,7 @@
 mod algebra;
 mod blocks;
 mod cases;
+mod classes;
 mod cli;
 mod cli_io;
 mod cluster;

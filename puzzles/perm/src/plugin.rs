@@ -324,16 +324,13 @@ fn instance<const N: usize>(build: Build) -> Result<Instance> {
         setup,
     } = build;
     let space = PermSpace::<N>::new(def, powers, qtm, setup)?;
-    let symmetric = match symmetry {
-        Some(asked) if asked.value() && !space.symmetries().any() => {
-            let why = space
-                .symmetries()
-                .refused()
-                .unwrap_or("the definition has no rotations (x, y, z, Fv, ...)");
+    let no_symmetry = space.symmetries().why_none();
+    let symmetric = match (symmetry, no_symmetry) {
+        (Some(asked), Some(why)) if asked.value() => {
             return Err(asked.error(format!("no symmetry to use: {why}")));
         }
-        Some(asked) => asked.value(),
-        None => false,
+        (Some(asked), _) => asked.value(),
+        (None, _) => false,
     };
     let pieces = auto_pieces(&space, pattern_states);
     let bytes = pieces.len() as u128 * space.moves().len() as u128 * Pattern::MOVE_BYTES;
@@ -362,6 +359,12 @@ fn instance<const N: usize>(build: Build) -> Result<Instance> {
     let kit = match (indexable, no_index) {
         (true, _) => kit.table().split(),
         (false, Some(why)) => kit.no_index(why),
+        (false, None) => kit,
+    };
+    // `explore --symmetry` counts the classes of the rotations that keep the moves.
+    let kit = match (indexable, no_symmetry) {
+        (true, None) => kit.symmetric(),
+        (_, Some(why)) => kit.no_symmetry(why),
         (false, None) => kit,
     };
     Ok(kit.build(Mode::AUTO))

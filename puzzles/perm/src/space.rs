@@ -570,7 +570,7 @@ impl<const N: usize> Symmetric for PermSpace<N> {
 
     #[inline]
     fn is_representative(&self, state: Packed<N>) -> bool {
-        self.symmetries.canonical(state) == state
+        self.symmetries.is_least(&state)
     }
 
     #[inline]

@@ -167,6 +167,18 @@ impl Symmetries {
         self.refused
     }
 
+    /// Why no symmetry acts (the rotations give none, or the definition has none), or `None`
+    /// when some does: what a config that asks for symmetry is told.
+    pub fn why_none(&self) -> Option<&'static str> {
+        match self.any() {
+            true => None,
+            false => Some(
+                self.refused
+                    .unwrap_or("the definition has no rotations (x, y, z, Fv, ...)"),
+            ),
+        }
+    }
+
     /// Calls `visit` with the image of `state` under every symmetry but the identity.
     #[inline]
     pub fn images<const N: usize, F: FnMut(Packed<N>)>(&self, state: &Packed<N>, mut visit: F) {
@@ -184,6 +196,14 @@ impl Symmetries {
             map.lower(&state, &mut least);
         }
         least
+    }
+
+    /// Whether `state` is the least of its orbit ([`canonical`](Self::canonical) is `state`),
+    /// stopping at the first image below it: most states of an orbit of `n` have one among the
+    /// first few images, so they cost a few partial images rather than `n - 1`.
+    #[inline]
+    pub fn is_least<const N: usize>(&self, state: &Packed<N>) -> bool {
+        !self.maps.iter().any(|map| map.below(state))
     }
 }
 
@@ -277,6 +297,19 @@ impl Conjugation {
             *o = self.byte(s, b);
         }
         Packed(out)
+    }
+
+    /// Whether the image of `s` is smaller than `s`, making its bytes only while they tie.
+    #[inline]
+    fn below<const N: usize>(&self, s: &Packed<N>) -> bool {
+        for (j, b) in self.bytes.iter().enumerate() {
+            match self.byte(s, b).cmp(&s.0[j % N]) {
+                std::cmp::Ordering::Less => return true,
+                std::cmp::Ordering::Greater => return false,
+                std::cmp::Ordering::Equal => {}
+            }
+        }
+        false
     }
 
     /// Replaces `least` by the image of `s` when the image is smaller, making the image's
@@ -540,5 +573,92 @@ mod tests {
             larger >= 20 && smaller <= 3,
             "{larger} larger, {smaller} smaller"
         );
+    }
+
+    /// `explore --symmetry`'s count on the 2x2x2 with rotations, turned with U, F, R (the three
+    /// turns about the UFR-DBL diagonal keep the moves): near solved, the orbits a brute force
+    /// finds (a breadth-first search with a hash set, each orbit as the set of its states) and
+    /// Burnside's count (the mean number of states each symmetry fixes), depth by depth; over
+    /// the whole space, Burnside's total; and the least of an orbit found early as the least
+    /// of all of it (3x3x3, 24 rotations).
+    #[test]
+    fn perm_classes_by_distance_match_brute_force_and_burnside() {
+        use statespace::search::layers::{self, classes};
+        use std::collections::HashSet;
+        let cube = space::<64>("3x3x3-rotations", None);
+        let space = space::<16>("2x2x2-rotations", Some(&["U", "F", "R"]));
+        let order = space.symmetries().order();
+        assert_eq!(order, 3);
+        let sweep = |limits: &Limits| {
+            let options = layers::Options {
+                limits,
+                threads: Some(2),
+            };
+            let each = layers::split_backward_each::<PermSpace<16>>;
+            classes::backward(&space, each, options, &mut |_, _| {}).unwrap()
+        };
+        let depth = 7;
+        let near = Limits {
+            max_depth: Some(depth),
+            ..Limits::default()
+        };
+        let (layers, counted) = sweep(&near);
+        assert_eq!(counted.symmetries, 3);
+        // The brute force: layer by layer from solved.
+        let mut seen = HashSet::from([space.solved()]);
+        let mut layer = vec![space.solved()];
+        for d in 0..=depth as usize {
+            let mut orbits = HashSet::new();
+            let mut fixed = 0;
+            for &s in &layer {
+                let mut orbit = vec![s];
+                space.images(s, |image| {
+                    orbit.push(image);
+                    fixed += usize::from(image == s);
+                });
+                orbit.sort_unstable();
+                orbit.dedup();
+                orbits.insert(orbit);
+            }
+            assert_eq!(layers.histogram[d], layer.len() as u64, "depth {d}");
+            assert_eq!(counted.histogram[d], orbits.len() as u64, "depth {d}");
+            assert_eq!((layer.len() + fixed) % order, 0);
+            assert_eq!(counted.histogram[d], ((layer.len() + fixed) / order) as u64);
+            let mut next = Vec::new();
+            for &s in &layer {
+                space.successors(s, &mut |_, t| {
+                    if seen.insert(t) {
+                        next.push(t)
+                    }
+                });
+            }
+            layer = next;
+        }
+        // The whole space: 3,674,160 positions; Burnside over every one of them.
+        let (layers, counted) = sweep(&Limits::default());
+        assert_eq!(layers.histogram.iter().sum::<u64>(), 3_674_160);
+        assert_eq!(counted.histogram.len(), 12);
+        let mut fixed = 0u64;
+        for i in 0..space.size() as u64 {
+            let s = space.state(i);
+            space.images(s, |image| fixed += u64::from(image == s));
+        }
+        assert_eq!(counted.total(), (3_674_160 + fixed) / 3);
+        // 1,224,828: the 162 positions the two turns fix (a few more than a third).
+        assert_eq!(counted.total(), 1_224_828);
+        // The early exit of `is_least` against the whole canonical form.
+        let mut rng = Lcg(5);
+        let mut s = cube.solved();
+        let moves = cube.moves();
+        let mut least = 0;
+        for _ in 0..3_000 {
+            s = cube.apply(s, moves[rng.below(moves.len())]);
+            for t in [s, cube.symmetries().canonical(s)] {
+                let is_least = cube.symmetries().is_least(&t);
+                assert_eq!(is_least, cube.symmetries().canonical(t) == t);
+                least += usize::from(is_least);
+            }
+        }
+        assert!(least >= 3_000, "{least}");
     }
 }

@@ -119,7 +119,10 @@ impl Plugin for TilesPlugin {
         // The reflection, where the goal has one: the table is built an orbit at a time.
         let kit = match (cells <= Permutations::MAX_LEN as usize, symmetric) {
             (true, true) => kit.table().symmetric(),
-            (true, false) => kit.table(),
+            (true, false) => kit.table().no_symmetry(match rows == cols {
+                false => "the reflection about the main diagonal needs a square board",
+                true => "the goal's blank is off the main diagonal, so the reflection moves it",
+            }),
             (false, _) => kit,
         };
         Ok(kit.build(Mode::AUTO).with_style(BoardStyle::Tiles))

@@ -152,4 +152,51 @@ mod tests {
             "{larger} larger, {smaller} smaller"
         );
     }
+
+    /// `explore --symmetry` on the 8-puzzle: by distance (from the plain table), the classes
+    /// are the boards and their reflections taken as pairs (a brute force that keeps every
+    /// pair), and Burnside's count, half the boards plus the boards the reflection fixes.
+    #[test]
+    fn transpose_classes_by_distance_are_the_pairs_of_boards() {
+        use statespace::limit::Limits;
+        use statespace::search::layers::{self, classes};
+        use statespace::search::table;
+        use statespace::space::Indexed;
+        use std::collections::HashSet;
+        let tiles = Tiles::new(3, 3, Tiles::ordered(3, 3));
+        let limits = Limits::default();
+        let options = layers::Options {
+            limits: &limits,
+            threads: Some(2),
+        };
+        let each = layers::backward_each::<Tiles>;
+        let (sweep, counted) = classes::backward(&tiles, each, options, &mut |_, _| {}).unwrap();
+        assert_eq!(counted.symmetries, 2);
+        let plain = table::build(&tiles, &limits).unwrap();
+        assert_eq!(sweep.histogram, plain.histogram());
+        let t = tiles.transpose().unwrap();
+        let deepest = plain.histogram().len();
+        let mut pairs = vec![HashSet::new(); deepest];
+        let mut fixed = vec![0u64; deepest];
+        for i in 0..tiles.size() as u64 {
+            let board = tiles.state(i);
+            let d = plain.distance(&tiles, board).unwrap().unwrap() as usize;
+            let image = tiles.index(t.of(&board));
+            pairs[d].insert((i.min(image), i.max(image)));
+            fixed[d] += u64::from(image == i);
+        }
+        for (d, ((&classes, pairs), (&boards, &fixed))) in counted
+            .histogram
+            .iter()
+            .zip(&pairs)
+            .zip(plain.histogram().iter().zip(&fixed))
+            .enumerate()
+        {
+            assert_eq!(classes, pairs.len() as u64, "depth {d}");
+            assert_eq!(classes, (boards + fixed) / 2, "depth {d}");
+        }
+        // 181,440 boards: 90,792 classes, so 144 boards are their own reflection.
+        assert_eq!(counted.total(), 90_792);
+        assert_eq!(fixed.iter().sum::<u64>(), 144);
+    }
 }

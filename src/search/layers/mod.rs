@@ -81,7 +81,9 @@
 //! | `split.rs` | the blocks of a [`SplitMoves`] space, from two move tables |
 //! | `flips.rs` | the blocks of a [`FlipSplit`] space, moved by word permutations |
 //! | `hashed.rs` | the sweep of a space with no dense index, with a hash set |
+//! | `classes.rs` | the symmetry classes of each layer, counted as the sweep hands it over ([`classes`]) |
 
+pub mod classes;
 mod flips;
 mod hashed;
 mod per_state;
@@ -217,6 +219,22 @@ pub fn xor_backward<P: XorMoves + GoalSet + Sync>(
 ) -> Layers<P::State> {
     let sources = goal_indices(space);
     run(space, &sources, &XorWords::new(space), options, on_layer)
+}
+
+/// [`backward`], handing every completed layer to `on_layer` as [`xor_backward_each`] does
+/// (how [`classes`] counts the symmetry classes of a space swept state by state).
+pub fn backward_each<P: Indexed + Invertible + GoalSet + Sync>(
+    space: &P,
+    options: Options,
+    on_layer: EachLayer,
+) -> Layers<P::State> {
+    let sources = goal_indices(space);
+    let latch = Latch::new(options.limits);
+    let progress = &mut |_, _| {};
+    let strategy = &PerState { space };
+    run_each(
+        space, &sources, strategy, options, &latch, progress, on_layer,
+    )
 }
 
 /// What [`xor_backward_each`] calls with every completed layer: its depth and its states as a
