@@ -231,7 +231,7 @@ pub fn backward_each<P: Indexed + Invertible + GoalSet + Sync>(
     let sources = goal_indices(space);
     let latch = Latch::new(options.limits);
     let progress = &mut |_, _| {};
-    let strategy = &PerState { space };
+    let strategy = &PerState { space, pull: true };
     run_each(
         space, &sources, strategy, options, &latch, progress, on_layer,
     )
@@ -346,7 +346,7 @@ pub fn flip_backward_each<P: FlipSplit + Invertible + GoalSet + Sync>(
             space, &sources, &blocks, options, &latch, progress, on_layer,
         ),
         None => {
-            let strategy = &PerState { space };
+            let strategy = &PerState { space, pull: true };
             run_each(
                 space, &sources, strategy, options, &latch, progress, on_layer,
             )
