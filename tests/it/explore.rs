@@ -150,7 +150,8 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
     /// Word-at-a-time, per-state, one thread and three: the same histogram, the same farthest
-    /// state, the same counts.
+    /// state, the same largest layer; the same successors generated on the word strategy's
+    /// threads (the per-state sweep pulls its late layers, looking at fewer).
     #[test]
     fn every_strategy_and_thread_count_agree((geometry, goal) in geometry()) {
         let flip = Flip::new(geometry, goal);
@@ -169,7 +170,9 @@ proptest! {
             let other = run(threads, words);
             prop_assert_eq!(&other.histogram, &reference.histogram);
             prop_assert_eq!(other.farthest, reference.farthest);
-            prop_assert_eq!(&other.stats.generated, &reference.stats.generated);
+            if words {
+                prop_assert_eq!(&other.stats.generated, &reference.stats.generated);
+            }
             prop_assert_eq!(&other.stats.peak_frontier, &reference.stats.peak_frontier);
         }
         // Forward from a goal over self-inverse moves is the same sweep.

@@ -454,6 +454,12 @@ impl<const N: usize> StateSpace for PermSpace<N> {
 
     #[inline]
     fn successors(&self, state: Packed<N>, visit: &mut dyn FnMut(PermMove, Packed<N>)) {
+        // An illegal state (never reached, but a sweep over the index decodes it) has no
+        // moves: a move out of it would have no inverse back in, and a backward sweep that
+        // pulls takes a state's successors for its predecessors.
+        if !self.illegal.is_empty() && !self.is_legal(&state) {
+            return;
+        }
         for (m, t) in self.moves.iter().zip(&self.tables) {
             let next = self.apply_table(&state, t);
             // A move into an illegal state is blocked (twsearch's `legalstate`; Square-1's

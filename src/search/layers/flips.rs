@@ -38,7 +38,7 @@
 //! 14 states. Tabulating `high_k` and `mask_k` would save the ranks for `blocks * moves * 6`
 //! bytes (2.2 GB there), more than the bitsets.
 
-use super::sweep::{Advance, Bitsets, Merged, as_atomic, merge, or_into, over_chunks};
+use super::sweep::{Advance, Bitsets, Merged, Sets, as_atomic, merge, or_into, over_chunks};
 use super::xor::permute;
 use crate::limit::{Latch, Ticker};
 use crate::space::{FlipSplit, MAX_FLIP_BITS};
@@ -241,14 +241,6 @@ impl<P: FlipSplit + ?Sized> FlipBlocks<'_, P> {
     }
 }
 
-/// The bitsets as a chunk of work sees them.
-#[derive(Clone, Copy)]
-struct Sets<'a> {
-    frontier: &'a [u64],
-    visited: &'a [u64],
-    next: &'a [AtomicU64],
-}
-
 impl<P: FlipSplit + Sync + ?Sized> Advance for FlipBlocks<'_, P> {
     fn advance(
         &self,
@@ -256,9 +248,7 @@ impl<P: FlipSplit + Sync + ?Sized> Advance for FlipBlocks<'_, P> {
         pool: Option<&rayon::ThreadPool>,
         latch: &Latch,
     ) -> Option<Merged> {
-        let count = |words: &[u64]| words.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
-        let size = self.blocks << self.bits;
-        let pull = 2 * count(&sets.frontier) > size - count(&sets.visited);
+        let pull = sets.pulls(self.blocks << self.bits);
         let Bitsets {
             frontier,
             next,

@@ -126,10 +126,9 @@ impl<P: Indexed + Sync> Advance for PerState<'_, P> {
         pool: Option<&rayon::ThreadPool>,
         latch: &Latch,
     ) -> Option<Merged> {
-        let count = |words: &[u64]| words.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
         // Indices past a `u64` never reach a bitset (the sweep refuses them first).
         let size = self.space.size() as u64;
-        let pull = self.pull && 2 * count(&sets.frontier) > size - count(&sets.visited);
+        let pull = self.pull && sets.pulls(size);
         let Bitsets {
             frontier,
             next,

@@ -57,7 +57,7 @@
 //! over-counts the reachable states (the Skewb's) keeps it large and the sweep pushes
 //! throughout, which is still exact; a pull there would fill the rows of unreachable blocks.
 //!
-use super::sweep::{Advance, Bitsets, Merged, as_atomic, merge, or_into, over_chunks};
+use super::sweep::{Advance, Bitsets, Merged, Sets, as_atomic, merge, or_into, over_chunks};
 use crate::limit::{Latch, Limit, Ticker};
 use crate::space::SplitMoves;
 use rayon::prelude::*;
@@ -329,14 +329,6 @@ impl<'a, P: SplitMoves + Sync> SplitTables<'a, P> {
     }
 }
 
-/// The bitsets as a chunk of work sees them.
-#[derive(Clone, Copy)]
-struct Sets<'a> {
-    frontier: &'a [u64],
-    visited: &'a [u64],
-    next: &'a [AtomicU64],
-}
-
 impl Sets<'_> {
     /// ORs `bits` (a bitmap whose word 0 is word `first_word` of the sets) into `next`, minus
     /// `visited`, and clears `bits`.
@@ -519,9 +511,7 @@ impl<P: SplitMoves + Sync> Advance for SplitTables<'_, P> {
         pool: Option<&rayon::ThreadPool>,
         latch: &Latch,
     ) -> Option<Merged> {
-        let count = |words: &[u64]| words.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
-        let size = self.high_count * self.low_count;
-        let pull = 2 * count(&sets.frontier) > size - count(&sets.visited);
+        let pull = sets.pulls(self.high_count * self.low_count);
         let Bitsets {
             frontier,
             next,

@@ -27,6 +27,26 @@ pub(super) struct Bitsets {
     pub(super) visited: Vec<u64>,
 }
 
+impl Bitsets {
+    /// Whether a layer over `size` states should pull (each unvisited state looks for a
+    /// neighbour in the frontier) rather than push: once the frontier holds more than half of
+    /// the unvisited states (Beamer's direction-optimising rule). Exact only backward, where
+    /// the neighbours are the predecessors.
+    pub(super) fn pulls(&self, size: u64) -> bool {
+        let count = |words: &[u64]| words.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
+        2 * count(&self.frontier) > size - count(&self.visited)
+    }
+}
+
+/// The bitsets as a chunk of work of a block strategy sees them: `next` shared with the other
+/// chunks (atomic ORs when threads run).
+#[derive(Clone, Copy)]
+pub(super) struct Sets<'a> {
+    pub(super) frontier: &'a [u64],
+    pub(super) visited: &'a [u64],
+    pub(super) next: &'a [AtomicU64],
+}
+
 /// One layer's step: the part the strategies differ in.
 pub(super) trait Advance: Sync {
     /// Fills `next` with the successors of `frontier` that are not in `visited` and adds them to
