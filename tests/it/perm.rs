@@ -731,6 +731,17 @@ fn perm_conjugated_lookups_are_admissible_and_stronger() {
             .collect(),
     );
     assert!(conjugated.parts().iter().any(|c| !c.through().is_empty()));
+    // A pattern of a whole class reads the same pieces under every rotation: no extra look-up.
+    let whole = heuristic::heuristic::<32>(
+        patterns(&space, MAX_PATTERN_STATES),
+        &Limits::default(),
+        None,
+    )
+    .unwrap()
+    .into_parts();
+    assert_eq!(whole.len(), 1, "the seven corners");
+    let whole = Conjugated::new(&space, whole.into_iter().next().unwrap(), 2);
+    assert!(whole.through().is_empty(), "{:?}", whole.through());
     let mut rng = Lcg(11);
     let mut stronger = 0;
     for s in walks(&space, &mut rng, 400, 30) {

@@ -662,10 +662,19 @@ impl<const N: usize> Conjugated<N> {
         let symmetries = space.symmetries().clone();
         let pattern = database.abstraction();
         // The pieces a look-up through symmetry `k` reads: (orbit, label) pairs.
+        // Only the labels the class holds: the relabelling table is 0 past them.
+        let solved = space.solved().0;
         let read = |k: Option<usize>| -> Vec<(usize, u8)> {
             let mut pieces = Vec::new();
             for part in &pattern.parts {
-                for label in 0..=255u8 {
+                let mut labels: Vec<u8> = part
+                    .labels
+                    .iter()
+                    .map(|&b| solved[usize::from(b)])
+                    .collect();
+                labels.sort_unstable();
+                labels.dedup();
+                for label in labels {
                     let renamed = k.map_or(label, |k| symmetries.relabelled(k, part.orbit, label));
                     if part.id[usize::from(renamed)] != UNTRACKED {
                         pieces.push((part.orbit, label));
