@@ -58,7 +58,7 @@
 //!   flips as its lowest bits: a move takes the places to places and XORs the flips with a mask
 //!   that depends on the places only ([`FlipSplit`]), so the table is built a block of flips at
 //!   a time by word operations ([`table::build_flips`]; the 3x3x3's eight edges in about four
-//!   minutes on two cores, 4.4 GiB at the peak);
+//!   minutes on two cores, 4.2 GiB at the peak);
 //! - other patterns are built by the table engine's single-threaded level scans, several times
 //!   slower per state.
 //!
