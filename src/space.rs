@@ -65,11 +65,15 @@ use std::hash::Hash;
 ///   (engines and exports rely on it for reproducible output).
 /// - [`may_follow`](Self::may_follow) only prunes redundant move sequences: every state that some
 ///   path reaches is also reached by a path the rule allows, of no greater length.
-pub trait StateSpace {
-    /// A state: small and `Copy`, so frontiers are flat vectors.
-    type State: Copy + Eq + Hash + Debug;
+///
+/// `Sync`, like [`Heuristic`]: a parallel search ([`idastar`](crate::search::idastar) on
+/// several threads) shares the space between its threads.
+pub trait StateSpace: Sync {
+    /// A state: small and `Copy`, so frontiers are flat vectors; `Send + Sync`, so the threads
+    /// of a parallel search share and return them.
+    type State: Copy + Eq + Hash + Debug + Send + Sync;
     /// A move label that displays as a person reads it (`r3c1`, `row 2 left`).
-    type Move: Copy + Eq + Debug + Display;
+    type Move: Copy + Eq + Debug + Display + Send + Sync;
 
     /// Calls `visit(move, next_state)` once for every move available in `state`.
     ///

@@ -1,5 +1,5 @@
 //! `statespace solve CONFIG [--board FILE|-] [--scramble MOVES] [--boards FILE|-] [--scrambles FILE]
-//! [--mode M] [--solutions N] [--json] [--svg FILE]`.
+//! [--mode M] [--solutions N] [--threads N] [--json] [--svg FILE]`.
 //!
 //! CONFIG may be a definition file instead ([`ConfigArg`]); the start is `--board`, `--scramble`
 //! or the config's `[start]` ([`StartArgs`]).
@@ -25,6 +25,10 @@
 //! the first's boards; JSON adds `solutions` (the move lists, the first is `path`) and
 //! `all_optimal` (fewer than N exist, so these are all). Each board of a batch gets its own.
 //!
+//! `--threads N` (or `[search] threads`) runs IDA* on N threads (`search::idastar`'s module
+//! docs): the same answer and solution lists as on one thread, other node counts; the default is
+//! 1, so the counts of a solve stay reproducible. The other engines run on one thread.
+//!
 //! `--svg FILE` also writes a picture of the answer ([`statespace::picture::solution_svg`]): the
 //! boards start to goal, each move's changes highlighted and its label underneath; for
 //! `Impossible`, the start board alone under that caption. It is written atomically where FILE
@@ -42,7 +46,7 @@ use super::limits::LimitArgs;
 use super::start::StartArgs;
 use super::{Exit, output, read_input, scrambles, stderr_line, write_stdout};
 use statespace::board_text::BoardText;
-use statespace::config::{MAX_SOLUTIONS, Mode};
+use statespace::config::{MAX_SOLUTIONS, MAX_THREADS, Mode};
 use statespace::error::{Error, Location};
 use statespace::instance::{Answer, Instance, Solution};
 use statespace::limit::{Limit, Limits};
@@ -63,6 +67,11 @@ pub struct SolveArgs {
     /// `[search] solutions`; default 1; engines table, idastar, iddfs).
     #[arg(long, value_name = "N")]
     solutions: Option<u64>,
+    /// Search each IDA* iteration on N threads, 1 to 1024 (overrides `[search] threads`;
+    /// default 1; the answer is the same, the node counts differ; other engines use one).
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
+    threads: Option<u16>,
     #[command(flatten)]
     limits: LimitArgs,
     /// Print one JSON object instead of text.
@@ -93,6 +102,10 @@ pub fn run(args: SolveArgs, registry: &Registry) -> Result<Exit, Error> {
         }
         limits.solutions = n as usize;
     }
+    limits.threads = match args.threads {
+        Some(n) => n.into(),
+        None => config.threads()?.unwrap_or(1),
+    };
     let instance = args
         .config
         .build(registry, &config, &limits)?

@@ -33,7 +33,7 @@
 //! max_states = 1000000
 //! time_limit = "30s"  # humantime syntax
 //! memory = "4GiB"     # the budget engines check before allocating
-//! threads = 2         # explore: worker threads (default: all for large spaces)
+//! threads = 2         # explore: worker threads (default: all for large spaces); solve: idastar's (default 1)
 //! explore_from = "start"  # explore: from the start board or the goals (default: goals if it can)
 //! transpositions = "32MiB"  # iddfs/idastar: the transposition table, or "off" (default "auto")
 //! solutions = 3      # solve: the first 3 optimal solutions (table, idastar, iddfs; default 1)
@@ -121,7 +121,8 @@ pub struct SearchSection {
     pub time_limit: Option<Spanned<String>>,
     /// Memory budget, e.g. `"4GiB"`, `"512MB"`.
     pub memory: Option<Spanned<String>>,
-    /// Worker threads for engines that use several (`explore`); default: chosen by size.
+    /// Worker threads for engines that use several: `explore` (default: chosen by size) and
+    /// `solve`'s IDA* (default 1).
     pub threads: Option<Spanned<i64>>,
     /// Where `explore` sweeps from: `start` or `goals` (see [`ExploreFrom`]); default: the goals
     /// when the puzzle can sweep backward, else the start.

@@ -40,6 +40,10 @@ pub struct Limits {
     /// first this many distinct ones of the optimal length, all of them when there are fewer,
     /// in the [`Report`](crate::search::Report)'s `others` after the outcome's path.
     pub solutions: usize,
+    /// Worker threads of the engines that split their work (`[search] threads`, `--threads`; at
+    /// least 1, the default): IDA* searches each iteration's subtrees on this many (see
+    /// `search::idastar`); the other path engines run on one.
+    pub threads: usize,
 }
 
 /// How large a transposition table the depth-first engines keep (`[search] transpositions`,
@@ -67,6 +71,7 @@ impl Default for Limits {
             interrupt: None,
             transpositions: Transpositions::Auto,
             solutions: 1,
+            threads: 1,
         }
     }
 }

@@ -47,6 +47,17 @@
 //! order of the depth-first search, the same as [`iddfs`](super::iddfs)'s and the distance
 //! table's ([`DistanceTable::lookup`](super::table::DistanceTable::lookup)). A limit reached
 //! while collecting ends the run with that limit.
+//!
+//! Threads ([`Limits::threads`] above 1, `solve --threads N`): each iteration is split at a
+//! shallow depth into subtrees in depth-first order that the threads search, each with its own
+//! successor buffers and transposition table ([`parallel`]'s module docs). The outcome and the
+//! list of solutions are exactly the one-thread run's; the node counts are not (the threads
+//! search subtrees after the solving one until they see it, and each table misses the others'
+//! entries), so one thread stays the default. The one-thread search is the same code as before
+//! the threads came: the node loop is generic over how it counts and polls (`Pace`), and a run
+//! on one thread never reaches the parallel module.
+
+pub mod parallel;
 
 use super::transpositions::TranspositionTable;
 use super::{Iteration, Outcome, Path, Report, Stats, Step};
@@ -95,27 +106,25 @@ pub fn solve<P: StateSpace, H: Heuristic<P> + ?Sized>(
     start: P::State,
     limits: &Limits,
 ) -> Report<P::State, P::Move> {
+    if limits.threads > 1 {
+        return parallel::solve(space, heuristic, start, limits);
+    }
     let latch = Latch::new(limits);
     let table = match TranspositionTable::for_limits(limits) {
         Ok(table) => table,
         Err(limit) => return Report::stopped(limit, latch.elapsed()),
     };
-    let mut search = Search {
+    let mut search = Search::new(
         space,
         heuristic,
         limits,
         table,
-        ticker: latch.ticker(),
-        work: 0,
-        stats: Stats::default(),
-        buffers: Vec::new(),
-        path: Vec::new(),
-        threshold: 0,
-        next_threshold: u32::MAX,
-        pending: 0,
+        Alone {
+            limits,
+            ticker: latch.ticker(),
+        },
         start,
-        found: Vec::new(),
-    };
+    );
     let outcome = search.run(start);
     search.stats.elapsed = latch.elapsed();
     search.table_stats();
@@ -128,15 +137,47 @@ pub fn solve<P: StateSpace, H: Heuristic<P> + ?Sized>(
 enum Stop {
     Found,
     Limit(Limit),
+    /// A worker of a parallel run whose subtree comes after one that holds the solutions
+    /// asked for (never in a run on one thread).
+    Cancelled,
 }
 
-struct Search<'a, P: StateSpace, H: ?Sized> {
+/// How a search counts its expansions and polls its limits: [`Alone`] for a run on one thread,
+/// `parallel::Share` for a worker of a parallel one. A type parameter, not a flag, so that the
+/// one-thread search's node loop is the code it always was.
+trait Pace {
+    /// Counts one expansion in `stats`; `Err` when the state limit stops the run.
+    fn expansion(&mut self, stats: &mut Stats) -> Result<(), Stop>;
+    /// Counts `work` (successors generated so far) and polls when a poll is due.
+    fn poll(&mut self, work: u64) -> Result<(), Stop>;
+}
+
+/// The pace of a run on one thread: its limits and its ticker.
+struct Alone<'a> {
+    limits: &'a Limits,
+    ticker: Ticker<'a>,
+}
+
+impl Pace for Alone<'_> {
+    #[inline]
+    fn expansion(&mut self, stats: &mut Stats) -> Result<(), Stop> {
+        super::count_expansion(stats, self.limits).map_err(Stop::Limit)
+    }
+
+    #[inline]
+    fn poll(&mut self, work: u64) -> Result<(), Stop> {
+        self.ticker.tick(work).map_err(Stop::Limit)
+    }
+}
+
+struct Search<'a, P: StateSpace, H: ?Sized, T> {
     space: &'a P,
     heuristic: &'a H,
     limits: &'a Limits,
     /// States entered in this iteration, when the run has a table.
     table: Option<TranspositionTable<P::State, P::Move>>,
-    ticker: Ticker<'a>,
+    /// Counts expansions and polls the limits.
+    pace: T,
     /// Successors generated and estimated, every one: the ticker's count of work.
     work: u64,
     stats: Stats,
@@ -157,7 +198,33 @@ struct Search<'a, P: StateSpace, H: ?Sized> {
     found: Vec<Path<P::State, P::Move>>,
 }
 
-impl<P: StateSpace, H: Heuristic<P> + ?Sized> Search<'_, P, H> {
+impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace> Search<'a, P, H, T> {
+    fn new(
+        space: &'a P,
+        heuristic: &'a H,
+        limits: &'a Limits,
+        table: Option<TranspositionTable<P::State, P::Move>>,
+        pace: T,
+        start: P::State,
+    ) -> Self {
+        Search {
+            space,
+            heuristic,
+            limits,
+            table,
+            pace,
+            work: 0,
+            stats: Stats::default(),
+            buffers: Vec::new(),
+            path: Vec::new(),
+            threshold: 0,
+            next_threshold: u32::MAX,
+            pending: 0,
+            start,
+            found: Vec::new(),
+        }
+    }
+
     fn run(&mut self, start: P::State) -> Outcome<P::State, P::Move> {
         let mut threshold = self.heuristic.estimate(self.space, start);
         loop {
@@ -180,6 +247,7 @@ impl<P: StateSpace, H: Heuristic<P> + ?Sized> Search<'_, P, H> {
             });
             match result {
                 Err(Stop::Limit(limit)) => return Outcome::LimitReached(limit),
+                Err(Stop::Cancelled) => unreachable!("only a parallel run's workers are cancelled"),
                 // The solutions asked for, or all there are (the iteration ended).
                 Err(Stop::Found) | Ok(()) if !self.found.is_empty() => {
                     return Outcome::Solved(self.found.remove(0));
@@ -194,8 +262,8 @@ impl<P: StateSpace, H: Heuristic<P> + ?Sized> Search<'_, P, H> {
         }
     }
 
-    /// Searches below `state`, reached in `g` moves (its `f` is within the threshold); `Err`
-    /// stops the whole run.
+    /// Searches below `state`, reached in `g` moves along `self.path` (its `f` is within the
+    /// threshold); `Err` stops the whole run.
     fn visit(&mut self, state: P::State, previous: Option<P::Move>, g: u32) -> Result<(), Stop> {
         self.stats.visited += 1;
         if self.space.is_goal(state) {
@@ -209,12 +277,53 @@ impl<P: StateSpace, H: Heuristic<P> + ?Sized> Search<'_, P, H> {
             }
             bucket = Some(at);
         }
-        self.expand_checks()?;
         let level = self.path.len();
         if self.buffers.len() <= level {
-            self.buffers.push(Vec::new());
+            // One level deeper than before, or several: a parallel worker starts below the
+            // split depth.
+            self.buffers.resize_with(level + 1, Vec::new);
         }
         let mut successors = std::mem::take(&mut self.buffers[level]);
+        self.expand(state, previous, g, &mut successors)?;
+        let space = self.space;
+        if let (Some(table), Some(bucket)) = (&mut self.table, bucket)
+            && !successors.is_empty()
+        {
+            table.enter(space, bucket, state, g, previous, &mut successors);
+            for (_, next) in &successors {
+                table.prefetch(table.bucket(next));
+            }
+        }
+        self.pending += successors.len() as u64;
+        self.stats.peak_frontier = self.stats.peak_frontier.max(self.pending);
+
+        let mut result = Ok(());
+        for &(mv, next) in &successors {
+            self.path.push(Step { mv, state: next });
+            result = self.visit(next, Some(mv), g + 1);
+            if result.is_err() {
+                break; // keep the branch in `path`: it is the answer or irrelevant
+            }
+            self.path.pop();
+            self.pending -= 1;
+        }
+        self.buffers[level] = successors;
+        result
+    }
+
+    /// Expands `state`, reached in `g` moves by `previous`: counts the expansion, puts into
+    /// `successors` the successors the move-order rule allows whose `f` is within the threshold
+    /// (in the space's order), lowers the next threshold to the smallest `f` cut, and counts
+    /// the work. The node loop's body, shared with the parallel run's split.
+    #[inline(always)]
+    fn expand(
+        &mut self,
+        state: P::State,
+        previous: Option<P::Move>,
+        g: u32,
+        successors: &mut Vec<(P::Move, P::State)>,
+    ) -> Result<(), Stop> {
+        self.pace.expansion(&mut self.stats)?;
         successors.clear();
         let (space, heuristic) = (self.space, self.heuristic);
         let (threshold, mut next_threshold) = (self.threshold, self.next_threshold);
@@ -243,30 +352,7 @@ impl<P: StateSpace, H: Heuristic<P> + ?Sized> Search<'_, P, H> {
         self.next_threshold = next_threshold;
         self.stats.generated += generated;
         self.work = work;
-        self.ticker.tick(work).map_err(Stop::Limit)?;
-        if let (Some(table), Some(bucket)) = (&mut self.table, bucket)
-            && !successors.is_empty()
-        {
-            table.enter(space, bucket, state, g, previous, &mut successors);
-            for (_, next) in &successors {
-                table.prefetch(table.bucket(next));
-            }
-        }
-        self.pending += successors.len() as u64;
-        self.stats.peak_frontier = self.stats.peak_frontier.max(self.pending);
-
-        let mut result = Ok(());
-        for &(mv, next) in &successors {
-            self.path.push(Step { mv, state: next });
-            result = self.visit(next, Some(mv), g + 1);
-            if result.is_err() {
-                break; // keep the branch in `path`: it is the answer or irrelevant
-            }
-            self.path.pop();
-            self.pending -= 1;
-        }
-        self.buffers[level] = successors;
-        result
+        self.pace.poll(work)
     }
 
     /// A goal reached: the search stops, unless more solutions are asked for
@@ -282,10 +368,6 @@ impl<P: StateSpace, H: Heuristic<P> + ?Sized> Search<'_, P, H> {
         }
     }
 
-    fn expand_checks(&mut self) -> Result<(), Stop> {
-        super::count_expansion(&mut self.stats, self.limits).map_err(Stop::Limit)
-    }
-
     /// The table's size and hits into the stats.
     fn table_stats(&mut self) {
         if let Some(table) = &self.table {
@@ -298,11 +380,14 @@ impl<P: StateSpace, H: Heuristic<P> + ?Sized> Search<'_, P, H> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::limit::{Transpositions, WORK_PER_POLL};
     use crate::search::{bfs, iddfs};
     use crate::space::{Indexed, replay};
     use crate::toys::Ring;
+    use crate::toys::heuristic::pack;
     use crate::toys::heuristic::*;
     use std::sync::atomic::AtomicBool;
+    use std::time::Duration;
 
     fn length<S: Copy, M: Copy>(report: &Report<S, M>) -> Option<usize> {
         match &report.outcome {
@@ -523,5 +608,162 @@ mod tests {
         let bfs = bfs::solve(&Ring::new(11), 4, &Limits::default());
         let json = serde_json::to_value(&bfs.stats).unwrap();
         assert!(json.get("iterations").is_none() && json.get("reopened").is_none());
+    }
+
+    /// The run on `threads` threads gives the one-thread run's outcome and further solutions,
+    /// with each of `tables`, for one solution and several; the count of solved runs.
+    fn same_on_threads<P: StateSpace, H: Heuristic<P>>(
+        space: &P,
+        heuristic: &H,
+        starts: &[P::State],
+        max_depth: Option<u32>,
+        tables: &[Transpositions],
+    ) -> usize {
+        let mut solved = 0;
+        for &start in starts {
+            for &transpositions in tables {
+                for solutions in [1, 4] {
+                    let limits = Limits {
+                        max_depth,
+                        transpositions,
+                        solutions,
+                        ..Limits::default()
+                    };
+                    let one = solve(space, heuristic, start, &limits);
+                    solved += matches!(one.outcome, Outcome::Solved(_)) as usize;
+                    for threads in [2, 3].into_iter().take(1 + (solutions == 1) as usize) {
+                        let many = solve(
+                            space,
+                            heuristic,
+                            start,
+                            &Limits {
+                                threads,
+                                ..limits.clone()
+                            },
+                        );
+                        let why = format!(
+                            "start {start:?}, {threads} threads, {transpositions:?}, {solutions} solutions"
+                        );
+                        assert_eq!(many.outcome, one.outcome, "{why}");
+                        assert_eq!(many.others, one.others, "{why}");
+                        let last = |r: &Report<P::State, P::Move>| {
+                            r.stats.iterations.last().map(|i| i.threshold)
+                        };
+                        if matches!(one.outcome, Outcome::Solved(_)) {
+                            assert_eq!(last(&many), last(&one), "{why}: the last threshold");
+                        }
+                        let its = &many.stats.iterations;
+                        assert_eq!(
+                            its.iter().map(|i| i.expanded).sum::<u64>(),
+                            many.stats.expanded
+                        );
+                    }
+                }
+            }
+        }
+        solved
+    }
+
+    #[test]
+    fn threads_give_the_same_paths_and_solution_lists() {
+        // The grid and the ring with the table (their cycles make a deepening without it
+        // exponential): the maze's cells have many optimal paths (Manhattan ties).
+        let auto = [Transpositions::Auto];
+        let cells: Vec<_> = maze().cells().into_iter().step_by(9).collect();
+        let solved = same_on_threads(&maze(), &GridManhattan, &cells, None, &auto);
+        assert_eq!(solved, cells.len() * 2);
+        let ring = all_states(&Ring::new(11));
+        same_on_threads(&Ring::new(11), &RingDistance, &ring, None, &auto);
+        // Boards of the 2 x 3 puzzle, with and without the table: the solvable ones to their
+        // answers; the others (an endless deepening) and the solvable ones alike to a depth
+        // limit below most answers.
+        let both = [Transpositions::Auto, Transpositions::Off];
+        same_on_threads(&Detour, &DetourEstimate, &[0, 1, 7], None, &both);
+        let limits = Limits::default();
+        let (solvable, other): (Vec<u32>, Vec<u32>) = all_states(&Slide)
+            .into_iter()
+            .step_by(23)
+            .partition(|&b| length(&bfs::solve(&Slide, b, &limits)).is_some());
+        let solved = same_on_threads(&Slide, &SlideManhattan, &solvable, None, &both);
+        assert_eq!(solved, solvable.len() * 4);
+        same_on_threads(&Slide, &SlidePatchy, &solvable[..5], None, &both);
+        let solved = same_on_threads(&Slide, &SlideManhattan, &solvable[..10], Some(12), &both);
+        assert!(solved > 0 && solved < 10 * 4, "{solved}");
+        let solved = same_on_threads(&Slide, &SlideManhattan, &other[..3], Some(12), &both);
+        assert_eq!(solved, 0);
+    }
+
+    #[test]
+    fn threads_prove_unsolvable_like_one() {
+        for threads in [1, 2, 4] {
+            let limits = Limits {
+                threads,
+                ..Limits::default()
+            };
+            let report = solve(&DeadLine, &Zero, 3, &limits);
+            assert_eq!(report.outcome, Outcome::Unsolvable, "{threads} threads");
+            assert_eq!(report.stats.depth, 6);
+        }
+    }
+
+    #[test]
+    fn limits_stop_a_run_on_threads() {
+        let board = pack(&[0, 5, 4, 3, 2, 1]);
+        let limits = |threads| Limits {
+            max_states: Some(50),
+            threads,
+            ..Limits::default()
+        };
+        let one = solve(&Slide, &SlideManhattan, board, &limits(1));
+        assert_eq!(one.outcome, Outcome::LimitReached(Limit::States(50)));
+        let two = solve(&Slide, &SlideManhattan, board, &limits(2));
+        assert_eq!(two.outcome, Outcome::LimitReached(Limit::States(50)));
+        // Within a poll's work per thread of the limit.
+        assert!(
+            two.stats.expanded <= 50 + 2 * WORK_PER_POLL,
+            "{}",
+            two.stats.expanded
+        );
+
+        static STOP: AtomicBool = AtomicBool::new(true);
+        let limits = Limits {
+            interrupt: Some(&STOP),
+            threads: 2,
+            ..Limits::default()
+        };
+        let report = solve(&Ring::new(100_000), &Zero, 50_000, &limits);
+        assert_eq!(report.outcome, Outcome::LimitReached(Limit::Interrupted));
+
+        // A time limit on an endless deepening (the ring's far side, no table to stop cycles).
+        let limits = Limits {
+            time_limit: Some(Duration::from_millis(200)),
+            transpositions: Transpositions::Off,
+            threads: 2,
+            ..Limits::default()
+        };
+        let started = std::time::Instant::now();
+        let report = solve(&Ring::new(1_000_000), &Zero, 500_000, &limits);
+        assert_eq!(
+            report.outcome,
+            Outcome::LimitReached(Limit::Time(Duration::from_millis(200)))
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(1),
+            "{:?}",
+            started.elapsed()
+        );
+
+        // A table over the budget is refused before any work, as on one thread.
+        let limits = Limits {
+            transpositions: Transpositions::Bytes(2 << 20),
+            memory_budget: 1 << 20,
+            threads: 2,
+            ..Limits::default()
+        };
+        let report = solve(&Slide, &SlideManhattan, board, &limits);
+        assert!(matches!(
+            report.outcome,
+            Outcome::LimitReached(Limit::Memory { .. })
+        ));
     }
 }

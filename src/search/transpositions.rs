@@ -179,15 +179,27 @@ impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
     /// The table `limits` ask for: `None` when they turn it off or the size holds no bucket;
     /// [`Limit::Memory`] when an explicit size passes the budget.
     pub fn for_limits(limits: &Limits) -> Result<Option<Self>, Limit> {
+        Ok(Self::for_workers(limits, 1)?.pop().flatten())
+    }
+
+    /// One table for each of `workers` threads of a parallel search, the size `limits` ask for
+    /// split evenly between them (the default size too: the workers share the last-level
+    /// cache that [`AUTO_BYTES`] is chosen for); [`Limit::Memory`] when an explicit size passes
+    /// the budget, before anything is allocated.
+    pub fn for_workers(limits: &Limits, workers: usize) -> Result<Vec<Option<Self>>, Limit> {
         let bytes = match limits.transpositions {
-            Transpositions::Off => return Ok(None),
+            Transpositions::Off => 0,
             Transpositions::Auto => AUTO_BYTES.min(limits.memory_budget / 4),
             Transpositions::Bytes(bytes) => {
                 limits.check_memory(bytes as u128)?;
                 bytes
             }
         };
-        Ok(Self::with_bytes(bytes).map(|table| table.listing(limits.solutions > 1)))
+        let share = bytes / workers.max(1) as u64;
+        let listing = limits.solutions > 1;
+        Ok((0..workers.max(1))
+            .map(|_| Self::with_bytes(share).map(|table| table.listing(listing)))
+            .collect())
     }
 
     /// This table, skipping only the repeats in more moves when `listing` (a run that lists
@@ -553,6 +565,16 @@ mod tests {
         assert!(matches!(over, Err(Limit::Memory { needed, .. }) if needed == 2 << 20));
         let tiny = Table::for_limits(&limits(Transpositions::Bytes(10), 1 << 20)).unwrap();
         assert!(tiny.is_none(), "no bucket fits in 10 bytes");
+        let halves = Table::for_workers(&limits(Transpositions::Bytes(96 << 10), 1 << 20), 2);
+        for half in halves.unwrap() {
+            assert_eq!(
+                half.unwrap().max_buckets,
+                (48 << 10) / 48,
+                "each worker's share"
+            );
+        }
+        let over = Table::for_workers(&limits(Transpositions::Bytes(2 << 20), 1 << 20), 2);
+        assert!(over.is_err(), "the whole size is held against the budget");
         let exact = Table::with_bytes(1000).unwrap();
         assert!(exact.bytes() <= 1000 && exact.bytes() > 1000 - 48);
     }
