@@ -669,7 +669,11 @@ mod tests {
         // The grid and the ring with the table (their cycles make a deepening without it
         // exponential): the maze's cells have many optimal paths (Manhattan ties).
         let auto = [Transpositions::Auto];
-        let cells: Vec<_> = maze().cells().into_iter().step_by(9).collect();
+        // Only cells with a way out: on a walled-in one the one-thread table proves the maze
+        // unsolvable, where the threads' separate tables may take many more iterations.
+        let cells: Vec<_> = (maze().cells().into_iter().step_by(9))
+            .filter(|&c| length(&bfs::solve(&maze(), c, &Limits::default())).is_some())
+            .collect();
         let solved = same_on_threads(&maze(), &GridManhattan, &cells, None, &auto);
         assert_eq!(solved, cells.len() * 2);
         let ring = all_states(&Ring::new(11));
