@@ -36,7 +36,7 @@ fn a_time_limit_stops_the_search_with_stats() {
 
 /// Runs `statespace ARGS`, sends SIGINT after `wait`, and returns what it printed once it
 /// stopped, after checking it stopped within a fraction of a second with exit code 130.
-fn interrupted(args: &[&str], wait: Duration) -> String {
+pub fn interrupted(args: &[&str], wait: Duration) -> String {
     let binary = assert_cmd::cargo::cargo_bin("statespace");
     let child = std::process::Command::new(binary)
         .args(args)

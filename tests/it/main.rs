@@ -29,6 +29,8 @@
 //! - `solutions`: `solve --solutions N` against a brute force on the 8-puzzle; the listing
 //!   engines agree, with the transposition table and without; output, batches, refusals.
 //! - `table`: the distance-table engine: whole-space histograms, paths, memory refusal.
+//! - `threads`: `solve --threads N` gives the one-thread answer and lists; refusals; limits and
+//!   Ctrl-C on every thread.
 //! - `trust`: cached tables keyed by content, forged and damaged files, a FIFO in the cache,
 //!   definitions edited between runs that share one cache.
 //! - `classes`: `statespace explore --symmetry`: classes by distance against brute force,
@@ -59,6 +61,7 @@ mod shift;
 mod shift_export;
 mod solutions;
 mod table;
+mod threads;
 mod tiles;
 mod trust;
 mod twsearch;
