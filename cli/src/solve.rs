@@ -102,10 +102,9 @@ pub fn run(args: SolveArgs, registry: &Registry) -> Result<Exit, Error> {
         }
         limits.solutions = n as usize;
     }
-    limits.threads = match args.threads {
-        Some(n) => n.into(),
-        None => config.threads()?.unwrap_or(1),
-    };
+    if let Some(n) = args.threads {
+        limits.threads = n.into();
+    }
     let instance = args
         .config
         .build(registry, &config, &limits)?

@@ -432,6 +432,17 @@ def test_a_memory_refusal_raises_memory_limit_error():
     assert "over the budget of 1.0 KiB" in message and "memory=" in message
 
 
+def test_the_threads_key_runs_idastar_on_threads_with_the_same_answers():
+    board = " 2  3  7  4\n 1  9  8  5\n14 13  _ 12\n 6 11 10 15"
+    keys = dict(rows=4, cols=4, heuristic="linear-conflict", mode="idastar", cache=False)
+    one = statespace.Puzzle("tiles", **keys).solve(board=board, solutions=3)
+    two = statespace.Puzzle("tiles", threads=2, **keys).solve(board=board, solutions=3)
+    assert one.moves == two.moves == 30
+    assert two.solutions == one.solutions and len(one.solutions) == 3
+    with pytest.raises(ValueError, match="search.threads"):
+        statespace.Puzzle("tiles", threads=0, **keys).solve(board=board)
+
+
 def test_solutions_lists_the_first_optimal_ones_as_the_cli_does():
     eight = statespace.load(ROOT / "configs" / "tiles-3x3.toml", cache=False)
     every = eight.solve(solutions=1000)

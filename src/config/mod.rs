@@ -301,6 +301,9 @@ impl Config {
             base.transpositions = parse_transpositions(raw.get_ref())
                 .map_err(|e| self.error_at(raw.span(), "search.transpositions", e.to_string()))?;
         }
+        if let Some(threads) = self.threads()? {
+            base.threads = threads;
+        }
         Ok(base)
     }
 
