@@ -400,11 +400,42 @@ pub trait Heuristic<P: StateSpace + ?Sized>: Sync {
 
     /// A hint that `state` will be estimated soon: a heuristic that reads large tables may start
     /// loading the entries it will read (IDA* calls it for all of a node's successors before it
-    /// estimates the first). By default nothing.
+    /// estimates the first), and return the table indices it computed for that, which
+    /// [`estimate_prefetched`](Self::estimate_prefetched) reads instead of projecting the state
+    /// again. By default nothing, and [`Prefetched::NONE`].
     #[inline]
-    fn prefetch(&self, space: &P, state: P::State) {
+    fn prefetch(&self, space: &P, state: P::State) -> Prefetched {
         let _ = (space, state);
+        Prefetched::NONE
     }
+
+    /// [`estimate_below`](Self::estimate_below) of `state`, given what
+    /// [`prefetch`](Self::prefetch) returned for it: the same value, without the work prefetch
+    /// did already. By default `estimate_below`.
+    #[inline]
+    fn estimate_prefetched(
+        &self,
+        space: &P,
+        state: P::State,
+        prefetched: &Prefetched,
+        limit: u32,
+    ) -> u32 {
+        let _ = prefetched;
+        self.estimate_below(space, state, limit)
+    }
+}
+
+/// What [`Heuristic::prefetch`] computed for a state, handed back to
+/// [`Heuristic::estimate_prefetched`] with it: up to four words (table indices, for a pattern
+/// database), so that a state is projected once rather than once to prefetch and once to
+/// estimate. Opaque to the engines, which keep one per successor; its meaning is the
+/// heuristic's own, valid only for the state it was made for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Prefetched(pub [u64; 4]);
+
+impl Prefetched {
+    /// Nothing computed.
+    pub const NONE: Prefetched = Prefetched([0; 4]);
 }
 
 /// Replays `moves` from `start`, following each move by its label; `None` if a move is not

@@ -62,7 +62,7 @@ pub mod parallel;
 use super::transpositions::TranspositionTable;
 use super::{Iteration, Outcome, Path, Report, Stats, Step};
 use crate::limit::{Latch, Limit, Limits, Ticker};
-use crate::space::{Heuristic, StateSpace};
+use crate::space::{Heuristic, Prefetched, StateSpace};
 
 /// IDA* from `start`.
 ///
@@ -183,6 +183,9 @@ struct Search<'a, P: StateSpace, H: ?Sized, T> {
     stats: Stats,
     /// One buffer per level of the successors within the threshold, reused across iterations.
     buffers: Vec<Vec<(P::Move, P::State)>>,
+    /// What the heuristic's prefetch computed for each successor of the node being expanded,
+    /// read back by its estimate (reused from node to node).
+    prefetched: Vec<Prefetched>,
     /// The moves and states of the current branch.
     path: Vec<Step<P::State, P::Move>>,
     /// This iteration's bound on `f`.
@@ -216,6 +219,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace> Search<'a, P, H, T> {
             work: 0,
             stats: Stats::default(),
             buffers: Vec::new(),
+            prefetched: Vec::new(),
             path: Vec::new(),
             threshold: 0,
             next_threshold: u32::MAX,
@@ -328,21 +332,26 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace> Search<'a, P, H, T> {
         let (space, heuristic) = (self.space, self.heuristic);
         let (threshold, mut next_threshold) = (self.threshold, self.next_threshold);
         let mut work = self.work;
+        let prefetched = &mut self.prefetched;
+        prefetched.clear();
         // All the successors first, each prefetched, then their estimates: the heuristic's
-        // memory reads overlap instead of waiting one after the other.
+        // memory reads overlap instead of waiting one after the other, and each estimate reads
+        // the indices its prefetch computed.
         space.successors(state, &mut |m, t| {
             work += 1;
             if previous.is_none_or(|p| space.may_follow(p, m)) {
-                heuristic.prefetch(space, t);
+                prefetched.push(heuristic.prefetch(space, t));
                 successors.push((m, t));
             }
         });
         let generated = successors.len() as u64;
+        let mut next = prefetched.iter();
         successors.retain(|&(_, t)| {
             // Exact below the smallest cut `f` so far: a larger one can neither be kept
             // (`threshold < next_threshold`) nor lower the next threshold.
             let limit = next_threshold.saturating_sub(g.saturating_add(1));
-            let h = heuristic.estimate_below(space, t, limit);
+            let ahead = next.next().expect("one per successor");
+            let h = heuristic.estimate_prefetched(space, t, ahead, limit);
             let f = g.saturating_add(1).saturating_add(h);
             if f > threshold {
                 next_threshold = next_threshold.min(f);

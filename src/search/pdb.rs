@@ -54,7 +54,7 @@ use super::table::{self, DistanceTable, Width};
 use crate::cache::{Source, TableCache};
 use crate::limit::{Limit, Limits};
 use crate::search::table::cached::{self, Recipe};
-use crate::space::{Describe, GoalSet, Heuristic, Indexed, Invertible, StateSpace};
+use crate::space::{Describe, GoalSet, Heuristic, Indexed, Invertible, Prefetched, StateSpace};
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -221,7 +221,12 @@ impl<A> PatternDatabase<A> {
     where
         A: Abstraction<P>,
     {
-        let index = self.abstraction.project(space, state);
+        self.entry(self.abstraction.project(space, state))
+    }
+
+    /// The abstract distance at `index` of the abstraction's space (see [`value`](Self::value)).
+    #[inline]
+    pub fn entry(&self, index: u64) -> u32 {
         self.table.code(index).map_or(u32::MAX, |code| code as u32)
     }
 
@@ -252,10 +257,18 @@ impl<P: StateSpace + ?Sized, A: Abstraction<P>> Heuristic<P> for PatternDatabase
         self.value(space, state)
     }
 
-    /// Projects `state` and prefetches its table entry.
+    /// Projects `state` and prefetches its table entry; the index is word 0.
     #[inline]
-    fn prefetch(&self, space: &P, state: P::State) {
-        self.table.prefetch(self.abstraction.project(space, state));
+    fn prefetch(&self, space: &P, state: P::State) -> Prefetched {
+        let index = self.abstraction.project(space, state);
+        self.table.prefetch(index);
+        Prefetched([index, 0, 0, 0])
+    }
+
+    /// The entry at the index [`prefetch`](Heuristic::prefetch) projected.
+    #[inline]
+    fn estimate_prefetched(&self, _: &P, _: P::State, prefetched: &Prefetched, _: u32) -> u32 {
+        self.entry(prefetched.0[0])
     }
 }
 
@@ -390,10 +403,33 @@ impl<P: StateSpace + ?Sized, H: Heuristic<P>> Heuristic<P> for Max<H> {
     /// The first part's entries only: with [`estimate_below`](Heuristic::estimate_below) it is
     /// the part always read, the others only when it does not reach the limit.
     #[inline]
-    fn prefetch(&self, space: &P, state: P::State) {
-        if let Some(first) = self.parts.first() {
-            first.prefetch(space, state);
+    fn prefetch(&self, space: &P, state: P::State) -> Prefetched {
+        match self.parts.first() {
+            Some(first) => first.prefetch(space, state),
+            None => Prefetched::NONE,
         }
+    }
+
+    /// [`estimate_below`](Heuristic::estimate_below), the first part reading what it prefetched.
+    #[inline]
+    fn estimate_prefetched(
+        &self,
+        space: &P,
+        state: P::State,
+        prefetched: &Prefetched,
+        limit: u32,
+    ) -> u32 {
+        let Some((first, rest)) = self.parts.split_first() else {
+            return 0;
+        };
+        let mut best = first.estimate_prefetched(space, state, prefetched, limit);
+        for h in rest {
+            if best >= limit {
+                break;
+            }
+            best = best.max(h.estimate_below(space, state, limit));
+        }
+        best
     }
 }
 
@@ -411,8 +447,19 @@ impl<P: StateSpace + ?Sized, H: Heuristic<P> + ?Sized> Heuristic<P> for Box<H> {
     }
 
     #[inline]
-    fn prefetch(&self, space: &P, state: P::State) {
+    fn prefetch(&self, space: &P, state: P::State) -> Prefetched {
         (**self).prefetch(space, state)
+    }
+
+    #[inline]
+    fn estimate_prefetched(
+        &self,
+        space: &P,
+        state: P::State,
+        prefetched: &Prefetched,
+        limit: u32,
+    ) -> u32 {
+        (**self).estimate_prefetched(space, state, prefetched, limit)
     }
 }
 
@@ -625,6 +672,9 @@ mod tests {
                         } else {
                             assert!((limit..=exact).contains(&bounded));
                         }
+                        // From what prefetch computed: the same value.
+                        let ahead = h.prefetch(&Pair, (a, b));
+                        assert_eq!(h.estimate_prefetched(&Pair, (a, b), &ahead, limit), bounded);
                     }
                 }
             }

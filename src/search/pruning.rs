@@ -82,7 +82,7 @@
 //! the first run, before the databases exist.
 
 use crate::limit::{Latch, Limit, Limits};
-use crate::space::{GoalSet, Heuristic, Invertible, StateSpace, Symmetric};
+use crate::space::{GoalSet, Heuristic, Invertible, Prefetched, StateSpace, Symmetric};
 use std::hash::{Hash, Hasher};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering};
@@ -444,7 +444,7 @@ where
     /// The cell's line fetched early, in a plain table only: a symmetric table's cell costs the
     /// state's images, which the estimate would compute again.
     #[inline]
-    fn prefetch(&self, space: &P, state: P::State) {
+    fn prefetch(&self, space: &P, state: P::State) -> Prefetched {
         #[cfg(target_arch = "x86_64")]
         if self.orbit_size == 1 {
             let at = self.cells.as_ptr().wrapping_add(self.cell(space, state));
@@ -454,6 +454,7 @@ where
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = (space, state);
+        Prefetched::NONE
     }
 }
 

@@ -759,6 +759,7 @@ fn perm_conjugated_lookups_are_admissible_and_stronger() {
         }
     }
     assert!(stronger > 0, "the rotated look-ups raise some estimates");
+    conjugated_reads_images(&space, &conjugated, &mut rng);
     for start in walks(&space, &mut rng, 10, 14) {
         let report = idastar::solve(&space, &conjugated, start, &Limits::default());
         let Outcome::Solved(path) = report.outcome else {
@@ -768,6 +769,66 @@ fn perm_conjugated_lookups_are_admissible_and_stronger() {
         assert_eq!(path.len() as u32, d);
         assert!(space.is_goal(replay(&space, start, &path.moves()).unwrap()));
     }
+}
+
+/// Checks `heuristic`'s parts against the images they stand for: each part's estimate is the
+/// largest of its database's values at the state and at the state's image under each symmetry
+/// it looks through (the composed `Reading` reads what the image would hold), and the estimate
+/// from the prefetched indices is `estimate_below`'s, at every limit.
+fn conjugated_reads_images<const N: usize>(
+    space: &PermSpace<N>,
+    heuristic: &statespace::search::pdb::Max<statespace_perm::heuristic::Conjugated<N>>,
+    rng: &mut Lcg,
+) {
+    let symmetries = space.symmetries();
+    for s in walks(space, rng, 300, 25) {
+        for part in heuristic.parts() {
+            let db = part.database();
+            let by_images = part
+                .through()
+                .iter()
+                .map(|&k| db.value(space, symmetries.image(k, &s)))
+                .fold(db.value(space, s), u32::max);
+            assert_eq!(part.estimate(space, s), by_images, "{s:?}");
+        }
+        let exact = heuristic.estimate(space, s);
+        let ahead = heuristic.prefetch(space, s);
+        for limit in 0..=exact + 1 {
+            assert_eq!(
+                heuristic.estimate_prefetched(space, s, &ahead, limit),
+                heuristic.estimate_below(space, s, limit),
+                "{s:?} below {limit}"
+            );
+        }
+    }
+}
+
+#[test]
+fn perm_conjugated_edges_read_the_cube_rotated() {
+    use statespace_perm::heuristic::Conjugated;
+    let cube = space::<64>(&own("3x3x3-rotations.tws"), None, Metric::Htm);
+    assert_eq!(cube.symmetries().order(), 24);
+    // Edges in groups of four (190,080 states each), corners in groups of four (136,080).
+    let databases = heuristic::heuristic::<64>(patterns(&cube, 200_000), &Limits::default(), None)
+        .unwrap()
+        .into_parts();
+    assert!(databases.len() >= 3, "{}", databases.len());
+    let conjugated = statespace::search::pdb::Max::new(
+        databases
+            .into_iter()
+            .map(|db| Conjugated::new(&cube, db, 3))
+            .collect(),
+    );
+    let through: Vec<usize> = conjugated
+        .parts()
+        .iter()
+        .map(|c| c.through().len())
+        .collect();
+    assert!(
+        through.iter().all(|&n| n > 0),
+        "every group of a class gets rotated look-ups: {through:?}"
+    );
+    conjugated_reads_images(&cube, &conjugated, &mut Lcg(5));
 }
 
 /// The zero heuristic: IDA* deepens like IDDFS and counts the tree it searches.

@@ -92,7 +92,8 @@ use statespace::search::pruning::{Growth, PruningTable};
 use statespace::search::table::cached;
 use statespace::search::table::{self, DistanceTable, Width};
 use statespace::space::{
-    Describe, FlipSplit, GoalSet, Heuristic, Indexed, Invertible, SplitMoves, StateSpace,
+    Describe, FlipSplit, GoalSet, Heuristic, Indexed, Invertible, Prefetched, SplitMoves,
+    StateSpace,
 };
 use std::sync::Arc;
 
@@ -648,18 +649,21 @@ pub type PermPdb = Max<PatternDatabase<Pattern>>;
 /// look-up, each look-up after the first only when the ones before stay below IDA*'s limit.
 pub struct Conjugated<const N: usize> {
     database: PatternDatabase<Pattern>,
-    symmetries: Symmetries,
     /// The symmetries looked up through besides the identity (indices of
     /// [`Symmetries::image`]).
     through: Vec<usize>,
+    /// The pattern's reading through each of them, in that order.
+    readings: Vec<Reading>,
 }
 
 impl<const N: usize> Conjugated<N> {
-    /// `database` looked up at the state and through at most `extra` symmetries of `space`,
-    /// each reading a different set of pieces, those that read the most pieces not read yet
-    /// first (see the type's docs).
+    /// `database` looked up at the state and through at most `extra` symmetries of `space`
+    /// (three at most: [`Prefetched`] holds the plain index and three more), each reading a
+    /// different set of pieces, those that read the most pieces not read yet first (see the
+    /// type's docs).
     pub fn new(space: &PermSpace<N>, database: PatternDatabase<Pattern>, extra: usize) -> Self {
-        let symmetries = space.symmetries().clone();
+        let extra = extra.min(Prefetched::NONE.0.len() - 1);
+        let symmetries = space.symmetries();
         let pattern = database.abstraction();
         // The pieces a look-up through symmetry `k` reads: (orbit, label) pairs.
         // Only the labels the class holds: the relabelling table is 0 past them.
@@ -705,10 +709,14 @@ impl<const N: usize> Conjugated<N> {
             seen.push(pieces);
             through.push(k);
         }
+        let readings = through
+            .iter()
+            .map(|&k| Reading::new(pattern, symmetries, k))
+            .collect();
         Conjugated {
             database,
-            symmetries,
             through,
+            readings,
         }
     }
 
@@ -723,6 +731,114 @@ impl<const N: usize> Conjugated<N> {
     }
 }
 
+impl<const N: usize> Conjugated<N> {
+    /// The database's index of the image of `state` under the `i`-th symmetry looked up
+    /// through: the pattern's projection of the image, read from `state` by the composed
+    /// [`Reading`] (only the bytes the pattern reads, no image made).
+    #[inline]
+    fn index_through(&self, i: usize, state: &Packed<N>) -> u64 {
+        let pattern = self.database.abstraction();
+        pattern.index(self.readings[i].placement(pattern, &state.0))
+    }
+}
+
+/// A pattern's projection of a symmetry's image, composed once: for each slot the pattern reads,
+/// the state's bytes the image's label and twist come from, the relabelling composed with the
+/// pattern's piece numbers, and the twist the symmetry adds. Reading an image's placement this
+/// way costs about what the plain projection does: a table look-up per slot more, against a
+/// whole image made first (a pass over every byte of the state, each relabelled or retwisted).
+struct Reading {
+    parts: Vec<PartReading>,
+}
+
+struct PartReading {
+    /// Per slot of the part: the state's byte the image's label comes from, and for a twisted
+    /// orbit the byte its twist comes from, the byte of the label that decides the twist the
+    /// symmetry adds, and the fixed twist it adds.
+    slots: Vec<SlotReading>,
+    /// `id[label]`: the tracked number of the piece a label of the state becomes, or
+    /// [`UNTRACKED`] (the part's `id` after the relabelling).
+    id: Box<[u8; 256]>,
+    /// The twist the symmetry adds to a piece by its label in the state.
+    retwist: Box<[u8; 256]>,
+}
+
+#[derive(Clone, Copy)]
+struct SlotReading {
+    label: ByteIndex,
+    twist: ByteIndex,
+    twist_label: ByteIndex,
+    add: u8,
+}
+
+impl Reading {
+    /// The reading of `pattern` through the `k`-th symmetry of `symmetries`.
+    fn new(pattern: &Pattern, symmetries: &Symmetries, k: usize) -> Self {
+        let parts = pattern
+            .parts
+            .iter()
+            .map(|part| {
+                let slots = (0..part.labels.len())
+                    .map(|j| {
+                        let (label, _, _) = symmetries.byte_rule(k, part.labels[j]);
+                        let (twist, twist_label, add) = match part.oris.get(j) {
+                            Some(&o) => symmetries.byte_rule(k, o),
+                            None => (0, 0, 0),
+                        };
+                        SlotReading {
+                            label,
+                            twist,
+                            twist_label,
+                            add,
+                        }
+                    })
+                    .collect();
+                let mut id = Box::new([UNTRACKED; 256]);
+                let mut retwist = Box::new([0u8; 256]);
+                for v in 0..=255u8 {
+                    let renamed = symmetries.relabelled(k, part.orbit, v);
+                    id[usize::from(v)] = part.id[usize::from(renamed)];
+                    retwist[usize::from(v)] = symmetries.retwisted(k, part.orbit, v);
+                }
+                PartReading { slots, id, retwist }
+            })
+            .collect();
+        Reading { parts }
+    }
+
+    /// The placement `pattern` gives the image of `bytes`: [`Pattern::placement_by`]'s loop,
+    /// each label relabelled and each twist retwisted on the way (the symmetry's
+    /// `Conjugation::byte`, composed).
+    #[inline]
+    fn placement<const N: usize>(&self, pattern: &Pattern, bytes: &[u8; N]) -> Placement {
+        let read = |b: ByteIndex| bytes[usize::from(b) % N];
+        let mut slot = [0u8; 32];
+        let mut twist = [0u8; 32];
+        for (part, reading) in pattern.parts.iter().zip(&self.parts) {
+            if part.oris.is_empty() {
+                for (j, s) in reading.slots.iter().enumerate() {
+                    slot[usize::from(reading.id[usize::from(read(s.label))]) % 32] = j as u8;
+                }
+            } else {
+                let o = part.orientations;
+                // Each term is below `o`: one subtraction reduces a sum of two.
+                let reduce = |v: u8| if v >= o { v - o } else { v };
+                for (j, s) in reading.slots.iter().enumerate() {
+                    let k = usize::from(reading.id[usize::from(read(s.label))]) % 32;
+                    slot[k] = j as u8;
+                    let gained = reading.retwist[usize::from(read(s.twist_label))];
+                    let by = if part.by_slot { part.first + j } else { k };
+                    twist[by % 32] = reduce(read(s.twist) + reduce(gained + s.add));
+                }
+            }
+        }
+        let mut p = Placement::default();
+        p.slot.copy_from_slice(&slot[..MAX_TRACKED]);
+        p.twist.copy_from_slice(&twist[..MAX_TRACKED]);
+        p
+    }
+}
+
 impl<const N: usize> Heuristic<PermSpace<N>> for Conjugated<N> {
     #[inline]
     fn estimate(&self, space: &PermSpace<N>, state: Packed<N>) -> u32 {
@@ -733,25 +849,45 @@ impl<const N: usize> Heuristic<PermSpace<N>> for Conjugated<N> {
     #[inline]
     fn estimate_below(&self, space: &PermSpace<N>, state: Packed<N>, limit: u32) -> u32 {
         let mut best = self.database.value(space, state);
-        for &k in &self.through {
+        for i in 0..self.readings.len() {
             if best >= limit {
                 break;
             }
-            let image = self.symmetries.image(k, &state);
-            best = best.max(self.database.value(space, image));
+            let entry = self.database.table().code(self.index_through(i, &state));
+            best = best.max(entry.map_or(u32::MAX, |code| code as u32));
         }
         best
     }
 
-    /// Every look-up's entry: an image costs a pass over the state, a table read missed in
-    /// the cache far more.
+    /// Every look-up's entry: a projection costs a few hundred instructions, a table read
+    /// missed in the cache far more. The indices, the plain one first, are the words returned.
     #[inline]
-    fn prefetch(&self, space: &PermSpace<N>, state: Packed<N>) {
-        self.database.prefetch(space, state);
-        for &k in &self.through {
-            self.database
-                .prefetch(space, self.symmetries.image(k, &state));
+    fn prefetch(&self, space: &PermSpace<N>, state: Packed<N>) -> Prefetched {
+        let mut indices = self.database.prefetch(space, state);
+        for (i, word) in indices.0[1..=self.readings.len()].iter_mut().enumerate() {
+            *word = self.index_through(i, &state);
+            self.database.table().prefetch(*word);
         }
+        indices
+    }
+
+    /// [`estimate_below`](Heuristic::estimate_below) from the indices prefetched.
+    #[inline]
+    fn estimate_prefetched(
+        &self,
+        _: &PermSpace<N>,
+        _: Packed<N>,
+        prefetched: &Prefetched,
+        limit: u32,
+    ) -> u32 {
+        let mut best = 0;
+        for &index in &prefetched.0[..=self.readings.len()] {
+            best = best.max(self.database.entry(index));
+            if best >= limit {
+                break;
+            }
+        }
+        best
     }
 }
 

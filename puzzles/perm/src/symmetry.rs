@@ -150,6 +150,23 @@ impl Symmetries {
         self.maps[k].image(state)
     }
 
+    /// How the `k`-th symmetry (as in [`image`](Self::image)) makes byte `b` of an image:
+    /// `(src, label, add)`. A label byte is byte `src` of the state relabelled
+    /// ([`relabelled`](Self::relabelled)); a twist byte is byte `src` plus the twist
+    /// [`retwisted`](Self::retwisted) gives the label at byte `label`, plus `add`, modulo the
+    /// orbit's orientations. A reader of a few bytes of an image (a pattern's projection) can
+    /// compose these once and make only those bytes.
+    pub fn byte_rule(&self, k: usize, b: ByteIndex) -> (ByteIndex, ByteIndex, u8) {
+        let rule = &self.maps[k].bytes[usize::from(b)];
+        (rule.src, rule.label, rule.add)
+    }
+
+    /// The twist the `k`-th symmetry adds to a piece of `label` in orbit `orbit` (see
+    /// [`byte_rule`](Self::byte_rule)).
+    pub fn retwisted(&self, k: usize, orbit: usize, label: u8) -> u8 {
+        self.maps[k].retwist[256 * orbit + usize::from(label)]
+    }
+
     /// The label the `k`-th symmetry (as in [`image`](Self::image)) gives a piece of `label` in
     /// orbit `orbit`: a pattern that tracks label `b` of the image reads the piece of the state
     /// whose label becomes `b`.
