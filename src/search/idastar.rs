@@ -15,9 +15,11 @@
 //! iteration repeats the work of those before it, a constant factor when the number of nodes
 //! grows geometrically with the threshold. The successors' estimates are
 //! computed once each, after all of a node's successors are generated (each passed to
-//! [`Heuristic::prefetch`] first, so that a table-driven heuristic's memory reads overlap), and
-//! successors are searched in the space's order (plain depth-first; no ordering by `f`). An estimate is asked for through
-//! [`Heuristic::estimate_below`] with the smallest cut `f` of the iteration so far as the limit:
+//! [`Heuristic::prefetch`] first, so that a table-driven heuristic's memory reads overlap; what
+//! it computed, the table indices, is handed back with the estimate, so a state is projected
+//! once), and successors are searched in the space's order (plain depth-first; no ordering by
+//! `f`). An estimate is asked for through [`Heuristic::estimate_prefetched`] (the value of
+//! [`Heuristic::estimate_below`]) with the smallest cut `f` of the iteration so far as the limit:
 //! a successor whose `f` reaches it is cut whatever its exact estimate, and does not lower the
 //! next threshold, so a heuristic of several parts may stop early (the first part of a [`Max`]
 //! that reaches the limit) and the nodes and thresholds are those of exact estimates.
@@ -56,13 +58,24 @@
 //! entries), so one thread stays the default. The one-thread search is the same code as before
 //! the threads came: the node loop is generic over how it counts and polls (`Pace`), and a run
 //! on one thread never reaches the parallel module.
+//!
+//! Symmetric starts ([`solve_symmetric`], for spaces with [`Symmetric`]; a plugin opts in with
+//! `Kit::symmetric_roots`): of the start's successors, those in the symmetry class of an earlier
+//! one are not searched. A symmetry maps moves to moves and goals to goals, so a state and its
+//! images are equally far from the goals; if a goal within the threshold lies below a successor
+//! left out, one lies below the earlier successor of its class, which the depth-first order
+//! searches first. So the path found is exactly [`solve`]'s, with fewer nodes where the start's
+//! successors share classes (a start some symmetry maps to itself: the 3x3x3's checkerboard
+//! has 18 first moves in 3 classes under the 24 rotations), and the same nodes otherwise. Only
+//! the start's successors are compared (their classes cost a pass over the images of each); a
+//! run that lists several solutions searches them all, as the list holds paths through each.
 
 pub mod parallel;
 
 use super::transpositions::TranspositionTable;
 use super::{Iteration, Outcome, Path, Report, Stats, Step};
 use crate::limit::{Latch, Limit, Limits, Ticker};
-use crate::space::{Heuristic, Prefetched, StateSpace};
+use crate::space::{Heuristic, Prefetched, StateSpace, Symmetric};
 
 /// IDA* from `start`.
 ///
@@ -106,8 +119,36 @@ pub fn solve<P: StateSpace, H: Heuristic<P> + ?Sized>(
     start: P::State,
     limits: &Limits,
 ) -> Report<P::State, P::Move> {
+    solve_with(space, heuristic, start, limits, None)
+}
+
+/// [`solve`] on a space with symmetries: of the start's successors, one per symmetry class is
+/// searched (see the module docs), unless several solutions are asked for. The path found is
+/// [`solve`]'s; the nodes are fewer where the start's successors share classes (a start that
+/// some symmetry maps to itself), and the same otherwise.
+pub fn solve_symmetric<P: Symmetric, H: Heuristic<P> + ?Sized>(
+    space: &P,
+    heuristic: &H,
+    start: P::State,
+    limits: &Limits,
+) -> Report<P::State, P::Move> {
+    solve_with(space, heuristic, start, limits, Some(P::representative))
+}
+
+/// The state that stands for a state's symmetry class ([`Symmetric::representative`]).
+type Representative<P> = fn(&P, <P as StateSpace>::State) -> <P as StateSpace>::State;
+
+fn solve_with<P: StateSpace, H: Heuristic<P> + ?Sized>(
+    space: &P,
+    heuristic: &H,
+    start: P::State,
+    limits: &Limits,
+    root_classes: Option<Representative<P>>,
+) -> Report<P::State, P::Move> {
+    // A list of solutions would lose those through the successors left out.
+    let root_classes = root_classes.filter(|_| limits.solutions <= 1);
     if limits.threads > 1 {
-        return parallel::solve(space, heuristic, start, limits);
+        return parallel::solve(space, heuristic, start, limits, root_classes);
     }
     let latch = Latch::new(limits);
     let table = match TranspositionTable::for_limits(limits) {
@@ -125,6 +166,7 @@ pub fn solve<P: StateSpace, H: Heuristic<P> + ?Sized>(
         },
         start,
     );
+    search.root_classes = root_classes;
     let outcome = search.run(start);
     search.stats.elapsed = latch.elapsed();
     search.table_stats();
@@ -199,6 +241,8 @@ struct Search<'a, P: StateSpace, H: ?Sized, T> {
     /// The solutions found, when [`Limits::solutions`] asks for more than one (the first is
     /// taken out for the outcome when the run ends).
     found: Vec<Path<P::State, P::Move>>,
+    /// Of the start's successors, search one per symmetry class ([`solve_symmetric`]).
+    root_classes: Option<Representative<P>>,
 }
 
 impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace> Search<'a, P, H, T> {
@@ -226,6 +270,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace> Search<'a, P, H, T> {
             pending: 0,
             start,
             found: Vec::new(),
+            root_classes: None,
         }
     }
 
@@ -334,12 +379,22 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace> Search<'a, P, H, T> {
         let mut work = self.work;
         let prefetched = &mut self.prefetched;
         prefetched.clear();
+        // At the start only: the classes of the successors kept so far.
+        let root_classes = self.root_classes.filter(|_| previous.is_none());
+        let mut classes = Vec::new();
         // All the successors first, each prefetched, then their estimates: the heuristic's
         // memory reads overlap instead of waiting one after the other, and each estimate reads
         // the indices its prefetch computed.
         space.successors(state, &mut |m, t| {
             work += 1;
             if previous.is_none_or(|p| space.may_follow(p, m)) {
+                if let Some(representative) = root_classes {
+                    let class = representative(space, t);
+                    if classes.contains(&class) {
+                        return; // as far from the goals as an earlier successor
+                    }
+                    classes.push(class);
+                }
                 prefetched.push(heuristic.prefetch(space, t));
                 successors.push((m, t));
             }

@@ -804,6 +804,62 @@ fn conjugated_reads_images<const N: usize>(
 }
 
 #[test]
+fn perm_ida_searches_one_first_move_per_class() {
+    let cube = space::<64>(&own("3x3x3-rotations.tws"), None, Metric::Htm);
+    let h = heuristic::heuristic::<64>(patterns(&cube, 200_000), &Limits::default(), None).unwrap();
+    let scrambled = |moves: &str| {
+        moves.split(' ').fold(cube.solved(), |s, m| {
+            cube.apply(s, cube.move_named(m).unwrap())
+        })
+    };
+    // The checkerboard: every rotation maps it to itself, so its 18 first moves fall into 3
+    // classes (quarter turns, their inverses, half turns).
+    let checkerboard = scrambled("U2 D2 F2 B2 L2 R2");
+    let asymmetric = scrambled("R U F' L2 D B'");
+    for (start, symmetric) in [(checkerboard, true), (asymmetric, false)] {
+        for threads in [1, 2] {
+            let limits = Limits {
+                threads,
+                ..Limits::default()
+            };
+            let plain = idastar::solve(&cube, &h, start, &limits);
+            let classes = idastar::solve_symmetric(&cube, &h, start, &limits);
+            let (Outcome::Solved(a), Outcome::Solved(b)) = (&plain.outcome, &classes.outcome)
+            else {
+                panic!("{:?} {:?}", plain.outcome, classes.outcome)
+            };
+            assert_eq!(a.moves(), b.moves(), "the same path on {threads} threads");
+            assert_eq!(b.len(), 6);
+            let (p, c) = (plain.stats.generated, classes.stats.generated);
+            match (symmetric, threads) {
+                (true, 1) => assert!(c < p, "{c} of {p}"),
+                (false, 1) => assert_eq!(c, p),
+                _ => {}
+            }
+        }
+    }
+    // Several solutions: every first move is searched, and the lists are the same.
+    let limits = Limits {
+        solutions: 6,
+        ..Limits::default()
+    };
+    let lists = [
+        idastar::solve(&cube, &h, checkerboard, &limits),
+        idastar::solve_symmetric(&cube, &h, checkerboard, &limits),
+    ]
+    .map(|report| {
+        let Outcome::Solved(first) = report.outcome else {
+            panic!()
+        };
+        let mut all = vec![first.moves()];
+        all.extend(report.others.iter().map(|p| p.moves()));
+        all
+    });
+    assert_eq!(lists[0].len(), 6);
+    assert_eq!(lists[0], lists[1]);
+}
+
+#[test]
 fn perm_conjugated_edges_read_the_cube_rotated() {
     use statespace_perm::heuristic::Conjugated;
     let cube = space::<64>(&own("3x3x3-rotations.tws"), None, Metric::Htm);

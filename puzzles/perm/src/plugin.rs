@@ -361,11 +361,12 @@ fn instance<const N: usize>(build: Build) -> Result<Instance> {
         (false, Some(why)) => kit.no_index(why),
         (false, None) => kit,
     };
-    // `explore --symmetry` counts the classes of the rotations that keep the moves.
+    // `explore --symmetry` counts the classes of the rotations that keep the moves, and IDA*
+    // searches one of a symmetric start's first moves per class.
     let kit = match (indexable, no_symmetry) {
         (true, None) => kit.symmetric(),
         (_, Some(why)) => kit.no_symmetry(why),
-        (false, None) => kit,
+        (false, None) => kit.symmetric_roots(),
     };
     Ok(kit.build(Mode::AUTO))
 }

@@ -116,14 +116,16 @@ impl Plugin for TilesPlugin {
             .invariant()
             .heuristic_from(heuristic);
         // Ranks fit a u64 up to 20 cells; beyond, no index (and no table could fit anyway).
-        // The reflection, where the goal has one: the table is built an orbit at a time.
+        // The reflection, where the goal has one: the table is built an orbit at a time, and
+        // IDA* searches one of a symmetric start's first moves per class.
         let kit = match (cells <= Permutations::MAX_LEN as usize, symmetric) {
             (true, true) => kit.table().symmetric(),
             (true, false) => kit.table().no_symmetry(match rows == cols {
                 false => "the reflection about the main diagonal needs a square board",
                 true => "the goal's blank is off the main diagonal, so the reflection moves it",
             }),
-            (false, _) => kit,
+            (false, true) => kit.symmetric_roots(),
+            (false, false) => kit,
         };
         Ok(kit.build(Mode::AUTO).with_style(BoardStyle::Tiles))
     }

@@ -51,7 +51,7 @@
 //! repeats searched). `peak_frontier` is the largest of one worker's. The counts of a run on one
 //! thread (the default) are unchanged.
 
-use super::{Pace, Search, Stop};
+use super::{Pace, Representative, Search, Stop};
 use crate::limit::{Latch, Limit, Limits, Ticker};
 use crate::search::transpositions::TranspositionTable;
 use crate::search::{Iteration, Outcome, Path, Report, Stats, Step};
@@ -72,6 +72,7 @@ pub(super) fn solve<P: StateSpace, H: Heuristic<P> + ?Sized>(
     heuristic: &H,
     start: P::State,
     limits: &Limits,
+    root_classes: Option<Representative<P>>,
 ) -> Report<P::State, P::Move> {
     let latch = Latch::new(limits);
     let threads = limits.threads.max(1);
@@ -92,6 +93,7 @@ pub(super) fn solve<P: StateSpace, H: Heuristic<P> + ?Sized>(
         limits,
         latch: &latch,
         start,
+        root_classes,
     };
     let mut stats = Stats::default();
     let (outcome, others) = run.iterations(&mut workers, &mut stats);
@@ -118,6 +120,8 @@ struct Run<'a, P: StateSpace, H: ?Sized> {
     limits: &'a Limits,
     latch: &'a Latch,
     start: P::State,
+    /// Of the start's successors, one per symmetry class (`solve_symmetric`).
+    root_classes: Option<Representative<P>>,
 }
 
 /// How a task ended.
@@ -360,6 +364,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized> Run<'a, P, H> {
             self.start,
         );
         search.buffers = std::mem::take(&mut worker.buffers);
+        search.root_classes = self.root_classes;
         search.threshold = threshold;
         search
     }
