@@ -8,6 +8,7 @@
 //! ```text
 //! cargo bench --bench perm -- [--def FILE] [--moves U,F,R] [--cache DIR] [--max-states N]
 //!                             [--lengths 12,13,14] [--count K] [--seed S] [--lookups L]
+//!                             [--dual]
 //! ```
 //!
 //! - `--def`: the definition (default `configs/defs/3x3x3.tws`); `--moves` the generators.
@@ -18,6 +19,8 @@
 //!   definition's rotations (`Conjugated`, what `[heuristic] symmetry = true` does with
 //!   `CONJUGATE_LOOKUPS`); default 0. Needs a definition with rotations
 //!   (`configs/defs/3x3x3-rotations.tws`).
+//! - `--dual`: each database also looked up at the state's inverse (and through the same
+//!   symmetries there), what `[heuristic] dual = true` does.
 //! - `--lengths`, `--count`, `--seed`: `count` random scrambles of each length (random canonical
 //!   sequences: no two turns of one face in a row, commuting faces in one order); default 12,13,14, 3 each, seed 1.
 
@@ -60,6 +63,7 @@ fn main() {
     let seed: u64 = arg(&args, "--seed").map_or(1, |s| s.parse().unwrap());
     let lookups: usize = arg(&args, "--lookups").map_or(0, |s| s.parse().unwrap());
     let dir = arg(&args, "--cache").map_or(root.join("target/pdb-cache"), PathBuf::from);
+    let dual = args.iter().any(|a| a == "--dual");
     let cached = !args.iter().any(|a| a == "--no-cache");
     let cache = TableCache::new(cached.then_some(dir), cached, |w| eprintln!("{w}"));
     let bytes = def.state_bytes();
@@ -72,6 +76,7 @@ fn main() {
         count,
         seed,
         lookups,
+        dual,
     };
     with_width(bytes, run).unwrap_or_else(|| panic!("a state of {bytes} bytes is too large"));
 }
@@ -86,6 +91,7 @@ struct Run<'a> {
     count: usize,
     seed: u64,
     lookups: usize,
+    dual: bool,
 }
 
 impl ForWidth for Run<'_> {
@@ -106,6 +112,7 @@ fn run<const N: usize>(run: Run) {
         count,
         seed,
         lookups,
+        dual,
     } = run;
     let at = statespace::error::Location::file("bench");
     let mut setup = Setup::default();
@@ -125,7 +132,7 @@ fn run<const N: usize>(run: Run) {
     let pdb = Max::new(
         pdb.into_parts()
             .into_iter()
-            .map(|db| Conjugated::new(&space, db, lookups))
+            .map(|db| Conjugated::new(&space, db, lookups, dual))
             .collect(),
     );
     let mut total = 0;
@@ -134,7 +141,7 @@ fn run<const N: usize>(run: Run) {
         let t = db.table();
         total += t.bytes();
         println!(
-            "pattern {}: {} states, {} ({} bits), max distance {}, mean {:.3}, {:?} in {:.1} s, {} more look-ups",
+            "pattern {}: {} states, {} ({} bits), max distance {}, mean {:.3}, {:?} in {:.1} s, {} more look-ups{}",
             db.abstraction().name(),
             t.len(),
             human_bytes(t.bytes() as u128),
@@ -147,7 +154,8 @@ fn run<const N: usize>(run: Run) {
             },
             db.source(),
             db.took().as_secs_f64(),
-            conjugated.through().len()
+            conjugated.through().len(),
+            if conjugated.dual() { ", dual" } else { "" }
         );
     }
     println!(

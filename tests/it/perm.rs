@@ -727,7 +727,7 @@ fn perm_conjugated_lookups_are_admissible_and_stronger() {
     let conjugated = statespace::search::pdb::Max::new(
         databases()
             .into_iter()
-            .map(|db| Conjugated::new(&space, db, 2))
+            .map(|db| Conjugated::new(&space, db, 2, false))
             .collect(),
     );
     assert!(conjugated.parts().iter().any(|c| !c.through().is_empty()));
@@ -740,8 +740,10 @@ fn perm_conjugated_lookups_are_admissible_and_stronger() {
     .unwrap()
     .into_parts();
     assert_eq!(whole.len(), 1, "the seven corners");
-    let whole = Conjugated::new(&space, whole.into_iter().next().unwrap(), 2);
+    // Nor at the inverse: its projection is the projection's inverse, as far from solved.
+    let whole = Conjugated::new(&space, whole.into_iter().next().unwrap(), 2, true);
     assert!(whole.through().is_empty(), "{:?}", whole.through());
+    assert!(!whole.dual());
     let mut rng = Lcg(11);
     let mut stronger = 0;
     for s in walks(&space, &mut rng, 400, 30) {
@@ -760,35 +762,73 @@ fn perm_conjugated_lookups_are_admissible_and_stronger() {
     }
     assert!(stronger > 0, "the rotated look-ups raise some estimates");
     conjugated_reads_images(&space, &conjugated, &mut rng);
-    for start in walks(&space, &mut rng, 10, 14) {
-        let report = idastar::solve(&space, &conjugated, start, &Limits::default());
+    ida_finds_the_table_lengths(&space, &conjugated, &table, &mut rng);
+}
+
+/// IDA* over `h` from random walks' ends: every path replays to solved and is as long as the
+/// whole distance table says.
+fn ida_finds_the_table_lengths<const N: usize>(
+    space: &PermSpace<N>,
+    h: &impl Heuristic<PermSpace<N>>,
+    table: &table::DistanceTable,
+    rng: &mut Lcg,
+) {
+    for start in walks(space, rng, 10, 14) {
+        let report = idastar::solve(space, h, start, &Limits::default());
         let Outcome::Solved(path) = report.outcome else {
             panic!("{:?}", report.outcome)
         };
-        let d = table.distance(&space, start).unwrap().unwrap();
+        let d = table.distance(space, start).unwrap().unwrap();
         assert_eq!(path.len() as u32, d);
-        assert!(space.is_goal(replay(&space, start, &path.moves()).unwrap()));
+        assert!(space.is_goal(replay(space, start, &path.moves()).unwrap()));
     }
+}
+
+/// A random walk of `length` moves: the moves, the state they reach from solved, and the state
+/// their reversed inverses reach (the state's inverse, made without `Inversion`).
+fn walk_and_inverse<const N: usize>(
+    space: &PermSpace<N>,
+    rng: &mut Lcg,
+    length: usize,
+) -> (Vec<statespace_perm::PermMove>, Packed<N>, Packed<N>) {
+    use statespace::space::Invertible;
+    let moves: Vec<_> = (0..length)
+        .map(|_| space.moves()[rng.below(space.moves().len())])
+        .collect();
+    let s = moves.iter().fold(space.solved(), |s, &m| space.apply(s, m));
+    let inverse = moves
+        .iter()
+        .rev()
+        .fold(space.solved(), |s, &m| space.apply(s, space.inverse(m)));
+    (moves, s, inverse)
 }
 
 /// Checks `heuristic`'s parts against the images they stand for: each part's estimate is the
 /// largest of its database's values at the state and at the state's image under each symmetry
-/// it looks through (the composed `Reading` reads what the image would hold), and the estimate
-/// from the prefetched indices is `estimate_below`'s, at every limit.
+/// it looks through (the composed `Reading` reads what the image would hold), and, for a part
+/// that looks the inverse up, the same at the inverse (made here by replaying the reversed,
+/// inverted moves, not by the code under test); the estimate from the prefetched indices is
+/// `estimate_below`'s, at every limit.
 fn conjugated_reads_images<const N: usize>(
     space: &PermSpace<N>,
     heuristic: &statespace::search::pdb::Max<statespace_perm::heuristic::Conjugated<N>>,
     rng: &mut Lcg,
 ) {
     let symmetries = space.symmetries();
-    for s in walks(space, rng, 300, 25) {
+    for _ in 0..300 {
+        let (_, s, inverse) = walk_and_inverse(space, rng, 25);
         for part in heuristic.parts() {
             let db = part.database();
-            let by_images = part
-                .through()
-                .iter()
-                .map(|&k| db.value(space, symmetries.image(k, &s)))
-                .fold(db.value(space, s), u32::max);
+            let at = |state: Packed<N>| {
+                part.through()
+                    .iter()
+                    .map(|&k| db.value(space, symmetries.image(k, &state)))
+                    .fold(db.value(space, state), u32::max)
+            };
+            let mut by_images = at(s);
+            if part.dual() {
+                by_images = by_images.max(at(inverse));
+            }
             assert_eq!(part.estimate(space, s), by_images, "{s:?}");
         }
         let exact = heuristic.estimate(space, s);
@@ -801,6 +841,123 @@ fn conjugated_reads_images<const N: usize>(
             );
         }
     }
+}
+
+/// A state's inverse (`Inversion`): the state of the reversed, inverted moves; the solved state
+/// is its own; inverting twice gives the state back; the 2x2x2's inverse is exactly as far from
+/// solved (every state of a walk, against the whole distance table).
+#[test]
+fn perm_inverse_is_the_reversed_inverted_moves_and_as_far() {
+    let cube = space::<64>(&own("3x3x3.tws"), None, Metric::Htm);
+    let small = space::<32>(&own("2x2x2.tws"), None, Metric::Htm);
+    let qtm = space::<64>(&own("3x3x3.tws"), None, Metric::Qtm);
+    let table = table::build(&small, &Limits::default()).unwrap();
+    fn check<const N: usize>(
+        space: &PermSpace<N>,
+        rng: &mut Lcg,
+        mut distance: impl FnMut(Packed<N>) -> Option<u32>,
+    ) {
+        let inversion = space.inversion().expect("an inverse");
+        assert_eq!(inversion.invert(&space.solved()), space.solved());
+        let mut differ = 0;
+        for length in 0..40 {
+            let (moves, s, reversed) = walk_and_inverse(space, rng, length);
+            assert_eq!(inversion.invert(&s), reversed, "{moves:?}");
+            assert_eq!(inversion.invert(&reversed), s, "{moves:?}");
+            differ += usize::from(reversed != s);
+            if let Some(d) = distance(s) {
+                assert_eq!(distance(reversed), Some(d), "{moves:?}");
+            }
+        }
+        assert!(differ > 30, "most inverses are other states: {differ}");
+    }
+    let mut rng = Lcg(23);
+    check(&cube, &mut rng, |_| None);
+    check(&qtm, &mut rng, |_| None);
+    check(&small, &mut rng, |s| table.distance(&small, s).unwrap());
+    // No inverse where the state does not determine the moves' product, or the rules bind
+    // slots.
+    let rows = space::<16>(&own("loopover-3x3-rows.tws"), None, Metric::Htm);
+    let why = rows
+        .inversion()
+        .expect_err("look-alike tiles have no inverse");
+    assert!(why.contains("look-alike"), "{why}");
+    let square1 = space::<64>(&own("square1.tws"), None, Metric::Htm);
+    let why = square1.inversion().expect_err("Illegal rules: no inverse");
+    assert!(why.contains("Illegal"), "{why}");
+}
+
+/// Dual look-ups (`Conjugated` with the inverse): never above the true distance, never below the
+/// look-ups without the inverse, above them somewhere; the estimate is the max over the state
+/// and its inverse (checked against an inverse made independently); a pattern of whole classes
+/// gets none (`perm_conjugated_lookups_are_admissible_and_stronger`); IDA* over them finds the
+/// same optimal lengths.
+#[test]
+fn perm_dual_lookups_are_admissible_and_stronger() {
+    use statespace_perm::heuristic::Conjugated;
+    let ufr: &[&str] = &["U", "F", "R"];
+    let space = space::<32>(&own("2x2x2-rotations.tws"), Some(ufr), Metric::Htm);
+    let table = table::build(&space, &Limits::default()).unwrap();
+    let databases = || {
+        heuristic::heuristic::<32>(patterns(&space, 20_000), &Limits::default(), None)
+            .unwrap()
+            .into_parts()
+    };
+    let lookups = |extra: usize, dual: bool| {
+        statespace::search::pdb::Max::new(
+            databases()
+                .into_iter()
+                .map(|db| Conjugated::new(&space, db, extra, dual))
+                .collect(),
+        )
+    };
+    let mut rng = Lcg(31);
+    for extra in [0, 2] {
+        let own = lookups(extra, false);
+        let dual = lookups(extra, true);
+        assert!(dual.parts().iter().all(|c| c.dual()), "groups of corners");
+        let mut stronger = 0;
+        for s in walks(&space, &mut rng, 400, 30) {
+            let d = table.distance(&space, s).unwrap().unwrap();
+            let (o, b) = (own.estimate(&space, s), dual.estimate(&space, s));
+            assert!(
+                o <= b && b <= d,
+                "own {o}, with the inverse {b}, distance {d}"
+            );
+            stronger += usize::from(b > o);
+        }
+        assert!(
+            stronger > 0,
+            "the inverse raises some estimates ({extra} rotations)"
+        );
+        conjugated_reads_images(&space, &dual, &mut rng);
+        ida_finds_the_table_lengths(&space, &dual, &table, &mut rng);
+    }
+}
+
+/// The 3x3x3's groups of edges looked up at the inverse, through the rotations there too:
+/// each look-up reads what the rotated inverse holds.
+#[test]
+fn perm_dual_edges_read_the_inverse_rotated() {
+    use statespace_perm::heuristic::Conjugated;
+    let cube = space::<64>(&own("3x3x3-rotations.tws"), None, Metric::Htm);
+    let databases = heuristic::heuristic::<64>(patterns(&cube, 200_000), &Limits::default(), None)
+        .unwrap()
+        .into_parts();
+    let dual = statespace::search::pdb::Max::new(
+        databases
+            .into_iter()
+            .map(|db| Conjugated::new(&cube, db, 3, true))
+            .collect(),
+    );
+    let shape: Vec<(bool, usize)> = dual
+        .parts()
+        .iter()
+        .map(|c| (c.dual(), c.through().len()))
+        .collect();
+    // A slice's four edges have two other slices as images; other groups have more.
+    assert!(shape.iter().all(|&(d, n)| d && n >= 2), "{shape:?}");
+    conjugated_reads_images(&cube, &dual, &mut Lcg(7));
 }
 
 #[test]
@@ -872,7 +1029,7 @@ fn perm_conjugated_edges_read_the_cube_rotated() {
     let conjugated = statespace::search::pdb::Max::new(
         databases
             .into_iter()
-            .map(|db| Conjugated::new(&cube, db, 3))
+            .map(|db| Conjugated::new(&cube, db, 3, false))
             .collect(),
     );
     let through: Vec<usize> = conjugated
@@ -1077,9 +1234,11 @@ fn perm_every_heuristic_kind_finds_the_same_lengths() {
     let mut lengths = Vec::new();
     // The last: the pruning table keyed by the orbits of the turns about the UFR corner.
     let symmetric = "pruning\"\nsymmetry = true\n#";
-    for kind in ["pdb", "pruning", "auto", symmetric] {
+    // And the databases looked up at the inverse and through those turns there too.
+    let dual = "pdb\"\nsymmetry = true\ndual = true\n#";
+    for kind in ["pdb", "pruning", "auto", symmetric, dual] {
         let extra = format!("{UFR}\n[heuristic]\nkind = \"{kind}\"");
-        let file = match kind == symmetric {
+        let file = match kind == symmetric || kind == dual {
             true => "2x2x2-rotations.tws",
             false => "2x2x2.tws",
         };
@@ -1101,6 +1260,7 @@ fn perm_every_heuristic_kind_finds_the_same_lengths() {
     assert_eq!(lengths[0], lengths[1]);
     assert_eq!(lengths[0], lengths[2]);
     assert_eq!(lengths[0], lengths[3]);
+    assert_eq!(lengths[0], lengths[4]);
 }
 
 #[test]
@@ -1140,6 +1300,17 @@ fn perm_heuristic_keys_are_checked() {
         assert_eq!(err.trim_end().lines().count(), 1, "{err}");
         assert!(err.contains(message), "{err}");
     }
+    // Look-alike pieces: the state does not say which moves made it, so it has no inverse.
+    let alike = "Name T\nSet A 3 1\nSolved\nA\n1 1 2\nEnd\nMove X\nA\n2 1 3\nEnd\n";
+    let (code, err) = bad("t.tws", alike, "[heuristic]\nkind = \"pdb\"\ndual = true");
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("heuristic.dual: no inverse to look up: the solved state has look-alike"),
+        "{err}"
+    );
+    let (code, err) = bad("t.tws", GOOD, "[heuristic]\nkind = \"pdb\"\ndual = true");
+    assert_eq!(code, 0, "{err}");
 }
 
 #[test]

@@ -77,6 +77,7 @@
 //! most nodes cost one projection and one lookup (prefetched while the node's other successors
 //! are generated).
 
+use crate::inversion::Inversion;
 use crate::space::{PermMove, PermSpace};
 use crate::state::{ByteIndex, Packed};
 use crate::symmetry::Symmetries;
@@ -645,8 +646,14 @@ pub type PermPdb = Max<PatternDatabase<Pattern>>;
 /// first does not. A pattern of a whole class (the corners) reads the same pieces under every
 /// rotation and gets no extra look-up.
 ///
-/// Cost: an image (one pass over the state's bytes) and a projection and a table read per
-/// look-up, each look-up after the first only when the ones before stay below IDA*'s limit.
+/// With the inverse (`[heuristic] dual = true`), the database is also looked up at the state's
+/// inverse and through the same symmetries there ([`inversion`](super::inversion): as far from
+/// solved, and a pattern of part of a class reads other information there); a pattern of whole
+/// classes gains nothing from it and does not.
+///
+/// Cost: a projection through a composed reading and a table read per look-up, each look-up
+/// after the first only when the ones before stay below IDA*'s limit; the inverse's look-ups a
+/// pass over the state's bytes more.
 pub struct Conjugated<const N: usize> {
     database: PatternDatabase<Pattern>,
     /// The symmetries looked up through besides the identity (indices of
@@ -654,17 +661,31 @@ pub struct Conjugated<const N: usize> {
     through: Vec<usize>,
     /// The pattern's reading through each of them, in that order.
     readings: Vec<Reading>,
+    /// The state's inverse, looked up too (plainly and through each reading), when asked for and
+    /// the pattern leaves some piece of a class out.
+    inversion: Option<Inversion>,
 }
 
 impl<const N: usize> Conjugated<N> {
-    /// `database` looked up at the state and through at most `extra` symmetries of `space`
-    /// (three at most: [`Prefetched`] holds the plain index and three more), each reading a
-    /// different set of pieces, those that read the most pieces not read yet first (see the
-    /// type's docs).
-    pub fn new(space: &PermSpace<N>, database: PatternDatabase<Pattern>, extra: usize) -> Self {
-        let extra = extra.min(Prefetched::NONE.0.len() - 1);
-        let symmetries = space.symmetries();
+    /// `database` looked up at the state and through at most `extra` symmetries of `space`,
+    /// each reading a different set of pieces, those that read the most pieces not read yet
+    /// first, and with `dual` at the state's inverse the same way, when the space has one (see
+    /// the type's docs). [`Prefetched`] holds every look-up's index: `extra` is cut to fit it.
+    pub fn new(
+        space: &PermSpace<N>,
+        database: PatternDatabase<Pattern>,
+        extra: usize,
+        dual: bool,
+    ) -> Self {
         let pattern = database.abstraction();
+        let partial = pattern.parts.iter().any(|p| p.pieces() < p.labels.len());
+        let inversion = match dual && partial {
+            true => space.inversion().ok().cloned(),
+            false => None,
+        };
+        let per_state = Prefetched::NONE.0.len() / if inversion.is_some() { 2 } else { 1 };
+        let extra = extra.min(per_state - 1);
+        let symmetries = space.symmetries();
         // The pieces a look-up through symmetry `k` reads: (orbit, label) pairs.
         // Only the labels the class holds: the relabelling table is 0 past them.
         let solved = space.solved().0;
@@ -717,6 +738,7 @@ impl<const N: usize> Conjugated<N> {
             database,
             through,
             readings,
+            inversion,
         }
     }
 
@@ -729,9 +751,18 @@ impl<const N: usize> Conjugated<N> {
     pub fn database(&self) -> &PatternDatabase<Pattern> {
         &self.database
     }
-}
 
-impl<const N: usize> Conjugated<N> {
+    /// True when the state's inverse is looked up too.
+    pub fn dual(&self) -> bool {
+        self.inversion.is_some()
+    }
+
+    /// The number of look-ups per state: the plain one and one per symmetry, at the state and,
+    /// with [`dual`](Self::dual), at its inverse.
+    fn lookups(&self) -> usize {
+        (1 + self.readings.len()) * if self.dual() { 2 } else { 1 }
+    }
+
     /// The database's index of the image of `state` under the `i`-th symmetry looked up
     /// through: the pattern's projection of the image, read from `state` by the composed
     /// [`Reading`] (only the bytes the pattern reads, no image made).
@@ -739,6 +770,22 @@ impl<const N: usize> Conjugated<N> {
     fn index_through(&self, i: usize, state: &Packed<N>) -> u64 {
         let pattern = self.database.abstraction();
         pattern.index(self.readings[i].placement(pattern, &state.0))
+    }
+
+    /// The database's index of look-up `k` (see [`lookups`](Self::lookups)) of `state`, whose
+    /// inverse is `inverse` (computed by the caller only when a look-up needs it).
+    #[inline]
+    fn index_of(&self, k: usize, state: &Packed<N>, inverse: &Packed<N>) -> u64 {
+        let per_state = 1 + self.readings.len();
+        let (at, k) = match k < per_state {
+            true => (state, k),
+            false => (inverse, k - per_state),
+        };
+        let pattern = self.database.abstraction();
+        match k {
+            0 => pattern.index(pattern.placement_of(&at.0)),
+            k => self.index_through(k - 1, at),
+        }
     }
 }
 
@@ -845,43 +892,70 @@ impl<const N: usize> Heuristic<PermSpace<N>> for Conjugated<N> {
         self.estimate_below(space, state, u32::MAX)
     }
 
-    /// The look-ups in order, stopping at the first that reaches `limit`.
+    /// The look-ups in order, stopping at the first that reaches `limit`; the inverse is made
+    /// only when the state's own look-ups stay below it.
     #[inline]
-    fn estimate_below(&self, space: &PermSpace<N>, state: Packed<N>, limit: u32) -> u32 {
-        let mut best = self.database.value(space, state);
-        for i in 0..self.readings.len() {
+    fn estimate_below(&self, _: &PermSpace<N>, state: Packed<N>, limit: u32) -> u32 {
+        let per_state = 1 + self.readings.len();
+        let mut best = 0;
+        let mut inverse = state;
+        for k in 0..self.lookups() {
+            if k == per_state
+                && let Some(inversion) = &self.inversion
+            {
+                inverse = inversion.invert(&state);
+            }
+            best = best.max(self.database.entry(self.index_of(k, &state, &inverse)));
             if best >= limit {
                 break;
             }
-            let entry = self.database.table().code(self.index_through(i, &state));
-            best = best.max(entry.map_or(u32::MAX, |code| code as u32));
         }
         best
     }
 
-    /// Every look-up's entry: a projection costs a few hundred instructions, a table read
-    /// missed in the cache far more. The indices, the plain one first, are the words returned.
+    /// The state's own look-ups' entries: a projection costs a few hundred instructions, a
+    /// table read missed in the cache far more. The indices, in look-up order, are the words
+    /// returned. The inverse's are left to [`estimate_prefetched`](Heuristic::estimate_prefetched):
+    /// most states are cut by their own look-ups (in IDA*, all but about one in ten), and the
+    /// inverse would double every state's cost.
     #[inline]
-    fn prefetch(&self, space: &PermSpace<N>, state: Packed<N>) -> Prefetched {
-        let mut indices = self.database.prefetch(space, state);
-        for (i, word) in indices.0[1..=self.readings.len()].iter_mut().enumerate() {
-            *word = self.index_through(i, &state);
+    fn prefetch(&self, _: &PermSpace<N>, state: Packed<N>) -> Prefetched {
+        let mut indices = Prefetched::NONE;
+        for (k, word) in indices.0[..1 + self.readings.len()].iter_mut().enumerate() {
+            *word = self.index_of(k, &state, &state);
             self.database.table().prefetch(*word);
         }
         indices
     }
 
-    /// [`estimate_below`](Heuristic::estimate_below) from the indices prefetched.
+    /// [`estimate_below`](Heuristic::estimate_below): the state's own look-ups from the indices
+    /// prefetched, then the inverse's (prefetched together, read in turn) while below `limit`.
     #[inline]
     fn estimate_prefetched(
         &self,
         _: &PermSpace<N>,
-        _: Packed<N>,
+        state: Packed<N>,
         prefetched: &Prefetched,
         limit: u32,
     ) -> u32 {
+        let per_state = 1 + self.readings.len();
         let mut best = 0;
-        for &index in &prefetched.0[..=self.readings.len()] {
+        for &index in &prefetched.0[..per_state] {
+            best = best.max(self.database.entry(index));
+            if best >= limit {
+                return best;
+            }
+        }
+        let Some(inversion) = &self.inversion else {
+            return best;
+        };
+        let inverse = inversion.invert(&state);
+        let mut indices = [0u64; Prefetched::NONE.0.len()];
+        for (k, word) in indices[..per_state].iter_mut().enumerate() {
+            *word = self.index_of(per_state + k, &state, &inverse);
+            self.database.table().prefetch(*word);
+        }
+        for &index in &indices[..per_state] {
             best = best.max(self.database.entry(index));
             if best >= limit {
                 break;
@@ -1009,12 +1083,12 @@ impl HeuristicKind {
     /// Makes the heuristic for `space` from `patterns` within `limits`: the databases built or
     /// loaded through `cache`, the pruning table filled within a share of the memory budget,
     /// one cell per orbit of the space's symmetries when `symmetric`
-    /// ([`PruningTable::symmetric`]).
+    /// ([`PruningTable::symmetric`]); the databases looked up as `lookups` says.
     pub fn make<const N: usize>(
         self,
         space: &PermSpace<N>,
         patterns: Vec<Pattern>,
-        symmetric: bool,
+        lookups: Lookups,
         limits: &Limits,
         cache: &TableCache,
     ) -> Result<SharedHeuristic<PermSpace<N>>, Limit> {
@@ -1036,11 +1110,11 @@ impl HeuristicKind {
         };
         if !pruning {
             return Ok(Arc::from(databases::<N>(
-                space, patterns, symmetric, limits, cache,
+                space, patterns, lookups, limits, cache,
             )?));
         }
         let growth = Growth::within(limits);
-        let table = match symmetric {
+        let table = match lookups.symmetric {
             true => PruningTable::symmetric(space, limits, growth)?,
             false => PruningTable::new(space, limits, growth)?,
         };
@@ -1049,7 +1123,7 @@ impl HeuristicKind {
         let mut parts: Vec<Box<dyn statespace::space::Heuristic<PermSpace<N>> + Send>> =
             vec![Box::new(table)];
         if !patterns.is_empty() {
-            parts.push(databases::<N>(space, patterns, symmetric, &rest, cache)?);
+            parts.push(databases::<N>(space, patterns, lookups, &rest, cache)?);
         }
         Ok(Arc::new(Max::new(parts)))
     }
@@ -1059,24 +1133,38 @@ impl HeuristicKind {
 /// own, with `[heuristic] symmetry = true`.
 pub const CONJUGATE_LOOKUPS: usize = 2;
 
-/// The pattern databases of `patterns` as one heuristic: [`heuristic`], each database looked up
-/// through symmetries too when `symmetric` ([`Conjugated`], at most [`CONJUGATE_LOOKUPS`] more
-/// each).
+/// Where each pattern database is looked up besides the state itself (`[heuristic]` keys).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Lookups {
+    /// Through the space's symmetries (`symmetry`; [`Conjugated`], at most
+    /// [`CONJUGATE_LOOKUPS`] more; the pruning table keeps one cell per orbit).
+    pub symmetric: bool,
+    /// At the state's inverse too (`dual`; [`inversion`](super::inversion)).
+    pub dual: bool,
+}
+
+/// The pattern databases of `patterns` as one heuristic: [`heuristic`], each database looked
+/// up as `lookups` says ([`Conjugated`]).
 fn databases<const N: usize>(
     space: &PermSpace<N>,
     patterns: Vec<Pattern>,
-    symmetric: bool,
+    lookups: Lookups,
     limits: &Limits,
     cache: &TableCache,
 ) -> Result<Box<dyn Heuristic<PermSpace<N>> + Send + Sync>, Limit> {
     let plain = heuristic::<N>(patterns, limits, Some(cache))?;
-    if !symmetric {
+    if !lookups.symmetric && !lookups.dual {
         return Ok(Box::new(plain));
     }
+    let extra = if lookups.symmetric {
+        CONJUGATE_LOOKUPS
+    } else {
+        0
+    };
     let conjugated = plain
         .into_parts()
         .into_iter()
-        .map(|database| Conjugated::new(space, database, CONJUGATE_LOOKUPS))
+        .map(|database| Conjugated::new(space, database, extra, lookups.dual))
         .collect();
     Ok(Box::new(Max::new(conjugated)))
 }

@@ -14,12 +14,14 @@
 //!   capability the kit uses; canonical move order; the pattern-database projection hook.
 //! - [`symmetry`]: the definition's whole-puzzle rotations that map the moves onto themselves,
 //!   acting on states by conjugation.
+//! - [`inversion`]: a state's inverse (the reversed, inverted moves' position), as far from
+//!   solved: dual look-ups.
 //! - [`heuristic`]: pattern databases over some of the pieces ([`Pattern`]: corners, groups of
 //!   edges), their max for IDA*, and the patterns picked from the classes.
 //! - [`plugin`]: `[puzzle] kind = "perm"`, through the generic glue.
 //!
 //! Floors, each module using only those below it: [`def`] at the bottom; the readers [`tws`]
-//! and [`kpuzzle`], the search state [`state`] and the index [`index`] on it, [`symmetry`] on [`state`]; [`space`] on
+//! and [`kpuzzle`], the search state [`state`] and the index [`index`] on it, [`symmetry`] and [`inversion`] on [`state`]; [`space`] on
 //! those; [`heuristic`] on [`space`]; [`plugin`] on top. (Lower modules' docs name the ones that
 //! use them, as links only.)
 //!
@@ -33,6 +35,7 @@
 pub mod def;
 pub mod heuristic;
 pub mod index;
+pub mod inversion;
 pub mod kpuzzle;
 pub mod plugin;
 pub mod space;

@@ -28,7 +28,7 @@
 //! `u64`): bfs, iddfs, IDA* and A* over the pruning table or the pattern databases, and export.
 
 use super::def::{Definition, Metric, UnknownMetric};
-use super::heuristic::{HeuristicKind, MAX_PATTERN_STATES, Pattern, auto_pieces};
+use super::heuristic::{HeuristicKind, Lookups, MAX_PATTERN_STATES, Pattern, auto_pieces};
 use super::space::PermSpace;
 use super::state::{ForWidth, MAX_STATE_BYTES, with_width};
 use super::{kpuzzle, tws};
@@ -70,6 +70,8 @@ statespace::keys! {
     pub struct PermHeuristicKeys in [heuristic] {
         /// use the definition's rotations that map the moves onto themselves: the pruning table keeps one cell per orbit (the same bytes hold deeper levels), and each pattern database is also looked up at images of the state that read other pieces (a group of edges sees the others); each estimate computes images; default false; true is refused when there are no such rotations
         symmetry: bool,
+        /// also look each pattern database up at the state's inverse (the position of the reversed, inverted moves, as far from solved: Zahavi et al.'s dual look-ups), where a group of edges reads other pieces; default false; true is refused when the puzzle has no inverse (look-alike pieces, Illegal rules, a move whose inverse is not searched)
+        dual: bool,
         /// the most states one pattern database has (default 134217728 = 2^27, 64 MiB at 4 bits: the 3x3x3's corners and two groups of six edges); the patterns are picked as large as this allows, e.g. 5109350400 for groups of eight of the 3x3x3's edges (2.4 GiB)
         #[range(1..=i64::MAX)]
         pattern_states: i64,
@@ -195,9 +197,12 @@ impl Plugin for PermPlugin {
             Some(keys) => HeuristicKind::from_kind(keys.kind.get_ref()),
             None => HeuristicKind::Auto,
         };
-        let symmetry = match &heuristic_keys {
-            Some(keys) => keys.symmetry(config).optional()?,
-            None => None,
+        let (symmetry, dual) = match &heuristic_keys {
+            Some(keys) => (
+                keys.symmetry(config).optional()?,
+                keys.dual(config).optional()?,
+            ),
+            None => (None, None),
         };
         let pattern_states = match &heuristic_keys {
             Some(keys) if chosen == HeuristicKind::Pruning => {
@@ -279,6 +284,7 @@ impl Plugin for PermPlugin {
             qtm: metric == Metric::Qtm,
             chosen,
             symmetry,
+            dual,
             pattern_states,
             description,
             setup: &mut setup,
@@ -295,6 +301,8 @@ struct Build<'a> {
     chosen: HeuristicKind,
     /// `[heuristic] symmetry`, when written or defaulted.
     symmetry: Option<Checked<bool>>,
+    /// `[heuristic] dual`, when written or defaulted.
+    dual: Option<Checked<bool>>,
     /// `[heuristic] pattern_states`, or the default.
     pattern_states: u64,
     description: String,
@@ -319,6 +327,7 @@ fn instance<const N: usize>(build: Build) -> Result<Instance> {
         qtm,
         chosen,
         symmetry,
+        dual,
         pattern_states,
         description,
         setup,
@@ -332,6 +341,14 @@ fn instance<const N: usize>(build: Build) -> Result<Instance> {
         (Some(asked), _) => asked.value(),
         (None, _) => false,
     };
+    let dual = match (dual, space.inversion()) {
+        (Some(asked), Err(why)) if asked.value() => {
+            return Err(asked.error(format!("no inverse to look up: {why}")));
+        }
+        (Some(asked), _) => asked.value(),
+        (None, _) => false,
+    };
+    let lookups = Lookups { symmetric, dual };
     let pieces = auto_pieces(&space, pattern_states);
     let bytes = pieces.len() as u128 * space.moves().len() as u128 * Pattern::MOVE_BYTES;
     setup.charge(bytes, || Location::file(&space.definition().name))?;
@@ -342,13 +359,7 @@ fn instance<const N: usize>(build: Build) -> Result<Instance> {
         .map_err(|e| Error::input(Location::file(&space.definition().name), e.to_string()))?;
     let space_for_factory = Arc::new(space.clone());
     let factory: HeuristicFactory<PermSpace<N>> = Arc::new(move |limits, cache| {
-        chosen.make::<N>(
-            &space_for_factory,
-            patterns.clone(),
-            symmetric,
-            limits,
-            cache,
-        )
+        chosen.make::<N>(&space_for_factory, patterns.clone(), lookups, limits, cache)
     });
     let indexable = space.indexable();
     let no_index = space.layout().why_not_indexable();

@@ -54,6 +54,7 @@
 
 use super::def::{Definition, MAX_MOVES, Power};
 use super::index::Layout;
+use super::inversion::Inversion;
 use super::state::{ByteIndex, MoveTable, Packed, Packer};
 use super::symmetry::Symmetries;
 use hashbrown::HashMap;
@@ -161,6 +162,8 @@ pub struct PermSpace<const N: usize> {
     illegal: Vec<(ByteIndex, [u64; 4])>,
     /// The rotations that map the moves onto themselves, acting by conjugation.
     symmetries: Symmetries,
+    /// The inverse of a state, or why the space has none.
+    inversion: Result<Inversion, &'static str>,
 }
 
 impl<const N: usize> PermSpace<N> {
@@ -271,6 +274,12 @@ impl<const N: usize> PermSpace<N> {
             .enumerate()
             .map(|(i, p)| ((p.base, p.amount), i))
             .collect();
+        // Every searched power's inverse is searched: the inverse of a state is as far.
+        let moves_closed = powers.iter().all(|p| {
+            let order = orders[usize::from(ordinal[p.base])];
+            let wanted = ((order - u128::from(p.amount)) % order) as u32;
+            wanted == 0 || by_power.contains_key(&(p.base, wanted))
+        });
         let inverse = powers
             .iter()
             .enumerate()
@@ -304,6 +313,7 @@ impl<const N: usize> PermSpace<N> {
         let repeats = orders.iter().map(|&k| qtm && k >= 4).collect();
         let solved = packer.pack(&def.solved);
         let symmetries = Symmetries::find(&def, &transforms, &packer);
+        let inversion = Inversion::find(&def, &packer, moves_closed);
         let layout = Layout::new(&def, &transforms, packer.orbit_bytes());
         let illegal = def
             .illegal
@@ -333,6 +343,7 @@ impl<const N: usize> PermSpace<N> {
             layout,
             illegal,
             symmetries,
+            inversion,
         })
     }
 
@@ -340,6 +351,11 @@ impl<const N: usize> PermSpace<N> {
     /// [`symmetry`](super::symmetry)).
     pub fn symmetries(&self) -> &Symmetries {
         &self.symmetries
+    }
+
+    /// The inverse of a state (see [`inversion`](super::inversion)), or why the space has none.
+    pub fn inversion(&self) -> Result<&Inversion, &'static str> {
+        self.inversion.as_ref().map_err(|why| *why)
     }
 
     /// The definition.
