@@ -426,24 +426,16 @@ pub trait Heuristic<P: StateSpace + ?Sized>: Sync {
 }
 
 /// What [`Heuristic::prefetch`] computed for a state, handed back to
-/// [`Heuristic::estimate_prefetched`] with it: up to eight words (table indices, for a pattern
+/// [`Heuristic::estimate_prefetched`] with it: up to four words (table indices, for a pattern
 /// database), so that a state is projected once rather than once to prefetch and once to
 /// estimate. Opaque to the engines, which keep one per successor; its meaning is the
 /// heuristic's own, valid only for the state it was made for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Prefetched(pub [u64; 8]);
+pub struct Prefetched(pub [u64; 4]);
 
 impl Prefetched {
     /// Nothing computed.
-    pub const NONE: Prefetched = Prefetched([0; 8]);
-
-    /// One word, the rest 0.
-    #[inline]
-    pub const fn one(word: u64) -> Prefetched {
-        let mut words = [0; 8];
-        words[0] = word;
-        Prefetched(words)
-    }
+    pub const NONE: Prefetched = Prefetched([0; 4]);
 }
 
 /// Replays `moves` from `start`, following each move by its label; `None` if a move is not

@@ -262,7 +262,7 @@ impl<P: StateSpace + ?Sized, A: Abstraction<P>> Heuristic<P> for PatternDatabase
     fn prefetch(&self, space: &P, state: P::State) -> Prefetched {
         let index = self.abstraction.project(space, state);
         self.table.prefetch(index);
-        Prefetched::one(index)
+        Prefetched([index, 0, 0, 0])
     }
 
     /// The entry at the index [`prefetch`](Heuristic::prefetch) projected.

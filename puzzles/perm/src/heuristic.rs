@@ -670,7 +670,8 @@ impl<const N: usize> Conjugated<N> {
     /// `database` looked up at the state and through at most `extra` symmetries of `space`,
     /// each reading a different set of pieces, those that read the most pieces not read yet
     /// first, and with `dual` at the state's inverse the same way, when the space has one (see
-    /// the type's docs). [`Prefetched`] holds every look-up's index: `extra` is cut to fit it.
+    /// the type's docs). [`Prefetched`] holds the state's own look-ups' indices: `extra` is cut
+    /// to fit it (three).
     pub fn new(
         space: &PermSpace<N>,
         database: PatternDatabase<Pattern>,
@@ -683,8 +684,7 @@ impl<const N: usize> Conjugated<N> {
             true => space.inversion().ok().cloned(),
             false => None,
         };
-        let per_state = Prefetched::NONE.0.len() / if inversion.is_some() { 2 } else { 1 };
-        let extra = extra.min(per_state - 1);
+        let extra = extra.min(Prefetched::NONE.0.len() - 1);
         let symmetries = space.symmetries();
         // The pieces a look-up through symmetry `k` reads: (orbit, label) pairs.
         // Only the labels the class holds: the relabelling table is 0 past them.
@@ -757,12 +757,6 @@ impl<const N: usize> Conjugated<N> {
         self.inversion.is_some()
     }
 
-    /// The number of look-ups per state: the plain one and one per symmetry, at the state and,
-    /// with [`dual`](Self::dual), at its inverse.
-    fn lookups(&self) -> usize {
-        (1 + self.readings.len()) * if self.dual() { 2 } else { 1 }
-    }
-
     /// The database's index of the image of `state` under the `i`-th symmetry looked up
     /// through: the pattern's projection of the image, read from `state` by the composed
     /// [`Reading`] (only the bytes the pattern reads, no image made).
@@ -772,20 +766,44 @@ impl<const N: usize> Conjugated<N> {
         pattern.index(self.readings[i].placement(pattern, &state.0))
     }
 
-    /// The database's index of look-up `k` (see [`lookups`](Self::lookups)) of `state`, whose
-    /// inverse is `inverse` (computed by the caller only when a look-up needs it).
+    /// The database's indices of `state`'s look-ups, the plain one first, then one per
+    /// symmetry looked up through, into `out` (one word each; the rest left as they are).
     #[inline]
-    fn index_of(&self, k: usize, state: &Packed<N>, inverse: &Packed<N>) -> u64 {
-        let per_state = 1 + self.readings.len();
-        let (at, k) = match k < per_state {
-            true => (state, k),
-            false => (inverse, k - per_state),
-        };
+    fn indices(&self, state: &Packed<N>, out: &mut [u64]) {
         let pattern = self.database.abstraction();
-        match k {
-            0 => pattern.index(pattern.placement_of(&at.0)),
-            k => self.index_through(k - 1, at),
+        out[0] = pattern.index(pattern.placement_of(&state.0));
+        for (i, word) in out[1..=self.readings.len()].iter_mut().enumerate() {
+            *word = self.index_through(i, state);
         }
+    }
+
+    /// The largest entry at `indices`, stopping at the first that reaches `limit`.
+    #[inline]
+    fn read(&self, indices: &[u64], limit: u32) -> u32 {
+        let mut best = 0;
+        for &index in indices {
+            best = best.max(self.database.entry(index));
+            if best >= limit {
+                break;
+            }
+        }
+        best
+    }
+
+    /// The inverse's look-ups after the state's own gave `best` (below `limit`): their entries
+    /// prefetched together, then read in turn while below `limit`.
+    #[inline]
+    fn read_inverse(&self, state: &Packed<N>, best: u32, limit: u32) -> u32 {
+        let Some(inversion) = self.inversion.as_ref().filter(|_| best < limit) else {
+            return best;
+        };
+        let per_state = 1 + self.readings.len();
+        let mut indices = [0u64; Prefetched::NONE.0.len()];
+        self.indices(&inversion.invert(state), &mut indices);
+        for &index in &indices[..per_state] {
+            self.database.table().prefetch(index);
+        }
+        best.max(self.read(&indices[..per_state], limit))
     }
 }
 
@@ -896,40 +914,29 @@ impl<const N: usize> Heuristic<PermSpace<N>> for Conjugated<N> {
     /// only when the state's own look-ups stay below it.
     #[inline]
     fn estimate_below(&self, _: &PermSpace<N>, state: Packed<N>, limit: u32) -> u32 {
-        let per_state = 1 + self.readings.len();
-        let mut best = 0;
-        let mut inverse = state;
-        for k in 0..self.lookups() {
-            if k == per_state
-                && let Some(inversion) = &self.inversion
-            {
-                inverse = inversion.invert(&state);
-            }
-            best = best.max(self.database.entry(self.index_of(k, &state, &inverse)));
-            if best >= limit {
-                break;
-            }
-        }
-        best
+        let mut indices = [0u64; Prefetched::NONE.0.len()];
+        self.indices(&state, &mut indices);
+        let best = self.read(&indices[..1 + self.readings.len()], limit);
+        self.read_inverse(&state, best, limit)
     }
 
     /// The state's own look-ups' entries: a projection costs a few hundred instructions, a
     /// table read missed in the cache far more. The indices, in look-up order, are the words
     /// returned. The inverse's are left to [`estimate_prefetched`](Heuristic::estimate_prefetched):
-    /// most states are cut by their own look-ups (in IDA*, all but about one in ten), and the
-    /// inverse would double every state's cost.
+    /// most states are cut by their own look-ups (in IDA*, all but about one in six on the
+    /// 3x3x3), and the inverse would double every state's cost.
     #[inline]
-    fn prefetch(&self, _: &PermSpace<N>, state: Packed<N>) -> Prefetched {
-        let mut indices = Prefetched::NONE;
-        for (k, word) in indices.0[..1 + self.readings.len()].iter_mut().enumerate() {
-            *word = self.index_of(k, &state, &state);
+    fn prefetch(&self, space: &PermSpace<N>, state: Packed<N>) -> Prefetched {
+        let mut indices = self.database.prefetch(space, state);
+        for (i, word) in indices.0[1..=self.readings.len()].iter_mut().enumerate() {
+            *word = self.index_through(i, &state);
             self.database.table().prefetch(*word);
         }
         indices
     }
 
     /// [`estimate_below`](Heuristic::estimate_below): the state's own look-ups from the indices
-    /// prefetched, then the inverse's (prefetched together, read in turn) while below `limit`.
+    /// prefetched, then the inverse's while below `limit`.
     #[inline]
     fn estimate_prefetched(
         &self,
@@ -938,30 +945,8 @@ impl<const N: usize> Heuristic<PermSpace<N>> for Conjugated<N> {
         prefetched: &Prefetched,
         limit: u32,
     ) -> u32 {
-        let per_state = 1 + self.readings.len();
-        let mut best = 0;
-        for &index in &prefetched.0[..per_state] {
-            best = best.max(self.database.entry(index));
-            if best >= limit {
-                return best;
-            }
-        }
-        let Some(inversion) = &self.inversion else {
-            return best;
-        };
-        let inverse = inversion.invert(&state);
-        let mut indices = [0u64; Prefetched::NONE.0.len()];
-        for (k, word) in indices[..per_state].iter_mut().enumerate() {
-            *word = self.index_of(per_state + k, &state, &inverse);
-            self.database.table().prefetch(*word);
-        }
-        for &index in &indices[..per_state] {
-            best = best.max(self.database.entry(index));
-            if best >= limit {
-                break;
-            }
-        }
-        best
+        let best = self.read(&prefetched.0[..1 + self.readings.len()], limit);
+        self.read_inverse(&state, best, limit)
     }
 }
 
