@@ -1291,6 +1291,10 @@ fn perm_heuristic_keys_are_checked() {
             "heuristic.pattern_states",
         ),
         (
+            "[heuristic]\nkind = \"pruning\"\ndual = true",
+            "heuristic.dual: not used here: kind = \"pruning\" uses no pattern database",
+        ),
+        (
             "[heuristic]\nkind = \"auto\"\npattern_states = \"many\"",
             "heuristic.pattern_states",
         ),

@@ -68,7 +68,9 @@
 //!
 //! With the definition's rotations (`[heuristic] symmetry = true`), each database is also looked
 //! up at images of the state that read other pieces ([`Conjugated`]): a group of eight edges
-//! then sees the other four too.
+//! then sees the other four too. With `dual = true`, also at the state's inverse
+//! ([`inversion`](super::inversion)) and its images, only for states their own look-ups do not
+//! cut.
 //! The projection is a pass over the tracked classes' slots and a rank per class, then a random
 //! access into a table far larger than the caches. IDA* asks [`Max`] only whether the estimate
 //! reaches its limit ([`estimate_below`](statespace::space::Heuristic::estimate_below)), so the
@@ -913,10 +915,14 @@ impl<const N: usize> Heuristic<PermSpace<N>> for Conjugated<N> {
     /// The look-ups in order, stopping at the first that reaches `limit`; the inverse is made
     /// only when the state's own look-ups stay below it.
     #[inline]
-    fn estimate_below(&self, _: &PermSpace<N>, state: Packed<N>, limit: u32) -> u32 {
-        let mut indices = [0u64; Prefetched::NONE.0.len()];
-        self.indices(&state, &mut indices);
-        let best = self.read(&indices[..1 + self.readings.len()], limit);
+    fn estimate_below(&self, space: &PermSpace<N>, state: Packed<N>, limit: u32) -> u32 {
+        let mut best = self.database.value(space, state);
+        for i in 0..self.readings.len() {
+            if best >= limit {
+                return best;
+            }
+            best = best.max(self.database.entry(self.index_through(i, &state)));
+        }
         self.read_inverse(&state, best, limit)
     }
 

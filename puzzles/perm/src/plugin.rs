@@ -197,12 +197,18 @@ impl Plugin for PermPlugin {
             Some(keys) => HeuristicKind::from_kind(keys.kind.get_ref()),
             None => HeuristicKind::Auto,
         };
-        let (symmetry, dual) = match &heuristic_keys {
-            Some(keys) => (
-                keys.symmetry(config).optional()?,
-                keys.dual(config).optional()?,
-            ),
-            None => (None, None),
+        let symmetry = match &heuristic_keys {
+            Some(keys) => keys.symmetry(config).optional()?,
+            None => None,
+        };
+        let dual = match &heuristic_keys {
+            Some(keys) if chosen == HeuristicKind::Pruning => {
+                keys.dual(config)
+                    .refuse("kind = \"pruning\" uses no pattern database")?;
+                None
+            }
+            Some(keys) => keys.dual(config).optional()?,
+            None => None,
         };
         let pattern_states = match &heuristic_keys {
             Some(keys) if chosen == HeuristicKind::Pruning => {
