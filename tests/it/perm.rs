@@ -702,6 +702,91 @@ fn perm_flip_blocks_build_the_tables_the_level_scans_do() {
     }
 }
 
+/// Twist patterns (`Pattern::twists`: the twist in every slot, and where some pieces are as a
+/// set): a move of the puzzle is a move of the pattern (the projection of `s · m` is the
+/// placement's `m`-th successor), the index is a bijection, the block build equals the level
+/// scans', the estimates never pass the true distance (the whole table of an eight-edge puzzle
+/// with two alike edges), and IDA* over them finds the table's lengths.
+#[test]
+fn perm_twist_patterns_move_with_the_puzzle_and_are_admissible() {
+    use statespace::search::table::Width;
+    // Eight flipping pieces; three four-cycles that overlap, each flipping two pieces.
+    let eight = "Name eight\nSet EDGES 8 2\nSolved\nEDGES\n1 2 3 4 5 6 7 8\nEnd\n\
+        Move A\nEDGES\n2 3 4 1 5 6 7 8\n1 0 0 1 0 0 0 0\nEnd\n\
+        Move B\nEDGES\n1 2 4 5 6 3 7 8\n0 0 1 0 0 1 0 0\nEnd\n\
+        Move C\nEDGES\n1 2 3 4 6 7 8 5\n0 0 0 0 1 0 1 0\nEnd\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("eight.tws");
+    std::fs::write(&path, eight).unwrap();
+    let eight = space::<64>(path.to_str().unwrap(), None, Metric::Htm);
+    let mut rng = Lcg(23);
+    // Pieces 5 and 8, alike: where they are as a pair, and the eight flips.
+    let p = Pattern::twists(&eight, &[(0, vec![4, 7])]).unwrap();
+    assert_eq!(p.name(), "EDGES twists and {5,8}");
+    // The flips' sum is even (each move flips two): 2^7 flips times C(8, 2) pairs.
+    assert_eq!(p.size(), 128 * 28);
+    commutes_with_the_moves(&eight, &p, &mut rng);
+    assert!(p.low_count().is_some(), "the flips are the low digits");
+    let plain = table::build_with(&p, &Limits::default(), Width::Exact).unwrap();
+    let split = Abstraction::<PermSpace<64>>::build_table(&p, &Limits::default()).unwrap();
+    assert_eq!(split.histogram(), plain.histogram());
+    for i in 0..p.size() as u64 {
+        assert_eq!(split.code(i), plain.code(i), "entry {i}");
+    }
+    let whole = table::build(&eight, &Limits::default()).unwrap();
+    let h = heuristic::heuristic::<64>(vec![p], &Limits::default(), None).unwrap();
+    let mut deepest = 0;
+    for s in walks(&eight, &mut rng, 2000, 30) {
+        let (d, e) = (
+            whole.distance(&eight, s).unwrap().unwrap(),
+            h.estimate(&eight, s),
+        );
+        assert!(e <= d, "estimate {e} over the distance {d}");
+        deepest = deepest.max(e);
+    }
+    assert!(deepest >= 5, "the pattern estimates something: {deepest}");
+    ida_finds_the_table_lengths(&eight, &h, &whole, &mut rng);
+
+    // The 3x3x3's twists and middle-layer edges: Kociemba's first-phase coordinates, looked up
+    // along the three axes (the rotations that read the other two slices' edges).
+    let cube = space::<64>(&own("3x3x3-rotations.tws"), None, Metric::Htm);
+    let edges = (0..cube.layout().classes())
+        .find(|&c| cube.layout().class(c).labels.len() == 12)
+        .unwrap();
+    let p = Pattern::twists(&cube, &[(edges, vec![8, 9, 10, 11])]).unwrap();
+    assert_eq!(p.size(), 2_217_093_120);
+    assert_eq!(p.name(), "CORNERS twists + EDGES twists and {9,10,11,12}");
+    commutes_with_the_moves(&cube, &p, &mut rng);
+    assert_eq!(p.flip_bits(), None);
+    // The two-piece pattern of the first test told apart, against alike: 2 * 28 pairs.
+    let apart = Pattern::new(&eight, &[(0, vec![4, 7])]).unwrap();
+    assert_eq!(apart.size(), 4 * 56);
+}
+
+/// The projection of every successor of states of `space` is the matching successor of the
+/// state's placement in `pattern`; random indices round-trip; the solved state is the goal.
+fn commutes_with_the_moves<const N: usize>(space: &PermSpace<N>, pattern: &Pattern, rng: &mut Lcg) {
+    for _ in 0..300 {
+        let i = rng.below(pattern.size() as usize) as u64;
+        assert_eq!(pattern.index(pattern.state(i)), i, "{}", pattern.name());
+    }
+    assert!(pattern.is_goal(pattern.placement(&space.solved().0)));
+    for s in walks(space, rng, 200, 25) {
+        let placement = pattern.placement(&s.0);
+        let projected = Abstraction::<PermSpace<N>>::project(pattern, space, s);
+        assert_eq!(projected, pattern.index(placement));
+        let mut abstract_next = Vec::new();
+        pattern.successors(placement, &mut |_, next| {
+            abstract_next.push(pattern.index(next))
+        });
+        let mut next = Vec::new();
+        space.successors(s, &mut |_, t| {
+            next.push(pattern.index(pattern.placement(&t.0)))
+        });
+        assert_eq!(next, abstract_next, "{}", pattern.name());
+    }
+}
+
 /// Pattern databases looked up through the puzzle's rotations too (`Conjugated`): never above
 /// the true distance, never below the plain look-up, above it somewhere, and IDA* over them
 /// still finds optimal paths.
@@ -933,6 +1018,49 @@ fn perm_dual_lookups_are_admissible_and_stronger() {
         conjugated_reads_images(&space, &dual, &mut rng);
         ida_finds_the_table_lengths(&space, &dual, &table, &mut rng);
     }
+}
+
+/// A twist pattern with alike pieces looked up through the rotations and at the inverse
+/// (`Conjugated`): each look-up reads what the image holds, the estimates stay admissible and
+/// IDA* finds the whole table's lengths (the 2x2x2 turned about its UFR corner: the twists of
+/// the seven corners that move, and where two of them are).
+#[test]
+fn perm_twist_patterns_read_the_images_and_the_inverse() {
+    use statespace_perm::heuristic::Conjugated;
+    let ufr: &[&str] = &["U", "F", "R"];
+    let space = space::<32>(&own("2x2x2-rotations.tws"), Some(ufr), Metric::Htm);
+    let table = table::build(&space, &Limits::default()).unwrap();
+    let corners = (0..space.layout().classes())
+        .find(|&c| space.layout().class(c).labels.len() == 7)
+        .unwrap();
+    let solved = space.solved().0;
+    let labels: Vec<u8> = space.layout().class(corners).labels[..2]
+        .iter()
+        .map(|&b| solved[usize::from(b)])
+        .collect();
+    let p = Pattern::twists(&space, &[(corners, labels)]).unwrap();
+    let mut rng = Lcg(41);
+    commutes_with_the_moves(&space, &p, &mut rng);
+    let db = heuristic::heuristic::<32>(vec![p], &Limits::default(), None)
+        .unwrap()
+        .into_parts()
+        .pop()
+        .unwrap();
+    let looked_up = statespace::search::pdb::Max::new(vec![Conjugated::new(&space, db, 2, true)]);
+    let part = &looked_up.parts()[0];
+    assert_eq!(
+        part.through().len(),
+        2,
+        "both other turns read other corners"
+    );
+    assert!(part.dual());
+    for s in walks(&space, &mut rng, 400, 30) {
+        let d = table.distance(&space, s).unwrap().unwrap();
+        let e = looked_up.estimate(&space, s);
+        assert!(e <= d, "estimate {e} over the distance {d}");
+    }
+    conjugated_reads_images(&space, &looked_up, &mut rng);
+    ida_finds_the_table_lengths(&space, &looked_up, &table, &mut rng);
 }
 
 /// The 3x3x3's groups of edges looked up at the inverse, through the rotations there too:
@@ -1236,7 +1364,9 @@ fn perm_every_heuristic_kind_finds_the_same_lengths() {
     let symmetric = "pruning\"\nsymmetry = true\n#";
     // And the databases looked up at the inverse and through those turns there too.
     let dual = "pdb\"\nsymmetry = true\ndual = true\n#";
-    for kind in ["pdb", "pruning", "auto", symmetric, dual] {
+    // And with a twist pattern (the corners' twists, where two of them are) beside the groups.
+    let twists = "pdb\"\ntwist_pattern = \"CORNERS 1 2\"\n#";
+    for kind in ["pdb", "pruning", "auto", symmetric, dual, twists] {
         let extra = format!("{UFR}\n[heuristic]\nkind = \"{kind}\"");
         let file = match kind == symmetric || kind == dual {
             true => "2x2x2-rotations.tws",
@@ -1261,6 +1391,7 @@ fn perm_every_heuristic_kind_finds_the_same_lengths() {
     assert_eq!(lengths[0], lengths[2]);
     assert_eq!(lengths[0], lengths[3]);
     assert_eq!(lengths[0], lengths[4]);
+    assert_eq!(lengths[0], lengths[5]);
 }
 
 #[test]
@@ -1298,6 +1429,30 @@ fn perm_heuristic_keys_are_checked() {
             "[heuristic]\nkind = \"auto\"\npattern_states = \"many\"",
             "heuristic.pattern_states",
         ),
+        (
+            "[heuristic]\nkind = \"pruning\"\ntwist_pattern = \"A 1\"",
+            "heuristic.twist_pattern: not used here: kind = \"pruning\" uses no pattern database",
+        ),
+        (
+            "[heuristic]\nkind = \"pdb\"\ntwist_pattern = \"EDGES 1\"",
+            "heuristic.twist_pattern: \"EDGES\" is no orbit of T (orbits: A)",
+        ),
+        (
+            "[heuristic]\nkind = \"pdb\"\ntwist_pattern = \"A 4\"",
+            "heuristic.twist_pattern: A has no piece 4 (or more than one)",
+        ),
+        (
+            "[heuristic]\nkind = \"pdb\"\ntwist_pattern = \"1 A\"",
+            "heuristic.twist_pattern: piece 1 comes before any orbit's name",
+        ),
+        (
+            "[heuristic]\nkind = \"pdb\"\ntwist_pattern = \"A 2, 2\"",
+            "heuristic.twist_pattern: piece 2 of A is named twice",
+        ),
+        (
+            "[heuristic]\nkind = \"pdb\"\ntwist_pattern = 3",
+            "heuristic.twist_pattern",
+        ),
     ] {
         let (code, err) = bad("t.tws", GOOD, extra);
         assert_eq!(code, 2, "{err}");
@@ -1314,6 +1469,24 @@ fn perm_heuristic_keys_are_checked() {
         "{err}"
     );
     let (code, err) = bad("t.tws", GOOD, "[heuristic]\nkind = \"pdb\"\ndual = true");
+    assert_eq!(code, 0, "{err}");
+    // Nothing twists and nothing is named: a pattern that would keep nothing.
+    let still = "Name T\nSet A 3 1\nSolved\nA\n1 2 3\nEnd\nMove X\nA\n2 3 1\nEnd\n";
+    let (code, err) = bad(
+        "t.tws",
+        still,
+        "[heuristic]\nkind = \"pdb\"\ntwist_pattern = \"\"",
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("heuristic.twist_pattern: ") && err.contains("would keep nothing"),
+        "{err}"
+    );
+    let (code, err) = bad(
+        "t.tws",
+        GOOD,
+        "[heuristic]\nkind = \"pdb\"\ntwist_pattern = \"A 1\"",
+    );
     assert_eq!(code, 0, "{err}");
 }
 

@@ -88,7 +88,7 @@ use statespace::cache::TableCache;
 use statespace::cache::fingerprint::Content;
 use statespace::kit::SharedHeuristic;
 use statespace::limit::{Limit, Limits};
-use statespace::rank::Arrangements;
+use statespace::rank::{Arrangements, Colex};
 use statespace::search::layers;
 use statespace::search::pdb::{self, Abstraction, Max, PatternDatabase, PdbError};
 use statespace::search::pruning::{Growth, PruningTable};
@@ -100,31 +100,98 @@ use statespace::space::{
 };
 use std::sync::Arc;
 
-/// The most pieces one pattern tracks (a [`Placement`] holds their slots and twists inline).
+/// The most pieces one pattern tracks.
 pub const MAX_TRACKED: usize = 16;
+
+/// The entries of a [`Placement`]: a tracked piece takes one; a part whose twists are kept by
+/// slot takes one per slot of its class (or per piece, when it tracks more pieces than that).
+/// The 3x3x3's twists and middle-layer edges take 8 + 12.
+pub const PLACEMENT_ENTRIES: usize = 24;
 
 /// The default largest pattern [`auto_pieces`] makes: 2^27 states, 64 MiB at 4 bits per entry.
 pub const MAX_PATTERN_STATES: u64 = 1 << 27;
 
-/// No tracked piece: the entry of an untracked label in a part's id table (the spare entry of
-/// [`Pattern::placement`]).
-const UNTRACKED: u8 = MAX_TRACKED as u8;
+/// No tracked piece: the entry of an untracked label in a part's id table, the scratch entry
+/// past every [`Placement`] entry that [`Pattern::placement`] writes untracked pieces into.
+const UNTRACKED: u8 = 31;
 
 /// An abstract state: per tracked piece (in the pattern's order), its slot within its class and
-/// its twist. Entries past the tracked pieces are 0.
+/// its twist, and for a part whose twists are kept by slot, the twist in each slot. Unused
+/// entries are 0.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Placement {
     /// The slot of each tracked piece, numbered within its class.
-    pub slot: [u8; MAX_TRACKED],
+    pub slot: [u8; PLACEMENT_ENTRIES],
     /// The twist of each tracked piece (0 in orbits of one orientation); for a part that
-    /// tracks a whole twisted class, the twist of each of its slots instead, in slot order.
-    pub twist: [u8; MAX_TRACKED],
+    /// keeps its twists by slot, the twist in each of its slots instead, in slot order.
+    pub twist: [u8; PLACEMENT_ENTRIES],
 }
 
 /// Which pieces a pattern tracks: per class (numbered as in
 /// [`Layout::class`](super::index::Layout::class)), the labels of the pieces, as the packed
 /// state holds them (0-based).
 pub type Pieces = Vec<(usize, Vec<u8>)>;
+
+/// How a part ranks where its tracked pieces are.
+#[derive(Clone, Debug)]
+enum Places {
+    /// Each piece told apart: the arrangements of `k` pieces in `n` slots.
+    Distinct(Arrangements),
+    /// The pieces alike (only which slots they fill): the `k`-subsets of `n` slots.
+    Alike { subsets: Colex, pieces: usize },
+}
+
+impl Places {
+    fn pieces(&self) -> usize {
+        match self {
+            Places::Distinct(ranks) => ranks.pieces() as usize,
+            Places::Alike { pieces, .. } => *pieces,
+        }
+    }
+
+    fn count(&self) -> u64 {
+        match self {
+            Places::Distinct(ranks) => ranks.count(),
+            Places::Alike { subsets, .. } => subsets.count(),
+        }
+    }
+
+    #[inline]
+    fn rank(&self, slots: &[u8]) -> u64 {
+        match self {
+            Places::Distinct(ranks) => ranks.rank(slots),
+            Places::Alike { subsets, .. } => {
+                subsets.rank(slots.iter().fold(0u64, |mask, &s| mask | 1 << (s % 64)))
+            }
+        }
+    }
+
+    /// The slots of rank `rank`; alike pieces in increasing slot order.
+    fn unrank(&self, rank: u64, out: &mut [u8]) {
+        match self {
+            Places::Distinct(ranks) => ranks.unrank(rank, out),
+            Places::Alike { subsets, .. } => {
+                let mut mask = subsets.unrank(rank);
+                for slot in out.iter_mut() {
+                    *slot = mask.trailing_zeros() as u8;
+                    mask &= mask - 1;
+                }
+            }
+        }
+    }
+}
+
+/// What one part of a pattern keeps of one class (see [`Pattern::new`] and
+/// [`Pattern::twists`]).
+struct PartSpec<'a> {
+    class: usize,
+    /// The tracked pieces' labels (0-based).
+    labels: &'a [u8],
+    /// Where the tracked pieces are only as a set.
+    alike: bool,
+    /// The twist in every slot, whatever piece is there (a twisted class only).
+    by_slot: bool,
+}
 
 /// The pieces one pattern tracks in one class.
 #[derive(Clone, Debug)]
@@ -137,28 +204,48 @@ struct Part {
     oris: Vec<ByteIndex>,
     /// `id[label]`: the tracked piece's number in the [`Placement`], or [`UNTRACKED`].
     id: Box<[u8; 256]>,
-    /// The part's pieces are `first..first + ranks.pieces()` in the placement.
+    /// The part's pieces are `first..first + places.pieces()` in the placement.
     first: usize,
-    ranks: Arrangements,
+    /// The slot code of the class's slot 0 (`code + slot` numbers every slot of every part).
+    code: usize,
+    places: Places,
     orientations: u8,
-    /// The last piece's twist is known modulo `step` from the others' (the whole class is
-    /// tracked and the moves keep its twist sum); 1 otherwise.
+    /// The last twist is known modulo `step` from the others' (all of the class's twists are
+    /// kept and the moves keep their sum); 1 otherwise.
     step: u8,
     /// The twist sum modulo `step`.
     residue: u8,
-    /// The whole class is tracked and twisted: the part's twists in the [`Placement`] are
-    /// by slot (entry `first + j`: the twist in slot `j`), not by piece (see [`Pattern`]).
+    /// The part keeps the twist in every slot of its class, by slot (entry `first + j`: the
+    /// twist in slot `j`), not its pieces' twists (see [`Pattern`]).
     by_slot: bool,
 }
 
 impl Part {
     fn pieces(&self) -> usize {
-        self.ranks.pieces() as usize
+        self.places.pieces()
     }
 
-    /// The number of twist values the part's pieces take together.
+    /// The twists the part keeps: one per slot when by slot, else one per tracked piece of a
+    /// twisted class.
+    fn twisted(&self) -> usize {
+        match (self.orientations > 1, self.by_slot) {
+            (false, _) => 0,
+            (true, true) => self.labels.len(),
+            (true, false) => self.pieces(),
+        }
+    }
+
+    /// The [`Placement`] entries the part takes.
+    fn entries(&self) -> usize {
+        self.pieces().max(self.twisted())
+    }
+
+    /// The number of twist values the part's twists take together.
     fn twists(&self) -> Option<u64> {
-        pattern_twists(self.pieces() as u32, self.orientations, self.step)
+        match self.twisted() {
+            0 => Some(1),
+            k => pattern_twists(k as u32, self.orientations, self.step),
+        }
     }
 }
 
@@ -167,21 +254,19 @@ impl Part {
 #[derive(Clone, Debug)]
 pub struct Pattern {
     parts: Vec<Part>,
-    tracked: usize,
+    /// The [`Placement`] entries in use.
+    entries: usize,
     moves: Vec<PermMove>,
     /// Per move, the move that undoes it.
     inverse: Vec<u16>,
-    /// Slot codes: `code[part] + slot` numbers every slot of every part.
+    /// Slot codes: `part.code + slot` numbers every slot of every part.
     codes: usize,
-    /// Per tracked piece, the code of its part's slot 0.
-    base: [u8; MAX_TRACKED],
-    /// Per tracked piece, its orbit's orientation count.
-    modulus: [u8; MAX_TRACKED],
     /// `dest[m][code]`: where move `m` takes the piece in slot `code` (within the class); `add`
     /// likewise the twist it adds. 256 entries, so that a `u8` code needs no bounds check.
     dest: Vec<[u8; 256]>,
     add: Vec<[u8; 256]>,
     goal: Placement,
+    goal_index: u64,
     size: u64,
     name: String,
 }
@@ -191,34 +276,98 @@ impl Pattern {
     /// of `tabulate` (what a plugin charges before making patterns).
     pub const MOVE_BYTES: u128 = (std::mem::size_of::<PermMove>() + 2 + 2 * 256) as u128;
 
-    /// The pattern of `pieces` in `space`. [`PdbError::Invalid`] names the problem: a class that
-    /// does not exist or is named twice, a label that is not exactly once in its class's solved
-    /// state or is named twice, more than [`MAX_TRACKED`] pieces, or more states than a `u64`
-    /// counts.
+    /// The pattern of `pieces` in `space`: each piece told apart, its twist kept (by slot when
+    /// the pattern tracks a whole twisted class). [`PdbError::Invalid`] names the problem: a
+    /// class that does not exist or is named twice, a label that is not exactly once in its
+    /// class's solved state or is named twice, more than [`MAX_TRACKED`] pieces, or more states
+    /// than a `u64` counts.
     pub fn new<const N: usize>(
         space: &PermSpace<N>,
         pieces: &[(usize, Vec<u8>)],
+    ) -> Result<Self, PdbError> {
+        let layout = space.layout();
+        let specs: Vec<PartSpec> = pieces
+            .iter()
+            .map(|(class, labels)| {
+                let whole =
+                    *class < layout.classes() && labels.len() == layout.class(*class).labels.len();
+                let twisted = *class < layout.classes() && !layout.class(*class).oris.is_empty();
+                PartSpec {
+                    class: *class,
+                    labels,
+                    alike: false,
+                    by_slot: whole && twisted,
+                }
+            })
+            .collect();
+        Self::from_parts(space, &specs)
+    }
+
+    /// The twist pattern of `space`: the twist in every slot of every twisted class that moves,
+    /// whatever piece is there, and where the pieces of `alike` are, each class's as a set (which
+    /// slots they fill, not which is where). On the 3x3x3 with the four middle-layer edges, this
+    /// is the coordinate space of Kociemba's first phase (corner twists, edge flips, the
+    /// middle-layer edges' slots): `3^7 * 2^11 * C(12, 4) = 2,217,093,120` states, each as far
+    /// from solved at most as the cube. The same errors as [`new`](Self::new), and a pattern that
+    /// would keep nothing.
+    pub fn twists<const N: usize>(
+        space: &PermSpace<N>,
+        alike: &[(usize, Vec<u8>)],
+    ) -> Result<Self, PdbError> {
+        let layout = space.layout();
+        if let Some((class, _)) = alike.iter().find(|(c, _)| *c >= layout.classes()) {
+            return Err(PdbError::Invalid(format!("class {class} does not exist")));
+        }
+        let mut specs = Vec::new();
+        for class in 0..layout.classes() {
+            let (_, _, radix) = layout.class_shape(class);
+            let labels = alike
+                .iter()
+                .find(|(c, _)| *c == class)
+                .map_or(&[][..], |(_, l)| l.as_slice());
+            let twisted = !layout.class(class).oris.is_empty() && radix > 1;
+            if twisted || !labels.is_empty() {
+                specs.push(PartSpec {
+                    class,
+                    labels,
+                    alike: true,
+                    by_slot: twisted,
+                });
+            }
+        }
+        if specs.is_empty() {
+            return Err(PdbError::Invalid(
+                "no class twists and no piece is named: the pattern would keep nothing".into(),
+            ));
+        }
+        Self::from_parts(space, &specs)
+    }
+
+    fn from_parts<const N: usize>(
+        space: &PermSpace<N>,
+        specs: &[PartSpec],
     ) -> Result<Self, PdbError> {
         let invalid = |m: String| Err(PdbError::Invalid(m));
         let layout = space.layout();
         let def = space.definition();
         let solved = space.solved().0;
-        let total: usize = pieces.iter().map(|(_, l)| l.len()).sum();
-        if total == 0 || total > MAX_TRACKED {
+        let total: usize = specs.iter().map(|s| s.labels.len()).sum();
+        if total > MAX_TRACKED {
             return invalid(format!(
-                "a pattern tracks 1 to {MAX_TRACKED} pieces, not {total}"
+                "a pattern tracks at most {MAX_TRACKED} pieces, not {total}"
             ));
         }
         let mut parts: Vec<Part> = Vec::new();
         let mut classes = Vec::new();
         let mut names = Vec::new();
-        let mut first = 0;
-        for (class, labels) in pieces {
-            if *class >= layout.classes() || classes.contains(class) {
+        let (mut first, mut code) = (0, 0);
+        for spec in specs {
+            let (class, labels) = (spec.class, spec.labels);
+            if class >= layout.classes() || classes.contains(&class) {
                 return invalid(format!("class {class} does not exist or is named twice"));
             }
-            classes.push(*class);
-            let view = layout.class(*class);
+            classes.push(class);
+            let view = layout.class(class);
             let orbit = &def.orbits[view.orbit];
             let in_class: Vec<u8> = view
                 .labels
@@ -244,72 +393,82 @@ impl Pattern {
                 id[label as usize] = (first + k) as u8;
             }
             let n = view.labels.len() as u32;
-            let Some(ranks) = Arrangements::new(n, labels.len() as u32) else {
-                return invalid(format!("class {class} has too many slots to rank"));
+            let k = labels.len() as u32;
+            let places = match spec.alike {
+                true if n <= 64 => Places::Alike {
+                    subsets: Colex::new(n, k),
+                    pieces: labels.len(),
+                },
+                false => match Arrangements::new(n, k) {
+                    Some(ranks) => Places::Distinct(ranks),
+                    None => return invalid(format!("class {class} has too many slots to rank")),
+                },
+                true => return invalid(format!("class {class} has too many slots to rank")),
             };
-            let whole = labels.len() == view.labels.len();
-            let step = if whole && orbit.orientations > 1 {
-                view.step
-            } else {
-                1
-            };
-            parts.push(Part {
+            let by_slot = spec.by_slot && orbit.orientations > 1;
+            let step = if by_slot { view.step } else { 1 };
+            let part = Part {
                 orbit: view.orbit,
                 labels: view.labels.to_vec(),
                 oris: view.oris.to_vec(),
                 id,
                 first,
-                ranks,
+                code,
+                places,
                 orientations: orbit.orientations,
                 step,
                 residue: if step > 1 { view.residue } else { 0 },
-                by_slot: whole && orbit.orientations > 1,
-            });
-            first += labels.len();
+                by_slot,
+            };
+            first += part.entries();
+            code += part.labels.len();
+            if first > PLACEMENT_ENTRIES {
+                return invalid(format!(
+                    "the pattern keeps more than {PLACEMENT_ENTRIES} pieces and twists"
+                ));
+            }
             let shown: Vec<String> = labels.iter().map(|&l| (l as u32 + 1).to_string()).collect();
-            names.push(format!("{} {}", orbit.name, shown.join(",")));
+            names.push(match (spec.alike, part.by_slot) {
+                (false, _) => format!("{} {}", orbit.name, shown.join(",")),
+                (true, true) if shown.is_empty() => format!("{} twists", orbit.name),
+                (true, true) => format!("{} twists and {{{}}}", orbit.name, shown.join(",")),
+                (true, false) => format!("{} {{{}}}", orbit.name, shown.join(",")),
+            });
+            parts.push(part);
         }
         let mut size = 1u64;
         for part in &parts {
             let states = part
                 .twists()
-                .and_then(|t| t.checked_mul(part.ranks.count()));
+                .and_then(|t| t.checked_mul(part.places.count()));
             match states.and_then(|s| size.checked_mul(s)) {
                 Some(s) => size = s,
                 None => return invalid("the pattern has more states than a u64 counts".into()),
             }
         }
+        if code > 256 {
+            return invalid("the pattern's classes have more than 256 slots".into());
+        }
         let mut pattern = Pattern {
-            codes: parts.iter().map(|p| p.labels.len()).sum(),
+            codes: code,
             parts,
-            tracked: total,
+            entries: first,
             moves: space.moves().to_vec(),
             inverse: space
                 .moves()
                 .iter()
                 .map(|&m| space.inverse(m).index() as u16)
                 .collect(),
-            base: [0; MAX_TRACKED],
-            modulus: [1; MAX_TRACKED],
             dest: Vec::new(),
             add: Vec::new(),
             goal: Placement::default(),
+            goal_index: 0,
             size,
             name: names.join(" + "),
         };
-        if pattern.codes > 256 {
-            return invalid("the pattern's classes have more than 256 slots".into());
-        }
-        let mut code = 0;
-        for part in &pattern.parts {
-            for i in part.first..part.first + part.pieces() {
-                pattern.base[i] = code as u8;
-                pattern.modulus[i] = part.orientations;
-            }
-            code += part.labels.len();
-        }
         pattern.tabulate(space);
         pattern.goal = pattern.placement(&solved);
+        pattern.goal_index = pattern.index(pattern.goal);
         Ok(pattern)
     }
 
@@ -325,7 +484,6 @@ impl Pattern {
         for m in 0..self.moves.len() {
             let (src, twist) = space.move_bytes(m);
             let (dest, add) = (&mut dest[m], &mut add[m]);
-            let mut code = 0;
             for part in &self.parts {
                 for (j, &b) in part.labels.iter().enumerate() {
                     local[usize::from(b)] = j as u8;
@@ -333,10 +491,9 @@ impl Pattern {
                 for (j, &b) in part.labels.iter().enumerate() {
                     // Classes are closed under the moves: the byte read is the class's.
                     let p = usize::from(local[usize::from(src[usize::from(b)])]);
-                    dest[code + p] = j as u8;
-                    add[code + p] = part.oris.get(j).map_or(0, |&o| twist[usize::from(o)]);
+                    dest[part.code + p] = j as u8;
+                    add[part.code + p] = part.oris.get(j).map_or(0, |&o| twist[usize::from(o)]);
                 }
-                code += part.labels.len();
             }
         }
         self.dest = dest;
@@ -351,7 +508,7 @@ impl Pattern {
 
     /// The number of pieces tracked.
     pub fn tracked(&self) -> usize {
-        self.tracked
+        self.parts.iter().map(Part::pieces).sum()
     }
 
     /// Where the tracked pieces are in the packed state `bytes`.
@@ -394,8 +551,8 @@ impl Pattern {
             }
         }
         let mut p = Placement::default();
-        p.slot.copy_from_slice(&slot[..MAX_TRACKED]);
-        p.twist.copy_from_slice(&twist[..MAX_TRACKED]);
+        p.slot.copy_from_slice(&slot[..PLACEMENT_ENTRIES]);
+        p.twist.copy_from_slice(&twist[..PLACEMENT_ENTRIES]);
         p
     }
 }
@@ -404,36 +561,38 @@ impl StateSpace for Pattern {
     type State = Placement;
     type Move = PermMove;
 
+    /// Part by part: each tracked piece to the slot the move takes it to, with the twist the
+    /// move adds there; twists kept by slot go where their slot's piece goes.
     #[inline]
     fn successors(&self, p: Placement, visit: &mut dyn FnMut(PermMove, Placement)) {
-        let pieces = self.base.iter().zip(&self.modulus).take(self.tracked);
         for ((&mv, dest), add) in self.moves.iter().zip(&self.dest).zip(&self.add) {
             let mut next = p;
-            let entries = next.slot.iter_mut().zip(next.twist.iter_mut());
-            for ((slot, twist), (&base, &modulus)) in entries.zip(pieces.clone()) {
-                // Codes are below 256 (checked in `new`): a `u8` indexes the tables.
-                let code = usize::from(base.wrapping_add(*slot));
-                *slot = dest[code];
-                let t = *twist + add[code];
-                *twist = if t >= modulus { t - modulus } else { t };
-            }
-            // Twists by slot (the entries above were scratch): slot `q`'s twist goes where its
-            // piece goes, plus what the move adds there.
-            for part in self.parts.iter().filter(|part| part.by_slot) {
-                let (first, o) = (part.first, part.orientations);
-                let code = usize::from(self.base[first]);
-                for q in 0..part.labels.len() {
-                    let t = p.twist[first + q] + add[code + q];
-                    let to = first + usize::from(dest[code + q]);
-                    next.twist[to % MAX_TRACKED] = if t >= o { t - o } else { t };
+            for part in &self.parts {
+                let (first, code, o) = (part.first, part.code, part.orientations);
+                let reduce = |t: u8| if t >= o { t - o } else { t };
+                for i in first..first + part.pieces() {
+                    // Codes are below 256 (checked in `new`): a `u8` indexes the tables.
+                    let from = (code + usize::from(p.slot[i])) % 256;
+                    next.slot[i] = dest[from];
+                    if o > 1 && !part.by_slot {
+                        next.twist[i] = reduce(p.twist[i] + add[from]);
+                    }
+                }
+                if part.by_slot {
+                    for q in 0..part.labels.len() {
+                        let to = first + usize::from(dest[(code + q) % 256]);
+                        next.twist[to % PLACEMENT_ENTRIES] =
+                            reduce(p.twist[first + q] + add[(code + q) % 256]);
+                    }
                 }
             }
             visit(mv, next);
         }
     }
 
+    /// By index: alike pieces may be listed in any order.
     fn is_goal(&self, p: Placement) -> bool {
-        p == self.goal
+        self.index(p) == self.goal_index
     }
 }
 
@@ -449,10 +608,10 @@ impl Indexed for Pattern {
         let mut index = 0u64;
         for part in &self.parts {
             let (first, k) = (part.first, part.pieces());
-            index = index * part.ranks.count() + part.ranks.rank(&p.slot[first..first + k]);
-            if part.orientations > 1 {
+            index = index * part.places.count() + part.places.rank(&p.slot[first..first + k]);
+            if part.twisted() > 0 {
                 let o = u64::from(part.orientations);
-                let free = k - usize::from(part.step > 1);
+                let free = part.twisted() - usize::from(part.step > 1);
                 for &t in &p.twist[first..first + free] {
                     index = index * o + u64::from(t);
                 }
@@ -469,9 +628,9 @@ impl Indexed for Pattern {
         let mut p = Placement::default();
         for part in self.parts.iter().rev() {
             let (first, k) = (part.first, part.pieces());
-            if part.orientations > 1 {
+            if part.twisted() > 0 {
                 let o = u64::from(part.orientations);
-                let free = k - usize::from(part.step > 1);
+                let free = part.twisted() - usize::from(part.step > 1);
                 let mut high = 0;
                 if part.step > 1 {
                     let radix = o / u64::from(part.step);
@@ -493,8 +652,8 @@ impl Indexed for Pattern {
                     p.twist[first + free] = (low + step * high) as u8;
                 }
             }
-            let count = part.ranks.count();
-            part.ranks
+            let count = part.places.count();
+            part.places
                 .unrank(index % count, &mut p.slot[first..first + k]);
             index /= count;
         }
@@ -522,15 +681,22 @@ impl Describe for Pattern {
                 .u64(part.step.into())
                 .u64(part.residue.into())
                 .u64(part.by_slot.into());
+            // Written only for alike pieces: the fingerprints of the patterns before them stay.
+            if let Places::Alike { .. } = part.places {
+                content.str("alike");
+            }
         }
         content.str("moves").u64(self.dest.len() as u64);
         for (dest, add) in self.dest.iter().zip(&self.add) {
             content.bytes(&dest[..self.codes]).bytes(&add[..self.codes]);
         }
+        // The entries in use, and at least 16 (the placement's size before twists by slot of
+        // part of a class: the fingerprints of the patterns before them stay).
+        let used = self.entries.max(16);
         content
             .str("goal")
-            .bytes(&self.goal.slot)
-            .bytes(&self.goal.twist);
+            .bytes(&self.goal.slot[..used])
+            .bytes(&self.goal.twist[..used]);
     }
 }
 
@@ -559,7 +725,12 @@ impl SplitMoves for Pattern {
 impl FlipSplit for Pattern {
     fn flip_bits(&self) -> Option<u32> {
         match self.parts.as_slice() {
-            [part] if part.orientations == 2 && !part.by_slot && part.step == 1 => {
+            [
+                part @ Part {
+                    places: Places::Distinct(_),
+                    ..
+                },
+            ] if part.orientations == 2 && !part.by_slot && part.step == 1 => {
                 Some(part.pieces() as u32)
             }
             _ => None,
@@ -572,9 +743,9 @@ impl FlipSplit for Pattern {
     fn block_moves(&self, high: u64, visit: &mut dyn FnMut(u64, u64)) {
         let part = &self.parts[0];
         let k = part.pieces();
-        let base = usize::from(self.base[0]);
+        let base = part.code;
         let mut slots = [0u8; MAX_TRACKED];
-        part.ranks.unrank(high, &mut slots[..k]);
+        part.places.unrank(high, &mut slots[..k]);
         for (dest, add) in self.dest.iter().zip(&self.add) {
             let mut moved = [0u8; MAX_TRACKED];
             let mut mask = 0u64;
@@ -583,7 +754,7 @@ impl FlipSplit for Pattern {
                 *to = dest[code];
                 mask |= u64::from(add[code] & 1) << (k - 1 - i);
             }
-            visit(part.ranks.rank(&moved[..k]), mask);
+            visit(part.places.rank(&moved[..k]), mask);
         }
     }
 }
@@ -900,8 +1071,8 @@ impl Reading {
             }
         }
         let mut p = Placement::default();
-        p.slot.copy_from_slice(&slot[..MAX_TRACKED]);
-        p.twist.copy_from_slice(&twist[..MAX_TRACKED]);
+        p.slot.copy_from_slice(&slot[..PLACEMENT_ENTRIES]);
+        p.twist.copy_from_slice(&twist[..PLACEMENT_ENTRIES]);
         p
     }
 }

@@ -75,6 +75,8 @@ statespace::keys! {
         /// the most states one pattern database has (default 134217728 = 2^27, 64 MiB at 4 bits: the 3x3x3's corners and two groups of six edges); the patterns are picked as large as this allows, e.g. 5109350400 for groups of eight of the 3x3x3's edges (2.4 GiB)
         #[range(1..=i64::MAX)]
         pattern_states: i64,
+        /// also build a pattern database of the twist in every slot (which piece is where forgotten) and of where the named pieces are, as a set: "EDGES 9 10 11 12", the 3x3x3's middle-layer edges, gives the coordinates of Kociemba's first phase (2,217,093,120 states, 1.0 GiB at 4 bits), looked up along the three axes with symmetry = true; "" keeps the twists alone
+        twist_pattern: String,
     }
 }
 
@@ -222,6 +224,15 @@ impl Plugin for PermPlugin {
                 .map_or(MAX_PATTERN_STATES, |n| n.value() as u64),
             None => MAX_PATTERN_STATES,
         };
+        let twist_pattern = match &heuristic_keys {
+            Some(keys) if chosen == HeuristicKind::Pruning => {
+                keys.twist_pattern(config)
+                    .refuse("kind = \"pruning\" uses no pattern database")?;
+                None
+            }
+            Some(keys) => keys.twist_pattern(config).optional()?,
+            None => None,
+        };
         let file = keys.definition(config).value()?;
         let def = match file.get().strip_prefix("builtin:") {
             Some(name) => builtin(name, &mut setup).ok_or_else(|| {
@@ -292,6 +303,7 @@ impl Plugin for PermPlugin {
             symmetry,
             dual,
             pattern_states,
+            twist_pattern,
             description,
             setup: &mut setup,
         };
@@ -311,6 +323,8 @@ struct Build<'a> {
     dual: Option<Checked<bool>>,
     /// `[heuristic] pattern_states`, or the default.
     pattern_states: u64,
+    /// `[heuristic] twist_pattern`, when written.
+    twist_pattern: Option<Checked<String>>,
     description: String,
     setup: &'a mut Setup,
 }
@@ -321,6 +335,65 @@ impl ForWidth for Build<'_> {
     fn run<const N: usize>(self) -> Result<Instance> {
         instance::<N>(self)
     }
+}
+
+/// The pieces `text` names, by class: orbit names, each followed by labels (1-based, as in
+/// `.tws` files), e.g. `EDGES 9 10 11 12`; commas count as spaces. The reason when a name is no
+/// orbit, a label no single piece of one class of it, or a label comes before any orbit.
+fn named_pieces<const N: usize>(
+    space: &PermSpace<N>,
+    text: &str,
+) -> std::result::Result<Vec<(usize, Vec<u8>)>, String> {
+    let def = space.definition();
+    let layout = space.layout();
+    let solved = space.solved().0;
+    let mut pieces: Vec<(usize, Vec<u8>)> = Vec::new();
+    let mut orbit = None;
+    for token in text.split(|c: char| c.is_whitespace() || c == ',') {
+        if token.is_empty() {
+            continue;
+        }
+        let Ok(label) = token.parse::<u32>() else {
+            let Some(o) = def.orbits.iter().position(|o| o.name == token) else {
+                let names: Vec<&str> = def.orbits.iter().map(|o| o.name.as_str()).collect();
+                return Err(format!(
+                    "\"{token}\" is no orbit of {} (orbits: {})",
+                    def.name,
+                    names.join(", ")
+                ));
+            };
+            orbit = Some(o);
+            continue;
+        };
+        let Some(o) = orbit else {
+            return Err(format!("piece {token} comes before any orbit's name"));
+        };
+        let name = &def.orbits[o].name;
+        let class = (1..=256u32).contains(&label).then(|| {
+            (0..layout.classes()).find(|&c| {
+                let view = layout.class(c);
+                view.orbit == o
+                    && view
+                        .labels
+                        .iter()
+                        .filter(|&&b| u32::from(solved[usize::from(b)]) + 1 == label)
+                        .count()
+                        == 1
+            })
+        });
+        let Some(Some(class)) = class else {
+            return Err(format!("{name} has no piece {label} (or more than one)"));
+        };
+        let label = (label - 1) as u8;
+        match pieces.iter_mut().find(|(c, _)| *c == class) {
+            Some((_, labels)) if labels.contains(&label) => {
+                return Err(format!("piece {} of {name} is named twice", label + 1));
+            }
+            Some((_, labels)) => labels.push(label),
+            None => pieces.push((class, vec![label])),
+        }
+    }
+    Ok(pieces)
 }
 
 /// The instance over `Packed<N>` states: every engine, IDA* and A* with the `chosen` heuristic
@@ -335,6 +408,7 @@ fn instance<const N: usize>(build: Build) -> Result<Instance> {
         symmetry,
         dual,
         pattern_states,
+        twist_pattern,
         description,
         setup,
     } = build;
@@ -358,11 +432,19 @@ fn instance<const N: usize>(build: Build) -> Result<Instance> {
     let pieces = auto_pieces(&space, pattern_states);
     let bytes = pieces.len() as u128 * space.moves().len() as u128 * Pattern::MOVE_BYTES;
     setup.charge(bytes, || Location::file(&space.definition().name))?;
-    let patterns = pieces
+    let mut patterns = pieces
         .iter()
         .map(|pieces| Pattern::new(&space, pieces))
         .collect::<std::result::Result<Vec<_>, _>>()
         .map_err(|e| Error::input(Location::file(&space.definition().name), e.to_string()))?;
+    if let Some(key) = twist_pattern {
+        let alike = named_pieces(&space, key.get()).map_err(|why| key.error(why))?;
+        let pattern = Pattern::twists(&space, &alike).map_err(|e| key.error(e.to_string()))?;
+        setup.charge(space.moves().len() as u128 * Pattern::MOVE_BYTES, || {
+            key.location().clone()
+        })?;
+        patterns.push(pattern);
+    }
     let space_for_factory = Arc::new(space.clone());
     let factory: HeuristicFactory<PermSpace<N>> = Arc::new(move |limits, cache| {
         chosen.make::<N>(&space_for_factory, patterns.clone(), lookups, limits, cache)
