@@ -657,13 +657,9 @@ fn perm_pattern_databases_are_admissible_and_ida_agrees_with_the_table() {
     );
 }
 
-/// Patterns of some of a class's flipping pieces are built a block of flips at a time
-/// (`FlipSplit`): the same entries as the level scans', for blocks narrower than a word (the
-/// 3x3x3's edges in ones to fours), one word (six of eight) and two words (seven of eight).
-#[test]
-fn perm_flip_blocks_build_the_tables_the_level_scans_do() {
-    use statespace::search::table::Width;
-    // Eight flipping pieces; three four-cycles that overlap, each flipping two pieces.
+/// A puzzle of eight flipping pieces: three four-cycles that overlap, each flipping two pieces
+/// (small enough for a whole table, with flips enough for blocks of flips).
+fn eight_flipping_edges() -> PermSpace<64> {
     let eight = "Name eight\nSet EDGES 8 2\nSolved\nEDGES\n1 2 3 4 5 6 7 8\nEnd\n\
         Move A\nEDGES\n2 3 4 1 5 6 7 8\n1 0 0 1 0 0 0 0\nEnd\n\
         Move B\nEDGES\n1 2 4 5 6 3 7 8\n0 0 1 0 0 1 0 0\nEnd\n\
@@ -671,7 +667,16 @@ fn perm_flip_blocks_build_the_tables_the_level_scans_do() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("eight.tws");
     std::fs::write(&path, eight).unwrap();
-    let eight = space::<64>(path.to_str().unwrap(), None, Metric::Htm);
+    space::<64>(path.to_str().unwrap(), None, Metric::Htm)
+}
+
+/// Patterns of some of a class's flipping pieces are built a block of flips at a time
+/// (`FlipSplit`): the same entries as the level scans', for blocks narrower than a word (the
+/// 3x3x3's edges in ones to fours), one word (six of eight) and two words (seven of eight).
+#[test]
+fn perm_flip_blocks_build_the_tables_the_level_scans_do() {
+    use statespace::search::table::Width;
+    let eight = eight_flipping_edges();
     let cube = space::<64>(&own("3x3x3.tws"), None, Metric::Htm);
     let edges = |space: &PermSpace<64>, k: u8| {
         // The class of the most slots: the cube's edges, the eight's only one.
@@ -710,15 +715,7 @@ fn perm_flip_blocks_build_the_tables_the_level_scans_do() {
 #[test]
 fn perm_twist_patterns_move_with_the_puzzle_and_are_admissible() {
     use statespace::search::table::Width;
-    // Eight flipping pieces; three four-cycles that overlap, each flipping two pieces.
-    let eight = "Name eight\nSet EDGES 8 2\nSolved\nEDGES\n1 2 3 4 5 6 7 8\nEnd\n\
-        Move A\nEDGES\n2 3 4 1 5 6 7 8\n1 0 0 1 0 0 0 0\nEnd\n\
-        Move B\nEDGES\n1 2 4 5 6 3 7 8\n0 0 1 0 0 1 0 0\nEnd\n\
-        Move C\nEDGES\n1 2 3 4 6 7 8 5\n0 0 0 0 1 0 1 0\nEnd\n";
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("eight.tws");
-    std::fs::write(&path, eight).unwrap();
-    let eight = space::<64>(path.to_str().unwrap(), None, Metric::Htm);
+    let eight = eight_flipping_edges();
     let mut rng = Lcg(23);
     // Pieces 5 and 8, alike: where they are as a pair, and the eight flips.
     let p = Pattern::twists(&eight, &[(0, vec![4, 7])]).unwrap();
