@@ -409,6 +409,17 @@ pub trait Heuristic<P: StateSpace + ?Sized>: Sync {
         Prefetched::NONE
     }
 
+    /// A second stage of [`prefetch`](Self::prefetch), for a heuristic whose look-up reads two
+    /// large tables one after the other (a class number, then the entry it numbers): IDA* calls
+    /// it for every successor after all their first stages and before the first estimate, so
+    /// the first stage's reads have arrived and the second's overlap too. It may rewrite what
+    /// the first stage returned; [`estimate_prefetched`](Self::estimate_prefetched) must give
+    /// the same value whether it was called or not. By default nothing.
+    #[inline]
+    fn prefetch_again(&self, prefetched: &mut Prefetched) {
+        let _ = prefetched;
+    }
+
     /// [`estimate_below`](Self::estimate_below) of `state`, given what
     /// [`prefetch`](Self::prefetch) returned for it: the same value, without the work prefetch
     /// did already. By default `estimate_below`.

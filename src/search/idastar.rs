@@ -399,6 +399,9 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace> Search<'a, P, H, T> {
                 successors.push((m, t));
             }
         });
+        for ahead in prefetched.iter_mut() {
+            heuristic.prefetch_again(ahead);
+        }
         let generated = successors.len() as u64;
         let mut next = prefetched.iter();
         successors.retain(|&(_, t)| {

@@ -96,7 +96,7 @@ pub(crate) fn keep_within_budget<S, M>(
 /// not wait for memory (x86-64 `prefetcht0`; a no-op elsewhere). For engines that know which
 /// table entries they will read next.
 #[inline]
-pub(crate) fn prefetch<T>(item: &T) {
+pub fn prefetch<T>(item: &T) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};

@@ -410,6 +410,13 @@ impl<P: StateSpace + ?Sized, H: Heuristic<P>> Heuristic<P> for Max<H> {
         }
     }
 
+    #[inline]
+    fn prefetch_again(&self, prefetched: &mut Prefetched) {
+        if let Some(first) = self.parts.first() {
+            first.prefetch_again(prefetched);
+        }
+    }
+
     /// [`estimate_below`](Heuristic::estimate_below), the first part reading what it prefetched.
     #[inline]
     fn estimate_prefetched(
@@ -449,6 +456,11 @@ impl<P: StateSpace + ?Sized, H: Heuristic<P> + ?Sized> Heuristic<P> for Box<H> {
     #[inline]
     fn prefetch(&self, space: &P, state: P::State) -> Prefetched {
         (**self).prefetch(space, state)
+    }
+
+    #[inline]
+    fn prefetch_again(&self, prefetched: &mut Prefetched) {
+        (**self).prefetch_again(prefetched)
     }
 
     #[inline]

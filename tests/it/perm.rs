@@ -1392,6 +1392,53 @@ fn perm_every_heuristic_kind_finds_the_same_lengths() {
 }
 
 #[test]
+fn perm_class_patterns_find_the_pruning_tables_lengths() {
+    // Two opposite up corners told apart and the middle-layer edges as a set, one entry per
+    // class of the half turn about the up axis (the only rotation that keeps both), looked up
+    // along the other axes and at the inverse; small groups of edges beside it.
+    let class = "[heuristic]\nkind = \"pdb\"\npattern_states = 1000000\nsymmetry = true\n\
+                 dual = true\nclass_pattern = \"CORNERS 1 3 + EDGES 9 10 11 12\"";
+    let pruning = "[heuristic]\nkind = \"pruning\"";
+    let mut lengths = Vec::new();
+    for extra in [class, pruning] {
+        let inst = instance(&own("3x3x3-rotations.tws"), extra);
+        let mut found = Vec::new();
+        for scramble in [
+            "R U F' L2 D B",
+            "U2 R' F D' L B2 U",
+            "F R",
+            "R L U2 R' L' F2",
+        ] {
+            let mut board = BoardText::from_file("scramble", scramble.into());
+            board.scramble = true;
+            let solution = inst
+                .solve(&board, Mode::IDASTAR, &Limits::default())
+                .unwrap();
+            let Answer::Solved { moves, .. } = &solution.answer else {
+                panic!("{extra}: {:?}", solution.answer)
+            };
+            found.push(moves.len());
+        }
+        lengths.push(found);
+    }
+    assert_eq!(lengths[0], lengths[1]);
+    assert_eq!(lengths[0], [6, 7, 2, 6]);
+    // A definition without rotations: nothing to reduce, refused in one line.
+    let (code, err) = bad(
+        "t.tws",
+        &std::fs::read_to_string(own("3x3x3.tws")).unwrap(),
+        "[heuristic]\nkind = \"pdb\"\nclass_pattern = \"CORNERS 1 2 + EDGES 9 10 11 12\"",
+    );
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("heuristic.class_pattern: pattern database: no rotation of")
+            && err.contains("nothing to reduce"),
+        "{err}"
+    );
+}
+
+#[test]
 fn perm_heuristic_keys_are_checked() {
     for (extra, message) in [
         (
@@ -1449,6 +1496,26 @@ fn perm_heuristic_keys_are_checked() {
         (
             "[heuristic]\nkind = \"pdb\"\ntwist_pattern = 3",
             "heuristic.twist_pattern",
+        ),
+        (
+            "[heuristic]\nkind = \"pruning\"\nclass_pattern = \"A 1 + A 2\"",
+            "heuristic.class_pattern: not used here: kind = \"pruning\" uses no pattern database",
+        ),
+        (
+            "[heuristic]\nkind = \"pdb\"\nclass_pattern = \"A 1\"",
+            "heuristic.class_pattern: \"A 1\" is not two parts \"A + B\"",
+        ),
+        (
+            "[heuristic]\nkind = \"pdb\"\nclass_pattern = \"A 1 + B 2\"",
+            "heuristic.class_pattern: \"B\" is no orbit of T (orbits: A)",
+        ),
+        (
+            "[heuristic]\nkind = \"pdb\"\nclass_pattern = \"A 1 + A 2\"",
+            "heuristic.class_pattern: pattern database: the two parts of a class pattern are in one class",
+        ),
+        (
+            "[heuristic]\nkind = \"pdb\"\nclass_pattern = \" + A 2\"",
+            "heuristic.class_pattern: the pieces told apart are 0 classes' (\"\"): name one class's",
         ),
     ] {
         let (code, err) = bad("t.tws", GOOD, extra);

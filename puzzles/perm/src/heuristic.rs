@@ -94,6 +94,7 @@
 //! eight edges, else its corners) first, and most nodes cost one projection and one lookup (prefetched while the node's other successors
 //! are generated).
 
+use crate::classes::{ClassLookups, ClassPattern};
 use crate::inversion::Inversion;
 use crate::space::{PermMove, PermSpace};
 use crate::state::{ByteIndex, Packed};
@@ -241,12 +242,14 @@ impl Part {
     }
 
     /// The twists the part keeps: one per slot when by slot, else one per tracked piece of a
-    /// twisted class.
+    /// twisted class told apart (pieces kept as a set keep no twist: which of them is twisted
+    /// is not defined).
     fn twisted(&self) -> usize {
-        match (self.orientations > 1, self.by_slot) {
-            (false, _) => 0,
-            (true, true) => self.labels.len(),
-            (true, false) => self.pieces(),
+        match (self.orientations > 1, self.by_slot, &self.places) {
+            (false, _, _) => 0,
+            (true, true, _) => self.labels.len(),
+            (true, false, Places::Alike { .. }) => 0,
+            (true, false, Places::Distinct(_)) => self.pieces(),
         }
     }
 
@@ -362,6 +365,25 @@ impl Pattern {
             ));
         }
         Self::from_parts(space, &specs)
+    }
+
+    /// The pattern of where `pieces` (of one class) are, as a set: which slots they fill, not
+    /// which is where, no twist (the B part of a [`ClassPattern`]).
+    /// The same errors as [`new`](Self::new).
+    pub fn set<const N: usize>(
+        space: &PermSpace<N>,
+        pieces: &(usize, Vec<u8>),
+    ) -> Result<Self, PdbError> {
+        if pieces.1.is_empty() {
+            return Err(PdbError::Invalid("a set of no pieces keeps nothing".into()));
+        }
+        let spec = PartSpec {
+            class: pieces.0,
+            labels: &pieces.1,
+            alike: true,
+            by_slot: false,
+        };
+        Self::from_parts(space, &[spec])
     }
 
     fn from_parts<const N: usize>(
@@ -545,8 +567,88 @@ impl Pattern {
     /// [`placement`](Self::placement) of a packed state: the byte reads are masked (`N` is a
     /// power of two), so the search's projection has no bounds check.
     #[inline]
-    fn placement_of<const N: usize>(&self, bytes: &[u8; N]) -> Placement {
+    pub(crate) fn placement_of<const N: usize>(&self, bytes: &[u8; N]) -> Placement {
         self.placement_by(|b| bytes[usize::from(b) % N])
+    }
+
+    /// A packed state whose placement is `p`: `solved` with each part's class refilled, the
+    /// tracked pieces where `p` puts them (look-alike ones in label order), the class's other
+    /// pieces in the slots left, in label order; twists as `p` keeps them, 0 where it keeps
+    /// none. The image of `p` under a rotation that maps the tracked pieces onto tracked
+    /// pieces is then the placement of this state's image, whatever the untracked pieces are
+    /// ([`classes`](super::classes)). Allocates: for building tables, not for searching.
+    pub(crate) fn realize<const N: usize>(&self, solved: &Packed<N>, p: &Placement) -> Packed<N> {
+        let mut out = *solved;
+        for part in &self.parts {
+            let label_at = |j: usize| solved.0[usize::from(part.labels[j]) % N];
+            // The label of each tracked piece, by its number in the placement.
+            let mut label_of = [0u8; 32];
+            for j in 0..part.labels.len() {
+                let label = label_at(j);
+                let id = part.id[usize::from(label)];
+                if id != UNTRACKED {
+                    label_of[usize::from(id) % 32] = label;
+                }
+            }
+            // Per slot of the class (at most 256): the tracked piece there, if any.
+            let mut held = [UNTRACKED; 256];
+            for i in part.first..part.first + part.pieces() {
+                held[usize::from(p.slot[i])] = i as u8;
+            }
+            let mut untracked = (0..part.labels.len())
+                .map(label_at)
+                .filter(|&l| part.id[usize::from(l)] == UNTRACKED);
+            for (j, &b) in part.labels.iter().enumerate() {
+                let (label, twist) = match held[j] {
+                    UNTRACKED => (untracked.next().unwrap_or(0), 0),
+                    i => (label_of[usize::from(i) % 32], p.twist[usize::from(i)]),
+                };
+                out.0[usize::from(b) % N] = label;
+                if let Some(&o) = part.oris.get(j) {
+                    let twist = match (part.by_slot, &part.places) {
+                        (true, _) => p.twist[(part.first + j) % PLACEMENT_ENTRIES],
+                        (false, Places::Alike { .. }) => 0,
+                        (false, Places::Distinct(_)) => twist,
+                    };
+                    out.0[usize::from(o) % N] = twist;
+                }
+            }
+        }
+        out
+    }
+
+    /// The goal's index.
+    #[cfg(test)]
+    pub(crate) fn goal_index_for_tests(&self) -> u64 {
+        self.goal_index
+    }
+
+    /// The pieces a look-up through symmetry `k` (the state itself for `None`) reads, as
+    /// (orbit, label) pairs: the labels `k` renames into the pattern's tracked ones.
+    pub(crate) fn reads<const N: usize>(
+        &self,
+        symmetries: &Symmetries,
+        solved: &Packed<N>,
+        k: Option<usize>,
+    ) -> Vec<(usize, u8)> {
+        let mut pieces = Vec::new();
+        for part in &self.parts {
+            // Only the labels the class holds: the relabelling table is 0 past them.
+            let mut labels: Vec<u8> = part
+                .labels
+                .iter()
+                .map(|&b| solved.0[usize::from(b)])
+                .collect();
+            labels.sort_unstable();
+            labels.dedup();
+            for label in labels {
+                let renamed = k.map_or(label, |k| symmetries.relabelled(k, part.orbit, label));
+                if part.id[usize::from(renamed)] != UNTRACKED {
+                    pieces.push((part.orbit, label));
+                }
+            }
+        }
+        pieces
     }
 
     /// The placement, reading byte `b` of the state as `read(b)`: one pass over each part's
@@ -558,7 +660,7 @@ impl Pattern {
         let mut twist = [0u8; 32];
         for part in &self.parts {
             let id = &*part.id;
-            if part.oris.is_empty() {
+            if part.twisted() == 0 {
                 for (j, &b) in part.labels.iter().enumerate() {
                     slot[usize::from(id[usize::from(read(b))]) % 32] = j as u8;
                 }
@@ -880,28 +982,8 @@ impl<const N: usize> Conjugated<N> {
         };
         let extra = extra.min(Prefetched::NONE.0.len() - 1);
         let symmetries = space.symmetries();
-        // The pieces a look-up through symmetry `k` reads: (orbit, label) pairs.
-        // Only the labels the class holds: the relabelling table is 0 past them.
-        let solved = space.solved().0;
-        let read = |k: Option<usize>| -> Vec<(usize, u8)> {
-            let mut pieces = Vec::new();
-            for part in &pattern.parts {
-                let mut labels: Vec<u8> = part
-                    .labels
-                    .iter()
-                    .map(|&b| solved[usize::from(b)])
-                    .collect();
-                labels.sort_unstable();
-                labels.dedup();
-                for label in labels {
-                    let renamed = k.map_or(label, |k| symmetries.relabelled(k, part.orbit, label));
-                    if part.id[usize::from(renamed)] != UNTRACKED {
-                        pieces.push((part.orbit, label));
-                    }
-                }
-            }
-            pieces
-        };
+        let solved = space.solved();
+        let read = |k: Option<usize>| pattern.reads(symmetries, &solved, k);
         let mut seen = vec![read(None)];
         let mut candidates: Vec<(usize, Vec<(usize, u8)>)> = Vec::new();
         for k in 0..symmetries.order() - 1 {
@@ -1006,7 +1088,7 @@ impl<const N: usize> Conjugated<N> {
 /// pattern's piece numbers, and the twist the symmetry adds. Reading an image's placement this
 /// way costs about what the plain projection does: a table look-up per slot more, against a
 /// whole image made first (a pass over every byte of the state, each relabelled or retwisted).
-struct Reading {
+pub(crate) struct Reading {
     parts: Vec<PartReading>,
 }
 
@@ -1032,7 +1114,7 @@ struct SlotReading {
 
 impl Reading {
     /// The reading of `pattern` through the `k`-th symmetry of `symmetries`.
-    fn new(pattern: &Pattern, symmetries: &Symmetries, k: usize) -> Self {
+    pub(crate) fn new(pattern: &Pattern, symmetries: &Symmetries, k: usize) -> Self {
         let parts = pattern
             .parts
             .iter()
@@ -1069,12 +1151,16 @@ impl Reading {
     /// each label relabelled and each twist retwisted on the way (the symmetry's
     /// `Conjugation::byte`, composed).
     #[inline]
-    fn placement<const N: usize>(&self, pattern: &Pattern, bytes: &[u8; N]) -> Placement {
+    pub(crate) fn placement<const N: usize>(
+        &self,
+        pattern: &Pattern,
+        bytes: &[u8; N],
+    ) -> Placement {
         let read = |b: ByteIndex| bytes[usize::from(b) % N];
         let mut slot = [0u8; 32];
         let mut twist = [0u8; 32];
         for (part, reading) in pattern.parts.iter().zip(&self.parts) {
-            if part.oris.is_empty() {
+            if part.twisted() == 0 {
                 for (j, s) in reading.slots.iter().enumerate() {
                     slot[usize::from(reading.id[usize::from(read(s.label))]) % 32] = j as u8;
                 }
@@ -1267,14 +1353,44 @@ impl HeuristicKind {
     /// loaded through `cache`, the pruning table filled within a share of the memory budget,
     /// one cell per orbit of the space's symmetries when `symmetric`
     /// ([`PruningTable::symmetric`]); the databases looked up as `lookups` says.
+    ///
+    /// With `classes` (`[heuristic] class_pattern`), a [`ClassPattern`] of those two parts is
+    /// numbered, its table built or loaded, and it comes first, looked up as `lookups` says
+    /// ([`ClassLookups`]); the other databases get the budget it leaves. It is made whatever
+    /// the kind (the plugin refuses it with `kind = "pruning"`).
     pub fn make<const N: usize>(
         self,
         space: &PermSpace<N>,
         patterns: Vec<Pattern>,
+        classes: Option<&ClassParts>,
         lookups: Lookups,
         limits: &Limits,
         cache: &TableCache,
     ) -> Result<SharedHeuristic<PermSpace<N>>, Limit> {
+        if let Some((a, b)) = classes {
+            let pattern = match ClassPattern::new(space, a, b, limits, Some(cache)) {
+                Ok(pattern) => pattern,
+                Err(PdbError::Limit(limit)) => return Err(limit),
+                // The plugin checked the parts (`ClassPattern::check`) when it read the config.
+                Err(PdbError::Invalid(why)) => unreachable!("checked class pattern: {why}"),
+            };
+            let held = pattern.bytes();
+            let database = PatternDatabase::build::<PermSpace<N>>(pattern, limits, Some(cache))?;
+            let extra = if lookups.symmetric {
+                CONJUGATE_LOOKUPS
+            } else {
+                0
+            };
+            let first = ClassLookups::new(space, database, extra, lookups.dual);
+            let mut rest = limits.clone();
+            rest.memory_budget = limits
+                .memory_budget
+                .saturating_sub((held + u128::from(first.database().table().bytes())) as u64);
+            let others = self.make(space, patterns, None, lookups, &rest, cache)?;
+            let parts: Vec<Box<dyn Heuristic<PermSpace<N>> + Send + Sync>> =
+                vec![Box::new(first), Box::new(Shared(others))];
+            return Ok(Arc::new(Max::new(parts)));
+        }
         let warm = patterns.iter().all(|p| {
             let space = Abstraction::<PermSpace<N>>::space(p);
             cached::holds(cache, space, &Abstraction::<PermSpace<N>>::recipe(p))
@@ -1309,6 +1425,45 @@ impl HeuristicKind {
             parts.push(databases::<N>(space, patterns, lookups, &rest, cache)?);
         }
         Ok(Arc::new(Max::new(parts)))
+    }
+}
+
+/// The two parts of a [`ClassPattern`]: pieces told apart, and pieces kept as a set, each
+/// `(class, labels)`.
+pub type ClassParts = ((usize, Vec<u8>), (usize, Vec<u8>));
+
+/// A shared heuristic as a part of [`Max`].
+struct Shared<const N: usize>(SharedHeuristic<PermSpace<N>>);
+
+impl<const N: usize> Heuristic<PermSpace<N>> for Shared<N> {
+    fn estimate(&self, space: &PermSpace<N>, state: Packed<N>) -> u32 {
+        self.0.estimate(space, state)
+    }
+
+    #[inline]
+    fn estimate_below(&self, space: &PermSpace<N>, state: Packed<N>, limit: u32) -> u32 {
+        self.0.estimate_below(space, state, limit)
+    }
+
+    #[inline]
+    fn prefetch(&self, space: &PermSpace<N>, state: Packed<N>) -> Prefetched {
+        self.0.prefetch(space, state)
+    }
+
+    #[inline]
+    fn prefetch_again(&self, prefetched: &mut Prefetched) {
+        self.0.prefetch_again(prefetched)
+    }
+
+    #[inline]
+    fn estimate_prefetched(
+        &self,
+        space: &PermSpace<N>,
+        state: Packed<N>,
+        prefetched: &Prefetched,
+        limit: u32,
+    ) -> u32 {
+        self.0.estimate_prefetched(space, state, prefetched, limit)
     }
 }
 

@@ -18,6 +18,8 @@
 //!   solved: dual look-ups.
 //! - [`heuristic`]: pattern databases over some of the pieces ([`Pattern`]: corners, groups of
 //!   edges), their max for IDA*, and the patterns picked from the classes.
+//! - [`classes`]: pattern databases stored one entry per symmetry class (the 3x3x3's corners
+//!   with the middle-layer edges' slots), their own build and look-ups.
 //! - [`plugin`]: `[puzzle] kind = "perm"`, through the generic glue.
 //!
 //! Floors, each module using only those below it: [`def`] at the bottom; the readers [`tws`]
@@ -32,6 +34,8 @@
 
 #![deny(missing_docs)]
 
+mod class_numbers;
+pub mod classes;
 pub mod def;
 pub mod heuristic;
 pub mod index;

@@ -27,8 +27,11 @@
 //! 128 bytes (the 6x6x6 and larger cubes, the gigaminx) has no index (its size is past a
 //! `u64`): bfs, iddfs, IDA* and A* over the pruning table or the pattern databases, and export.
 
+use super::classes::ClassPattern;
 use super::def::{Definition, Metric, UnknownMetric};
-use super::heuristic::{HeuristicKind, Lookups, MAX_PATTERN_STATES, Pattern, auto_pieces};
+use super::heuristic::{
+    ClassParts, HeuristicKind, Lookups, MAX_PATTERN_STATES, Pattern, auto_pieces,
+};
 use super::space::PermSpace;
 use super::state::{ForWidth, MAX_STATE_BYTES, with_width};
 use super::{kpuzzle, tws};
@@ -77,6 +80,8 @@ statespace::keys! {
         pattern_states: i64,
         /// also build a pattern database of the twist in every slot (which piece is where forgotten) and of where the named pieces are, as a set: "EDGES 9 10 11 12", the 3x3x3's middle-layer edges, gives the coordinates of Kociemba's first phase (2,217,093,120 states, 1.0 GiB at 4 bits), looked up along the three axes with symmetry = true; "" keeps the twists alone
         twist_pattern: String,
+        /// also build a pattern database of some pieces told apart and others as a set, stored one entry per class of the definition's rotations that keep both (tables by symmetry class): "CORNERS 1 2 3 4 5 6 7 8 + EDGES 9 10 11 12", the 3x3x3's corners and middle-layer edges, 43.6 G abstract states in 5.46 G entries (2.5 GiB at 4 bits and 378 MiB of class numbers; built in minutes, then cached); read first, along the three axes with symmetry = true
+        class_pattern: String,
     }
 }
 
@@ -233,6 +238,15 @@ impl Plugin for PermPlugin {
             Some(keys) => keys.twist_pattern(config).optional()?,
             None => None,
         };
+        let class_pattern = match &heuristic_keys {
+            Some(keys) if chosen == HeuristicKind::Pruning => {
+                keys.class_pattern(config)
+                    .refuse("kind = \"pruning\" uses no pattern database")?;
+                None
+            }
+            Some(keys) => keys.class_pattern(config).optional()?,
+            None => None,
+        };
         let file = keys.definition(config).value()?;
         let def = match file.get().strip_prefix("builtin:") {
             Some(name) => builtin(name, &mut setup).ok_or_else(|| {
@@ -304,6 +318,7 @@ impl Plugin for PermPlugin {
             dual,
             pattern_states,
             twist_pattern,
+            class_pattern,
             description,
             setup: &mut setup,
         };
@@ -325,6 +340,8 @@ struct Build<'a> {
     pattern_states: u64,
     /// `[heuristic] twist_pattern`, when written.
     twist_pattern: Option<Checked<String>>,
+    /// `[heuristic] class_pattern`, when written.
+    class_pattern: Option<Checked<String>>,
     description: String,
     setup: &'a mut Setup,
 }
@@ -396,6 +413,32 @@ fn named_pieces<const N: usize>(
     Ok(pieces)
 }
 
+/// The two parts `[heuristic] class_pattern` names, `A + B`: the pieces of `A` told apart,
+/// those of `B` as a set, each of one class ([`named_pieces`]'s syntax). The reason when there
+/// are not two parts or a part names no class or more than one.
+fn class_parts<const N: usize>(
+    space: &PermSpace<N>,
+    text: &str,
+) -> std::result::Result<ClassParts, String> {
+    let halves: Vec<&str> = text.split('+').collect();
+    let [a, b] = halves.as_slice() else {
+        return Err(format!(
+            "\"{text}\" is not two parts \"A + B\" (the pieces told apart, then those kept as a set)"
+        ));
+    };
+    let one = |half: &str, what: &str| -> std::result::Result<(usize, Vec<u8>), String> {
+        let mut pieces = named_pieces(space, half)?;
+        match pieces.len() {
+            1 => Ok(pieces.remove(0)),
+            n => Err(format!(
+                "the pieces {what} are {n} classes' (\"{}\"): name one class's",
+                half.trim()
+            )),
+        }
+    };
+    Ok((one(a, "told apart")?, one(b, "kept as a set")?))
+}
+
 /// The instance over `Packed<N>` states: every engine, IDA* and A* with the `chosen` heuristic
 /// over the pattern databases picked from the classes (`auto` when the space is past a table's
 /// size).
@@ -409,6 +452,7 @@ fn instance<const N: usize>(build: Build) -> Result<Instance> {
         dual,
         pattern_states,
         twist_pattern,
+        class_pattern,
         description,
         setup,
     } = build;
@@ -429,7 +473,24 @@ fn instance<const N: usize>(build: Build) -> Result<Instance> {
         (None, _) => false,
     };
     let lookups = Lookups { symmetric, dual };
-    let pieces = auto_pieces(&space, pattern_states);
+    let classes = match class_pattern {
+        Some(key) => {
+            let parts = class_parts(&space, key.get()).map_err(|why| key.error(why))?;
+            ClassPattern::check(&space, &parts.0, &parts.1)
+                .map_err(|e| key.error(e.to_string()))?;
+            Some(parts)
+        }
+        None => None,
+    };
+    let mut pieces = auto_pieces(&space, pattern_states);
+    // A database of pieces the class pattern tells apart (the 3x3x3's corners) would never
+    // exceed it: left out.
+    if let Some(((class, told), _)) = &classes {
+        pieces.retain(|p| {
+            !p.iter()
+                .all(|(c, l)| c == class && l.iter().all(|x| told.contains(x)))
+        });
+    }
     let bytes = pieces.len() as u128 * space.moves().len() as u128 * Pattern::MOVE_BYTES;
     setup.charge(bytes, || Location::file(&space.definition().name))?;
     let mut patterns = pieces
@@ -447,7 +508,15 @@ fn instance<const N: usize>(build: Build) -> Result<Instance> {
     }
     let space_for_factory = Arc::new(space.clone());
     let factory: HeuristicFactory<PermSpace<N>> = Arc::new(move |limits, cache| {
-        chosen.make::<N>(&space_for_factory, patterns.clone(), lookups, limits, cache)
+        let classes = classes.as_ref();
+        chosen.make::<N>(
+            &space_for_factory,
+            patterns.clone(),
+            classes,
+            lookups,
+            limits,
+            cache,
+        )
     });
     let indexable = space.indexable();
     let no_index = space.layout().why_not_indexable();

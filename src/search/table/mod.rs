@@ -262,6 +262,35 @@ impl DistanceTable {
         }
     }
 
+    /// A table from exact 4-bit entries built elsewhere, packed as [`DistanceTable`]s pack
+    /// them (entry `i` is bits `4 * (i % 16)..` of `words[i / 16]`; 15 unreached, also in the
+    /// padding), with the builder's count of the entries at each distance and its statistics.
+    /// For engines with a search of their own over a space of their own (the permutation
+    /// puzzles' tables by symmetry class).
+    ///
+    /// Panics unless `words` has exactly `len.div_ceil(16)` words.
+    pub fn from_nibble_codes(
+        len: u64,
+        words: Vec<u64>,
+        histogram: Vec<u64>,
+        stats: Stats,
+    ) -> DistanceTable {
+        assert_eq!(
+            words.len() as u64,
+            len.div_ceil(16),
+            "4-bit entries, 16 a word"
+        );
+        let mut entries = Packed::new(0, 4);
+        entries.len = len;
+        entries.words = packed::Words::built(words);
+        DistanceTable {
+            entries,
+            mod3: false,
+            histogram,
+            stats,
+        }
+    }
+
     /// The distance from `state` to the nearest goal, or `None` when no goal can be reached from
     /// it. One lookup in an exact table; in a mod-3 table a descent to the goal set (`d + 1`
     /// successor generations), which fails with [`Inconsistent`] when the table was not built

@@ -1,0 +1,1228 @@
+//! Pattern databases indexed by symmetry class: one entry per class of abstract states under
+//! the rotations that map the pattern onto itself, so that a table of the same bytes holds a
+//! pattern several times larger (issue 23's random-state 3x3x3).
+//!
+//! # The pattern
+//!
+//! A [`ClassPattern`] keeps two parts of two classes of slots: some pieces of one class told
+//! apart, with their twists (part A: the 3x3x3's eight corners, `8! * 3^7 = 88,179,840`
+//! states), and where some pieces of another class are, as a set (part B: the four
+//! middle-layer edges, `C(12, 4) = 495` sets). The plain table of both has `|A| * |B|` entries
+//! (43.6 G on the 3x3x3: 20 GiB at 4 bits). The rotations that map A's pieces onto A's and B's
+//! onto B's (the 8 of the 24 that keep the up-down axis) act on both parts; two abstract
+//! states one maps onto the other are equally far from solved, so one entry serves the class.
+//!
+//! # The index
+//!
+//! A's states fall into classes (`class_of`: per A state its class and a rotation that takes it
+//! to the class's representative, the first of the class in index order). The table's index of
+//! `(a, b)` is `class(a) * |B| + b'`, where `b'` is `b` taken by the same rotation; when the
+//! representative is symmetric itself (its *stabiliser*: the rotations that fix it, the
+//! identity for most), `b'` is the least of `b`'s images under the stabiliser, so that every
+//! class of `(a, b)` has one entry. The 3x3x3's corners have 11,028,984 classes under the 8
+//! rotations, so the table has 5.46 G entries (2.5 GiB at 4 bits): 7.99 times fewer.
+//!
+//! Per estimate: the two parts' projections as for a plain pattern, one read in `class_of`
+//! (a `u32` per A state: 336 MiB on the 3x3x3, also far larger than the caches) and one in
+//! the table.
+//!
+//! # The build
+//!
+//! The table is this module's own breadth-first search over the entries, level by level, on
+//! every core: a level is made forward (each entry of the last level marks its successors)
+//! while it is small, backward (each entry not reached yet looks for a successor on the last
+//! level) once the unreached are fewer than the frontier's moves. Per class the moves of the
+//! representative are looked up once (a class move table: per class and move, the class and
+//! rotation of the successor's A part, 4 bytes, built first and freed after), so the work per
+//! entry is two small-table reads for B and a read in the successor class's 495 entries, which
+//! stay in the caches while one class is done. The 3x3x3's table: about five minutes on two
+//! cores, cached after (BENCHMARKS.md).
+//!
+//! `class_of` is numbered once (the representatives' images: about 9 s for the 3x3x3's
+//! corners) and cached beside the table (`class_numbers.rs`: checked
+//! when read, then used where it lies). The abstract space is [`Indexed`] by entry, its
+//! successors are computed from the representative (slow, but only the cache's probe and
+//! checks use them), and its [`Describe`] covers both parts, the rotations' byte rules and the
+//! numbering's version: a table is read back only for the same classes.
+//!
+//! Trade-offs: a class table pays one more random read per estimate than a plain table and a
+//! build of its own; it is the only way a pattern of this size fits in memory. The rotations
+//! kept are those of the definition that keep both parts: a definition without rotations, or
+//! parts no rotation keeps, gets no reduction (the identity alone) and is refused as pointless.
+
+use crate::class_numbers::{ClassNumbers, UNSET};
+use crate::heuristic::{Pattern, Reading};
+use crate::inversion::Inversion;
+use crate::space::{PermMove, PermSpace};
+use crate::state::Packed;
+use crate::symmetry::Symmetries;
+use statespace::cache::fingerprint::{Content, Fingerprint};
+use statespace::cache::{Entry, TableCache};
+use statespace::limit::{Latch, Limit, Limits};
+use statespace::search::Stats;
+use statespace::search::pdb::{Abstraction, PatternDatabase, PdbError};
+use statespace::search::table::DistanceTable;
+use statespace::space::{
+    Describe, GoalSet, Heuristic, Indexed, Invertible, Prefetched, StateSpace,
+};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+/// The version of the class numbering and of the entries' order: part of every fingerprint
+/// (2: the entries of no class are left unreached).
+const NUMBERING: u64 = 2;
+
+/// Bits of a `class_of` word that hold the rotation.
+const SYM_BITS: u32 = 3;
+
+/// The most rotations a class pattern keeps (the 3x3x3's that keep an axis: 8).
+const MAX_ROTATIONS: usize = 1 << SYM_BITS;
+
+/// The rotation's bits of a `class_of` word.
+const SYM_MASK: u32 = (1 << SYM_BITS) - 1;
+
+/// The most states of the part told apart: each could be a class of its own, numbered in the
+/// bits above the rotation, below [`SYMMETRIC`].
+const MAX_CLASSES: u64 = 1 << (31 - SYM_BITS);
+
+/// The bit of a `class_of` word that says its class's representative is fixed by a rotation
+/// besides the identity: only then is the stabiliser read (a third random read per look-up
+/// otherwise, for the few classes that need it).
+const SYMMETRIC: u32 = 1 << 31;
+
+/// Unreached, in a 4-bit entry.
+const UNREACHED: u64 = 0xF;
+
+/// Classes a worker takes at a time in the build (and between polls of the limits).
+const CHUNK: usize = 2048;
+
+/// A pattern of two parts stored one entry per symmetry class (see the module docs).
+#[derive(Clone, Debug)]
+pub struct ClassPattern {
+    a: Pattern,
+    b: Pattern,
+    b_count: u64,
+    /// The moves, in the space's order.
+    moves: Vec<PermMove>,
+    /// The rotations kept: indices of [`Symmetries::image`], `None` for the identity (first).
+    syms: Vec<Option<usize>>,
+    /// Per A state: `class << SYM_BITS | j`, where rotation `j` takes it to the representative,
+    /// and [`SYMMETRIC`] when a rotation besides the identity fixes the representative.
+    class_of: ClassNumbers,
+    /// Per class: its representative's A index.
+    reps: Vec<u32>,
+    /// The classes whose representative a rotation besides the identity fixes (few), in
+    /// class order, each with the rotations that fix it (bit `j` for `syms[j]`).
+    stab: Vec<(u32, u32)>,
+    /// `b_moves[b * moves + m]`: B's state after move `m`.
+    b_moves: Vec<u16>,
+    /// `b_images[b * syms + j]`: B's state under rotation `j`.
+    b_images: Vec<u16>,
+    goal: u64,
+    /// What the fingerprint covers beyond the parts: the rotations' byte rules.
+    rules: Vec<u8>,
+    name: String,
+}
+
+impl ClassPattern {
+    /// The class pattern of `a` (pieces of one class, told apart) and `b` (pieces of another,
+    /// as a set) in `space`, its classes counted within `limits` (memory checked first, the
+    /// time limit and Ctrl-C polled). [`PdbError::Invalid`] when a part is not one class, the
+    /// two share a class, no rotation of the definition keeps both, or a part is too large to
+    /// number (A past 2^27 states, B past 2^16).
+    pub fn new<const N: usize>(
+        space: &PermSpace<N>,
+        a: &(usize, Vec<u8>),
+        b: &(usize, Vec<u8>),
+        limits: &Limits,
+        cache: Option<&TableCache>,
+    ) -> Result<ClassPattern, PdbError> {
+        let (a_pattern, b_pattern, syms) = Self::parts(space, a, b)?;
+        Self::numbered(space, a_pattern, b_pattern, syms, limits, cache)
+    }
+
+    /// Checks the parts as [`new`](Self::new) does, without numbering anything (a plugin's
+    /// check of its config).
+    pub fn check<const N: usize>(
+        space: &PermSpace<N>,
+        a: &(usize, Vec<u8>),
+        b: &(usize, Vec<u8>),
+    ) -> Result<(), PdbError> {
+        Self::parts(space, a, b).map(|_| ())
+    }
+
+    /// The two parts' patterns and the rotations kept (the identity first).
+    fn parts<const N: usize>(
+        space: &PermSpace<N>,
+        a: &(usize, Vec<u8>),
+        b: &(usize, Vec<u8>),
+    ) -> Result<(Pattern, Pattern, Vec<Option<usize>>), PdbError> {
+        let invalid = |m: String| Err(PdbError::Invalid(m));
+        if a.0 == b.0 {
+            return invalid("the two parts of a class pattern are in one class".into());
+        }
+        let a_pattern = Pattern::new(space, std::slice::from_ref(a))?;
+        let b_pattern = Pattern::set(space, b)?;
+        let a_count = a_pattern.size().try_into().unwrap_or(u64::MAX);
+        let b_count: u64 = b_pattern.size().try_into().unwrap_or(u64::MAX);
+        if a_count > MAX_CLASSES {
+            return invalid(format!(
+                "the pieces told apart have {a_count} states, more than a class table numbers \
+                 ({MAX_CLASSES})"
+            ));
+        }
+        if b_count > u64::from(u16::MAX) {
+            return invalid(format!(
+                "the pieces kept as a set have {b_count} states, more than 65,535"
+            ));
+        }
+        let symmetries = space.symmetries();
+        let solved = space.solved();
+        let keeps = |p: &Pattern, k: usize| {
+            p.reads(symmetries, &solved, Some(k)) == p.reads(symmetries, &solved, None)
+        };
+        let mut syms = vec![None];
+        for k in 0..symmetries.order() - 1 {
+            if keeps(&a_pattern, k) && keeps(&b_pattern, k) {
+                syms.push(Some(k));
+            }
+        }
+        if syms.len() > MAX_ROTATIONS {
+            return invalid(format!(
+                "{} rotations keep both parts, more than the {MAX_ROTATIONS} a class table numbers",
+                syms.len()
+            ));
+        }
+        if syms.len() == 1 {
+            return invalid(format!(
+                "no rotation of {} keeps both {} and {}: nothing to reduce ({})",
+                space.definition().name,
+                a_pattern.name(),
+                b_pattern.name(),
+                symmetries
+                    .why_none()
+                    .unwrap_or("the rotations move these pieces elsewhere")
+            ));
+        }
+        Ok((a_pattern, b_pattern, syms))
+    }
+
+    /// The classes of `a_pattern`'s states under `syms`, and `b_pattern`'s tables.
+    fn numbered<const N: usize>(
+        space: &PermSpace<N>,
+        a_pattern: Pattern,
+        b_pattern: Pattern,
+        syms: Vec<Option<usize>>,
+        limits: &Limits,
+        cache: Option<&TableCache>,
+    ) -> Result<ClassPattern, PdbError> {
+        let a_count = a_pattern.size() as u64;
+        let b_count = b_pattern.size() as u64;
+        let symmetries = space.symmetries();
+        let solved = space.solved();
+        let moves = space.moves().to_vec();
+        let s = syms.len();
+        // The class numbering's memory: `class_of`, and at most as many representatives and
+        // stabilisers (one class per state when every rotation fixes every state).
+        // And the table's fewest bytes (every class as large as it can be), refused before the
+        // numbering's seconds are spent.
+        let numbering =
+            u128::from(a_count) * 12 + u128::from(b_count) * 2 * (moves.len() + s) as u128;
+        let table = (u128::from(a_count) / s as u128) * u128::from(b_count) / 2;
+        limits.check_memory(numbering + table)?;
+        // Per kept rotation, the parts read through it (no image made).
+        let readings = |pattern: &Pattern| -> Vec<Option<Reading>> {
+            let through = |k: &Option<usize>| k.map(|k| Reading::new(pattern, symmetries, k));
+            syms.iter().map(through).collect()
+        };
+        let (a_readings, b_readings) = (readings(&a_pattern), readings(&b_pattern));
+        let image = |pattern: &Pattern, through: &Option<Reading>, state: &Packed<N>| -> u64 {
+            pattern.index(match through {
+                Some(reading) => reading.placement(pattern, &state.0),
+                None => pattern.placement_of(&state.0),
+            })
+        };
+        // B's tables: small.
+        let mut b_moves = Vec::with_capacity(b_count as usize * moves.len());
+        let mut b_images = Vec::with_capacity(b_count as usize * s);
+        for i in 0..b_count {
+            let p = b_pattern.state(i);
+            b_pattern.successors(p, &mut |_, next| b_moves.push(b_pattern.index(next) as u16));
+            let state = b_pattern.realize(&solved, &p);
+            for through in &b_readings {
+                b_images.push(image(&b_pattern, through, &state) as u16);
+            }
+        }
+        let mut rules = Vec::new();
+        for &k in syms.iter().flatten() {
+            for byte in 0..space.state_len() {
+                let (src, label, add) = symmetries.byte_rule(k, byte as _);
+                rules.extend(src.to_le_bytes());
+                rules.extend(label.to_le_bytes());
+                rules.push(add);
+            }
+        }
+        // The numbers: from the cache (checked), else numbered here and saved.
+        let realized = |a: u64| a_pattern.realize(&solved, &a_pattern.state(a));
+        let images = |a: u64, out: &mut [u64]| {
+            let state = realized(a);
+            for (to, through) in out.iter_mut().zip(&a_readings) {
+                *to = image(&a_pattern, through, &state);
+            }
+        };
+        let inverse = inverse_rotations(space, symmetries, &syms);
+        let number = || number_classes(a_count, s, &inverse, &images, limits);
+        let check = |numbers: &ClassNumbers| check_numbers(numbers, a_count, s, &images);
+        let numbers = match cache {
+            Some(cache) => {
+                let entry = Entry {
+                    label: "classes",
+                    fingerprint: numbers_fingerprint(&a_pattern, s, &rules),
+                };
+                cache.load_or_build(&entry, limits, check, number)?.0
+            }
+            None => number()?,
+        };
+        // The representatives (each the first of its class, its own rotation the identity)
+        // and the stabilisers of the symmetric ones, from the numbers.
+        let latch = Latch::new(limits);
+        let mut reps = Vec::with_capacity(numbers.classes as usize);
+        let mut stab = Vec::new();
+        for a in 0..a_count {
+            if a % (1 << 20) == 0 {
+                latch.check()?;
+            }
+            let word = numbers.get(a);
+            if word & SYM_MASK != 0 {
+                continue;
+            }
+            let class = reps.len() as u32;
+            reps.push(a as u32);
+            if word & SYMMETRIC != 0 {
+                let mut to = [0u64; MAX_ROTATIONS];
+                images(a, &mut to[..s]);
+                let fixed = (0..s).filter(|&j| to[j] == a).fold(0, |m, j| m | 1 << j);
+                stab.push((class, fixed));
+            }
+        }
+        let name = format!(
+            "{} + {} by {} rotations",
+            a_pattern.name(),
+            b_pattern.name(),
+            s
+        );
+        let mut pattern = ClassPattern {
+            b_count,
+            moves,
+            syms,
+            class_of: numbers,
+            reps,
+            stab,
+            b_moves,
+            b_images,
+            goal: 0,
+            rules,
+            name,
+            a: a_pattern,
+            b: b_pattern,
+        };
+        pattern.goal = pattern.project_state(&solved);
+        Ok(pattern)
+    }
+
+    /// The bytes the pattern holds beside its table: the class numbering (a word per A
+    /// state, and per class its representative and stabiliser) and B's tables.
+    pub fn bytes(&self) -> u128 {
+        u128::from(self.class_of.bytes())
+            + (self.reps.len() * 4 + self.stab.len() * 8) as u128
+            + ((self.b_moves.len() + self.b_images.len()) * 2) as u128
+    }
+
+    /// The classes of A's states.
+    pub fn classes(&self) -> u64 {
+        self.reps.len() as u64
+    }
+
+    /// The rotations kept, the identity included.
+    pub fn rotations(&self) -> usize {
+        self.syms.len()
+    }
+
+    /// The parts for people: `CORNERS 1,...,8 + EDGES {9,10,11,12} by 8 rotations`.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The entry of A state `a` with B state `b`.
+    #[inline]
+    fn cell(&self, a: u64, b: u64) -> u64 {
+        let word = self.class_of.get(a);
+        let class = u64::from((word & !SYMMETRIC) >> SYM_BITS);
+        let j = (word & SYM_MASK) as usize;
+        let b = self.b_images[b as usize * self.syms.len() + j];
+        let b = match word & SYMMETRIC {
+            0 => b,
+            _ => self.least(class as usize, b),
+        };
+        class * self.b_count + u64::from(b)
+    }
+
+    /// Whether a rotation besides the identity fixes `class`'s representative.
+    fn is_symmetric(&self, class: usize) -> bool {
+        self.stab
+            .binary_search_by_key(&(class as u32), |&(c, _)| c)
+            .is_ok()
+    }
+
+    /// The least image of `b` under the stabiliser of `class`'s representative: `b` itself
+    /// for most classes (only the identity fixes them).
+    #[inline]
+    fn least(&self, class: usize, b: u16) -> u16 {
+        let mut fixed = match self.stab.binary_search_by_key(&(class as u32), |&(c, _)| c) {
+            Ok(i) => self.stab[i].1 & !1,
+            Err(_) => 0,
+        };
+        let mut least = b;
+        while fixed != 0 {
+            let j = fixed.trailing_zeros() as usize;
+            fixed &= fixed - 1;
+            least = least.min(self.b_images[usize::from(b) * self.syms.len() + j]);
+        }
+        least
+    }
+
+    /// The entry of a packed state.
+    #[inline]
+    pub fn project_state<const N: usize>(&self, state: &Packed<N>) -> u64 {
+        let a = self.a.index(self.a.placement_of(&state.0));
+        let b = self.b.index(self.b.placement_of(&state.0));
+        self.cell(a, b)
+    }
+
+    /// Per class and move: the successor's `class_of` word (class and rotation) of the
+    /// representative's A state; built on `threads` threads.
+    fn class_moves(&self, latch: &Latch, threads: usize) -> Result<Vec<u32>, Limit> {
+        let m = self.moves.len();
+        let classes = self.reps.len();
+        let mut table = vec![0u32; classes * m];
+        let next = AtomicUsize::new(0);
+        let chunks: Vec<&mut [u32]> = table.chunks_mut(CHUNK * m).collect();
+        let chunks: Vec<std::sync::Mutex<&mut [u32]>> =
+            chunks.into_iter().map(std::sync::Mutex::new).collect();
+        std::thread::scope(|scope| -> Result<(), Limit> {
+            let workers: Vec<_> = (0..threads)
+                .map(|_| {
+                    scope.spawn(|| -> Result<(), Limit> {
+                        loop {
+                            let k = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(chunk) = chunks.get(k) else {
+                                return Ok(());
+                            };
+                            latch.check()?;
+                            let mut out = chunk.lock().expect("one worker a chunk");
+                            for (i, row) in out.chunks_mut(m).enumerate() {
+                                let rep = u64::from(self.reps[k * CHUNK + i]);
+                                let mut at = 0;
+                                self.a.successors(self.a.state(rep), &mut |_, p| {
+                                    row[at] = self.class_of.get(self.a.index(p));
+                                    at += 1;
+                                });
+                            }
+                        }
+                    })
+                })
+                .collect();
+            for worker in workers {
+                worker.join().expect("a class-move worker panicked")?;
+            }
+            Ok(())
+        })?;
+        Ok(table)
+    }
+
+    /// The exact table, level by level (module docs).
+    fn build(&self, limits: &Limits) -> Result<DistanceTable, Limit> {
+        let size = self.reps.len() as u64 * self.b_count;
+        let m = self.moves.len();
+        let table_bytes = u128::from(size.div_ceil(16)) * 8;
+        limits.check_memory(table_bytes + (self.reps.len() * m * 4) as u128)?;
+        let started = std::time::Instant::now();
+        let latch = Latch::new(limits);
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let class_moves = self.class_moves(&latch, threads)?;
+        let words: Vec<AtomicU64> = (0..size.div_ceil(16))
+            .map(|_| AtomicU64::new(u64::MAX))
+            .collect();
+        let get = |i: u64| (words[(i / 16) as usize].load(Ordering::Relaxed) >> (i % 16 * 4)) & 0xF;
+        // Sets an unreached entry to `d`: an AND, so that two threads setting one entry to the
+        // same level agree, and the word's other entries keep theirs.
+        // True when this call reached it (the other thread's AND found it reached).
+        let set = |i: u64, d: u64| {
+            let shift = i % 16 * 4;
+            let before =
+                words[(i / 16) as usize].fetch_and(!((UNREACHED ^ d) << shift), Ordering::Relaxed);
+            (before >> shift) & 0xF == UNREACHED
+        };
+        set(self.goal, 0);
+        let mut histogram = vec![1u64];
+        let mut reached = 1u64;
+        let s = self.syms.len();
+        let bc = self.b_count as usize;
+        for depth in 0u64.. {
+            let frontier = histogram[depth as usize];
+            if frontier == 0 || depth + 1 >= UNREACHED {
+                break;
+            }
+            let backward = frontier * m as u64 > (size - reached) * 2;
+            let next = AtomicUsize::new(0);
+            let found = AtomicU64::new(0);
+            let chunks = self.reps.len().div_ceil(CHUNK);
+            std::thread::scope(|scope| -> Result<(), Limit> {
+                let workers: Vec<_> = (0..threads)
+                    .map(|_| {
+                        scope.spawn(|| -> Result<(), Limit> {
+                            let mut count = 0u64;
+                            let mut successors = vec![(0u64, 0usize); m];
+                            loop {
+                                let k = next.fetch_add(1, Ordering::Relaxed);
+                                if k >= chunks {
+                                    break;
+                                }
+                                latch.check()?;
+                                for class in k * CHUNK..((k + 1) * CHUNK).min(self.reps.len()) {
+                                    let base = class as u64 * self.b_count;
+                                    let row = &class_moves[class * m..(class + 1) * m];
+                                    for (to, &word) in successors.iter_mut().zip(row) {
+                                        *to = (
+                                            u64::from((word & !SYMMETRIC) >> SYM_BITS),
+                                            (word & SYM_MASK) as usize,
+                                        );
+                                    }
+                                    let target = |b: usize, mv: usize| -> u64 {
+                                        let (to, j) = successors[mv];
+                                        let moved = usize::from(self.b_moves[b * m + mv]);
+                                        let image = self.b_images[moved * s + j];
+                                        to * self.b_count
+                                            + u64::from(self.least(to as usize, image))
+                                    };
+                                    // A symmetric class's entries of non-least `b` stand
+                                    // for no class (their twin is the least image): never
+                                    // set, or a backward level could give one a distance
+                                    // larger than its twin's.
+                                    let symmetric = self.is_symmetric(class);
+                                    for b in 0..bc {
+                                        if symmetric && self.least(class, b as u16) != b as u16 {
+                                            continue;
+                                        }
+                                        let here = get(base + b as u64);
+                                        if backward {
+                                            if here == UNREACHED
+                                                && (0..m).any(|mv| get(target(b, mv)) == depth)
+                                            {
+                                                count += u64::from(set(base + b as u64, depth + 1));
+                                            }
+                                        } else if here == depth {
+                                            for mv in 0..m {
+                                                let t = target(b, mv);
+                                                if get(t) == UNREACHED {
+                                                    count += u64::from(set(t, depth + 1));
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                            found.fetch_add(count, Ordering::Relaxed);
+                            Ok(())
+                        })
+                    })
+                    .collect();
+                for worker in workers {
+                    worker.join().expect("a class-table worker panicked")?;
+                }
+                Ok(())
+            })?;
+            let new = found.load(Ordering::Relaxed);
+            histogram.push(new);
+            reached += new;
+        }
+        while histogram.last() == Some(&0) {
+            histogram.pop();
+        }
+        let stats = Stats {
+            expanded: reached,
+            visited: reached,
+            depth: histogram.len().saturating_sub(1) as u32,
+            elapsed: started.elapsed(),
+            ..Stats::default()
+        };
+        // An `AtomicU64` has the size, alignment and bits of a `u64`.
+        let words: Vec<u64> = words.into_iter().map(AtomicU64::into_inner).collect();
+        Ok(DistanceTable::from_nibble_codes(
+            size, words, histogram, stats,
+        ))
+    }
+}
+
+/// Numbers the classes of `count` states under `rotations` rotations (`images(a, out)`: the
+/// images of state `a` under each, the identity first; `inverse[j]`: the rotation undoing
+/// the `j`-th): each state not numbered yet is its class's representative, the least of it,
+/// and its images join it.
+fn number_classes(
+    count: u64,
+    rotations: usize,
+    inverse: &[usize],
+    images: &dyn Fn(u64, &mut [u64]),
+    limits: &Limits,
+) -> Result<ClassNumbers, Limit> {
+    let latch = Latch::new(limits);
+    let mut ticker = latch.ticker();
+    let mut numbers = ClassNumbers::unset(count, rotations as u32);
+    let mut classes = 0u32;
+    let mut to = [0u64; MAX_ROTATIONS];
+    for a in 0..count {
+        ticker.tick(a)?;
+        if numbers.get(a) != UNSET {
+            continue;
+        }
+        images(a, &mut to[..rotations]);
+        let symmetric = to[1..rotations].contains(&a);
+        let flag = if symmetric { SYMMETRIC } else { 0 };
+        for (j, &image) in to[..rotations].iter().enumerate() {
+            // Rotation `inverse[j]` takes `image` back to the representative; of two
+            // rotations onto one image (a symmetric representative), the first.
+            if numbers.get(image) == UNSET {
+                numbers.set(image, flag | classes << SYM_BITS | inverse[j] as u32);
+            }
+        }
+        classes += 1;
+    }
+    numbers.classes = u64::from(classes);
+    Ok(numbers)
+}
+
+/// Whether `numbers` (read from a file: untrusted) are the numbering of `count` states under
+/// `rotations` rotations: the layout's counts, every word's class and rotation in range, the
+/// classes numbered in order of their first states (each class's first state its own
+/// representative), and at 1,024 sampled states, the image the word names is the
+/// representative and the flag says whether a rotation fixes it. One line when not.
+fn check_numbers(
+    numbers: &ClassNumbers,
+    count: u64,
+    rotations: usize,
+    images: &dyn Fn(u64, &mut [u64]),
+) -> Result<(), String> {
+    if numbers.len() != count || numbers.rotations as usize != rotations {
+        return Err(format!(
+            "numbers {} states under {} rotations, not {count} under {rotations}",
+            numbers.len(),
+            numbers.rotations
+        ));
+    }
+    let mut reps = Vec::new();
+    for a in 0..count {
+        let word = numbers.get(a);
+        let (class, j) = (u64::from((word & !SYMMETRIC) >> SYM_BITS), word & SYM_MASK);
+        let fits = match j {
+            0 => class == reps.len() as u64,
+            _ => class < reps.len() as u64 && (j as usize) < rotations,
+        };
+        if !fits {
+            return Err(format!(
+                "state {a}'s class word {word:#x} does not fit the numbering"
+            ));
+        }
+        if j == 0 {
+            reps.push(a);
+        }
+    }
+    if reps.len() as u64 != numbers.classes {
+        return Err(format!(
+            "{} classes numbered, the header says {}",
+            reps.len(),
+            numbers.classes
+        ));
+    }
+    let mut random = statespace::random::Lcg(count ^ 0x5eed);
+    let mut to = [0u64; MAX_ROTATIONS];
+    for _ in 0..1024.min(count) {
+        let a = random.below(count as usize) as u64;
+        let word = numbers.get(a);
+        let rep = reps[((word & !SYMMETRIC) >> SYM_BITS) as usize];
+        images(a, &mut to[..rotations]);
+        let mut fixed = [0u64; MAX_ROTATIONS];
+        images(rep, &mut fixed[..rotations]);
+        let symmetric = fixed[1..rotations].contains(&rep);
+        if to[(word & SYM_MASK) as usize] != rep || symmetric != (word & SYMMETRIC != 0) {
+            return Err(format!(
+                "state {a}'s class word {word:#x} names the wrong class"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The cache's key of a numbering: the part told apart, the rotations' byte rules (`rules`,
+/// `rotations` of them) and the numbering's version.
+fn numbers_fingerprint(a: &Pattern, rotations: usize, rules: &[u8]) -> Fingerprint {
+    let mut content = Content::new("statespace class numbers");
+    content.u64(NUMBERING);
+    a.describe(&mut content);
+    content.u64(rotations as u64).bytes(rules);
+    content.finish()
+}
+
+/// Per kept rotation `j`, the `i` with `syms[i]` undoing `syms[j]`: found on a state scrambled
+/// by a fixed walk (any state that only the identity fixes tells them apart).
+fn inverse_rotations<const N: usize>(
+    space: &PermSpace<N>,
+    symmetries: &Symmetries,
+    syms: &[Option<usize>],
+) -> Vec<usize> {
+    let mut state = space.solved();
+    let moves = space.moves();
+    for step in 0..64 {
+        state = space.apply(state, moves[(step * 7 + step / 3) % moves.len()]);
+    }
+    let image = |j: usize, s: &Packed<N>| match syms[j] {
+        Some(k) => symmetries.image(k, s),
+        None => *s,
+    };
+    (0..syms.len())
+        .map(|j| {
+            let there = image(j, &state);
+            (0..syms.len())
+                .find(|&i| image(i, &there) == state)
+                .unwrap_or(0)
+        })
+        .collect()
+}
+
+impl StateSpace for ClassPattern {
+    type State = u64;
+    type Move = PermMove;
+
+    /// The representative's successors, each taken to its class's entry (slow: for the
+    /// cache's probe and checks; the build has its own tables).
+    fn successors(&self, cell: u64, visit: &mut dyn FnMut(PermMove, u64)) {
+        let (class, b) = (cell / self.b_count, cell % self.b_count);
+        let rep = u64::from(self.reps[class as usize]);
+        let mut at = 0;
+        let m = self.moves.len();
+        self.a.successors(self.a.state(rep), &mut |mv, p| {
+            let moved = u64::from(self.b_moves[b as usize * m + at]);
+            at += 1;
+            visit(mv, self.cell(self.a.index(p), moved));
+        });
+    }
+
+    fn is_goal(&self, cell: u64) -> bool {
+        cell == self.goal
+    }
+}
+
+impl Indexed for ClassPattern {
+    fn size(&self) -> u128 {
+        u128::from(self.reps.len() as u64 * self.b_count)
+    }
+
+    fn index(&self, cell: u64) -> u64 {
+        cell
+    }
+
+    fn state(&self, index: u64) -> u64 {
+        index
+    }
+}
+
+impl Invertible for ClassPattern {
+    fn inverse(&self, m: PermMove) -> PermMove {
+        self.a.inverse(m)
+    }
+}
+
+impl GoalSet for ClassPattern {
+    fn goals(&self, visit: &mut dyn FnMut(u64)) {
+        visit(self.goal)
+    }
+}
+
+/// Both parts, the rotations' byte rules, the numbering's version: what decides which entry
+/// holds which class.
+impl Describe for ClassPattern {
+    fn describe(&self, content: &mut Content) {
+        content.str("perm class pattern").u64(NUMBERING);
+        self.a.describe(content);
+        self.b.describe(content);
+        content
+            .str("rotations")
+            .u64(self.syms.len() as u64)
+            .bytes(&self.rules);
+    }
+}
+
+impl<const N: usize> Abstraction<PermSpace<N>> for ClassPattern {
+    type Space = ClassPattern;
+
+    fn space(&self) -> &ClassPattern {
+        self
+    }
+
+    #[inline]
+    fn project(&self, _: &PermSpace<N>, state: Packed<N>) -> u64 {
+        self.project_state(&state)
+    }
+
+    /// A move turns many pieces at once: every move may count (as for [`Pattern`]).
+    fn pieces(&self) -> u64 {
+        u64::MAX
+    }
+
+    fn build_table(&self, limits: &Limits) -> Result<DistanceTable, Limit> {
+        self.build(limits)
+    }
+
+    /// The table and the class move table beside it.
+    fn build_bytes(&self) -> u128 {
+        self.size().div_ceil(16) * 8 + (self.reps.len() * self.moves.len() * 4) as u128
+    }
+}
+
+/// A class database looked up at the state, at images of it under rotations that read other
+/// pieces (the 3x3x3's other two axes' middle-layer edges), and with `dual` at the state's
+/// inverse too: the largest value (as [`Conjugated`](crate::heuristic::Conjugated) does for a
+/// plain database).
+///
+/// A look-up reads twice far from the caches: the A state's class word, then the entry. So
+/// [`prefetch`](Heuristic::prefetch) (IDA* calls it for all of a node's successors before it
+/// estimates any) computes each look-up's two parts and prefetches the class words, and the
+/// estimate then finds them cached, prefetches the look-ups' entries together and reads them.
+pub struct ClassLookups<const N: usize> {
+    database: PatternDatabase<ClassPattern>,
+    /// The rotations looked up through besides the identity.
+    through: Vec<usize>,
+    /// Per rotation looked up through, the readings of the two parts through it (no image
+    /// made: [`Reading`]).
+    readings: Vec<(Reading, Reading)>,
+    inversion: Option<Inversion>,
+}
+
+/// A look-up's two parts in one word: the A state above, the B state in the low 16 bits.
+const B_BITS: u32 = 16;
+
+/// The most rotations looked up through: [`Prefetched`]'s last word says which stage its
+/// words are at ([`CELLS`]).
+const MAX_THROUGH: usize = 2;
+
+/// [`Prefetched`]'s last word once [`prefetch_again`](Heuristic::prefetch_again) has made
+/// the parts' words entries (0 before).
+const CELLS: u64 = 1;
+
+impl<const N: usize> ClassLookups<N> {
+    /// `database` looked up at the state and through at most `extra` rotations, each reading
+    /// other pieces (the first such), and with `dual` at the inverse when the space has one.
+    pub fn new(
+        space: &PermSpace<N>,
+        database: PatternDatabase<ClassPattern>,
+        extra: usize,
+        dual: bool,
+    ) -> Self {
+        let symmetries = space.symmetries();
+        let solved = space.solved();
+        let pattern = database.abstraction();
+        let reads = |k: Option<usize>| {
+            let mut pieces = pattern.a.reads(symmetries, &solved, k);
+            pieces.extend(pattern.b.reads(symmetries, &solved, k));
+            pieces
+        };
+        let mut seen = vec![reads(None)];
+        let mut through = Vec::new();
+        for k in 0..symmetries.order() - 1 {
+            let pieces = reads(Some(k));
+            if through.len() < extra.min(MAX_THROUGH) && !seen.contains(&pieces) {
+                seen.push(pieces);
+                through.push(k);
+            }
+        }
+        let readings = through
+            .iter()
+            .map(|&k| {
+                (
+                    Reading::new(&pattern.a, symmetries, k),
+                    Reading::new(&pattern.b, symmetries, k),
+                )
+            })
+            .collect();
+        let inversion = match dual {
+            true => space.inversion().ok().cloned(),
+            false => None,
+        };
+        ClassLookups {
+            database,
+            through,
+            readings,
+            inversion,
+        }
+    }
+
+    /// The database.
+    pub fn database(&self) -> &PatternDatabase<ClassPattern> {
+        &self.database
+    }
+
+    /// The rotations looked up through besides the identity.
+    pub fn through(&self) -> &[usize] {
+        &self.through
+    }
+
+    /// The look-ups of `state`, the plain one first: each its two parts' word (see
+    /// [`B_BITS`]), into `out`; how many.
+    #[inline]
+    fn parts(&self, state: &Packed<N>, out: &mut [u64]) -> usize {
+        let pattern = self.database.abstraction();
+        let word = |a: u64, b: u64| a << B_BITS | b;
+        out[0] = word(
+            pattern.a.index(pattern.a.placement_of(&state.0)),
+            pattern.b.index(pattern.b.placement_of(&state.0)),
+        );
+        for (slot, (a, b)) in out[1..].iter_mut().zip(&self.readings) {
+            *slot = word(
+                pattern.a.index(a.placement(&pattern.a, &state.0)),
+                pattern.b.index(b.placement(&pattern.b, &state.0)),
+            );
+        }
+        1 + self.readings.len()
+    }
+
+    /// The entries of the look-ups whose parts' words are `words`, into `cells`, each
+    /// prefetched.
+    #[inline]
+    fn cells(&self, words: &[u64], cells: &mut [u64]) {
+        let pattern = self.database.abstraction();
+        for (cell, &word) in cells.iter_mut().zip(words) {
+            *cell = pattern.cell(word >> B_BITS, word & ((1 << B_BITS) - 1));
+            self.database.table().prefetch(*cell);
+        }
+    }
+
+    /// The entries `cells`, read in turn until one reaches `limit`.
+    #[inline]
+    fn read_cells(&self, cells: &[u64], limit: u32) -> u32 {
+        let mut best = 0;
+        for &cell in cells {
+            best = best.max(self.database.entry(cell));
+            if best >= limit {
+                break;
+            }
+        }
+        best
+    }
+
+    /// [`read_cells`](Self::read_cells) of the look-ups whose parts' words are `words`.
+    #[inline]
+    fn read(&self, words: &[u64], limit: u32) -> u32 {
+        let mut cells = [0u64; 1 + MAX_THROUGH];
+        self.cells(words, &mut cells);
+        self.read_cells(&cells[..words.len()], limit)
+    }
+
+    /// The inverse's look-ups, only while `best` is below `limit`.
+    #[inline]
+    fn read_inverse(&self, state: &Packed<N>, best: u32, limit: u32) -> u32 {
+        let Some(inversion) = self.inversion.as_ref().filter(|_| best < limit) else {
+            return best;
+        };
+        let mut words = [0u64; 1 + MAX_THROUGH];
+        let n = self.parts(&inversion.invert(state), &mut words);
+        best.max(self.read(&words[..n], limit))
+    }
+}
+
+impl<const N: usize> Heuristic<PermSpace<N>> for ClassLookups<N> {
+    fn estimate(&self, space: &PermSpace<N>, state: Packed<N>) -> u32 {
+        self.estimate_below(space, state, u32::MAX)
+    }
+
+    #[inline]
+    fn estimate_below(&self, _: &PermSpace<N>, state: Packed<N>, limit: u32) -> u32 {
+        let mut words = [0u64; 1 + MAX_THROUGH];
+        let n = self.parts(&state, &mut words);
+        let best = self.read(&words[..n], limit);
+        self.read_inverse(&state, best, limit)
+    }
+
+    /// The look-ups' parts, their class words prefetched.
+    #[inline]
+    fn prefetch(&self, _: &PermSpace<N>, state: Packed<N>) -> Prefetched {
+        let mut out = Prefetched::NONE;
+        let n = self.parts(&state, &mut out.0);
+        let class_of = &self.database.abstraction().class_of;
+        for &word in &out.0[..n] {
+            class_of.prefetch(word >> B_BITS);
+        }
+        out
+    }
+
+    /// The class words have arrived: the entries they number, prefetched.
+    #[inline]
+    fn prefetch_again(&self, prefetched: &mut Prefetched) {
+        let n = 1 + self.readings.len();
+        let mut cells = [0u64; 1 + MAX_THROUGH];
+        self.cells(&prefetched.0[..n], &mut cells);
+        prefetched.0[..n].copy_from_slice(&cells[..n]);
+        prefetched.0[MAX_THROUGH + 1] = CELLS;
+    }
+
+    #[inline]
+    fn estimate_prefetched(
+        &self,
+        _: &PermSpace<N>,
+        state: Packed<N>,
+        prefetched: &Prefetched,
+        limit: u32,
+    ) -> u32 {
+        let n = 1 + self.readings.len();
+        let best = match prefetched.0[MAX_THROUGH + 1] {
+            CELLS => self.read_cells(&prefetched.0[..n], limit),
+            _ => self.read(&prefetched.0[..n], limit),
+        };
+        self.read_inverse(&state, best, limit)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::def::Metric;
+    use crate::tws;
+    use statespace::error::Location;
+    use statespace::setup::Setup;
+    use std::path::PathBuf;
+    use std::time::Duration;
+
+    fn cube() -> PermSpace<64> {
+        let limits = Limits::default();
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../configs/defs/3x3x3-rotations.tws");
+        let def = tws::read(&path, &mut Setup::new(&limits)).unwrap();
+        let powers = def
+            .generators(
+                None,
+                Metric::Htm,
+                &Location::file("test"),
+                &mut Setup::new(&limits),
+            )
+            .unwrap();
+        PermSpace::new(def, &powers, false, &mut Setup::new(&limits)).unwrap()
+    }
+
+    /// Corners `a` told apart and edges `b` as a set (1-based labels); the classes are 0
+    /// (corners) and 1 (edges).
+    fn class_pattern(space: &PermSpace<64>, a: &[u8], b: &[u8]) -> ClassPattern {
+        let labels = |l: &[u8]| l.iter().map(|&x| x - 1).collect::<Vec<u8>>();
+        ClassPattern::new(
+            space,
+            &(0, labels(a)),
+            &(1, labels(b)),
+            &Limits::default(),
+            None,
+        )
+        .unwrap()
+    }
+
+    /// The plain table of both parts, by a breadth-first search over every pair `(a, b)`.
+    fn plain_distances(pattern: &ClassPattern) -> Vec<u8> {
+        let (ac, bc) = (pattern.class_of.len() as usize, pattern.b_count as usize);
+        let m = pattern.moves.len();
+        let mut dist = vec![u8::MAX; ac * bc];
+        let solved = |p: &Pattern| p.goal_index_for_tests();
+        let goal = solved(&pattern.a) as usize * bc + solved(&pattern.b) as usize;
+        dist[goal] = 0;
+        let mut frontier = vec![goal];
+        let mut d = 0;
+        while !frontier.is_empty() {
+            let mut next = Vec::new();
+            for &i in &frontier {
+                let (a, b) = (i / bc, i % bc);
+                let mut at = 0;
+                pattern
+                    .a
+                    .successors(pattern.a.state(a as u64), &mut |_, p| {
+                        let to = pattern.a.index(p) as usize * bc
+                            + usize::from(pattern.b_moves[b * m + at]);
+                        at += 1;
+                        if dist[to] == u8::MAX {
+                            dist[to] = d + 1;
+                            next.push(to);
+                        }
+                    });
+            }
+            frontier = next;
+            d += 1;
+        }
+        dist
+    }
+
+    /// Every abstract state's entry in the class table is its distance in the plain one, and
+    /// the class table is smaller by about the rotations' number.
+    fn same_as_plain(a: &[u8], b: &[u8], rotations: usize) {
+        let space = cube();
+        let pattern = class_pattern(&space, a, b);
+        assert_eq!(pattern.rotations(), rotations, "{}", pattern.name());
+        let table = pattern.build(&Limits::default()).unwrap();
+        let plain = plain_distances(&pattern);
+        let bc = pattern.b_count;
+        for a in 0..pattern.class_of.len() {
+            for b in 0..bc {
+                let want = plain[(a * bc + b) as usize];
+                let got = table.code(pattern.cell(a, b));
+                assert_eq!(
+                    got,
+                    (want != u8::MAX).then_some(u64::from(want)),
+                    "a {a} b {b}"
+                );
+            }
+        }
+        let states = pattern.class_of.len();
+        assert!(pattern.classes() * rotations as u64 >= states);
+        assert!(pattern.classes() * (rotations as u64) < states * 11 / 10);
+        // The entries of no class (a symmetric class's non-least sets) are never reached, and
+        // the table passes the cache's check of every entry against its successors.
+        for class in 0..pattern.classes() as usize {
+            for b in 0..bc as u16 {
+                let cell = class as u64 * bc + u64::from(b);
+                let canonical = pattern.least(class, b) == b;
+                assert_eq!(table.code(cell).is_some(), canonical, "class {class} b {b}");
+            }
+        }
+        let recipe = statespace::search::table::cached::Recipe::pattern_database();
+        for _ in 0..20 {
+            statespace::search::table::verify(&pattern, &table, &recipe).unwrap();
+        }
+        // The histogram counts one entry per class of abstract states.
+        assert_eq!(table.reachable(), table.histogram().iter().sum::<u64>());
+        assert!(
+            table.reachable() * rotations as u64
+                >= plain.iter().filter(|&&d| d != u8::MAX).count() as u64
+        );
+    }
+
+    #[test]
+    fn perm_class_table_equals_the_plain_table_two_rotations() {
+        // Opposite corners and opposite edges of the up face: the half turn about its axis.
+        same_as_plain(&[1, 3], &[1, 3], 2);
+    }
+
+    #[test]
+    fn perm_class_table_equals_the_plain_table_with_symmetric_representatives() {
+        // Two opposite up corners and the middle layer: the half turn, and the solved corners
+        // (and others) fixed by it, whose middle-layer sets are canonicalised.
+        same_as_plain(&[1, 3], &[9, 10, 11, 12], 2);
+    }
+
+    #[test]
+    fn perm_class_patterns_are_refused_where_nothing_reduces() {
+        let space = cube();
+        let limits = Limits::default();
+        let err = |a: (usize, Vec<u8>), b: (usize, Vec<u8>)| {
+            ClassPattern::new(&space, &a, &b, &limits, None)
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(err((0, vec![0]), (0, vec![1])).contains("in one class"));
+        assert!(err((0, vec![0]), (1, vec![0])).contains("no rotation"));
+        // Limits hold in the numbering: a time limit already past stops it.
+        let past = Limits {
+            time_limit: Some(Duration::ZERO),
+            ..Limits::default()
+        };
+        let all: Vec<u8> = (0..8).collect();
+        let stopped = ClassPattern::new(&space, &(0, all), &(1, vec![8, 9, 10, 11]), &past, None);
+        assert!(matches!(stopped, Err(PdbError::Limit(Limit::Time(_)))));
+        let small = Limits {
+            memory_budget: 1 << 20,
+            ..Limits::default()
+        };
+        let refused = ClassPattern::new(
+            &space,
+            &(0, (0..8).collect()),
+            &(1, vec![8, 9, 10, 11]),
+            &small,
+            None,
+        );
+        assert!(matches!(
+            refused,
+            Err(PdbError::Limit(Limit::Memory { .. }))
+        ));
+    }
+
+    #[test]
+    fn perm_class_numbers_come_back_from_the_cache_checked() {
+        let space = cube();
+        let dir = tempfile::tempdir().unwrap();
+        let cache = TableCache::new(Some(dir.path().to_path_buf()), true, |_| {});
+        let parts = ((0, vec![0, 2]), (1, vec![8, 9, 10, 11]));
+        let make = || {
+            ClassPattern::new(&space, &parts.0, &parts.1, &Limits::default(), Some(&cache)).unwrap()
+        };
+        let built = make();
+        let loaded = make();
+        assert!(!built.class_of.is_mapped() && loaded.class_of.is_mapped());
+        for a in 0..built.class_of.len() {
+            assert_eq!(built.class_of.get(a), loaded.class_of.get(a));
+        }
+        assert_eq!(
+            (built.reps.clone(), built.stab.clone()),
+            (loaded.reps, loaded.stab)
+        );
+        assert!(
+            !built.stab.is_empty(),
+            "the half turn fixes some representatives"
+        );
+        // The check refuses numbers that are not the numbering: a class out of order, a
+        // wrong rotation, a missing symmetric flag, other counts.
+        let (a_pattern, s) = (&built.a, built.syms.len());
+        let symmetries = space.symmetries();
+        let solved = space.solved();
+        let images = |a: u64, out: &mut [u64]| {
+            let state = a_pattern.realize(&solved, &a_pattern.state(a));
+            for (to, k) in out.iter_mut().zip(&built.syms) {
+                let image = match k {
+                    Some(k) => symmetries.image(*k, &state),
+                    None => state,
+                };
+                *to = a_pattern.index(a_pattern.placement_of(&image.0));
+            }
+        };
+        let count = built.class_of.len();
+        assert_eq!(check_numbers(&built.class_of, count, s, &images), Ok(()));
+        let rep = u64::from(built.reps[1]);
+        let other = (0..count)
+            .find(|&a| built.class_of.get(a) & SYM_MASK != 0)
+            .unwrap();
+        let symmetric = u64::from(built.reps[built.stab[0].0 as usize]);
+        for (a, word) in [
+            (rep, 7 << SYM_BITS),
+            (other, built.class_of.get(other) ^ 1),
+            (symmetric, built.class_of.get(symmetric) & !SYMMETRIC),
+        ] {
+            let mut wrong = built.class_of.clone();
+            wrong.set(a, word);
+            // The samples may miss one wrong word of many; the scan or the samples catch these
+            // (a representative's word is scanned; the rest are forced into the samples by
+            // making every word of their kind wrong).
+            if a != rep {
+                for b in 0..count {
+                    let w = wrong.get(b);
+                    if a == other && w & SYM_MASK != 0 {
+                        wrong.set(b, w ^ 1);
+                    }
+                    if a == symmetric && w & SYMMETRIC != 0 {
+                        wrong.set(b, w & !SYMMETRIC);
+                    }
+                }
+            }
+            assert!(check_numbers(&wrong, count, s, &images).is_err(), "{a}");
+        }
+        assert!(check_numbers(&built.class_of, count + 1, s, &images).is_err());
+    }
+}
