@@ -230,6 +230,20 @@ impl<A> PatternDatabase<A> {
         self.table.code(index).map_or(u32::MAX, |code| code as u32)
     }
 
+    /// The largest entry at `indices`, read in turn until one reaches `limit` (the rest are not
+    /// read): a database looked up at several images of a state (rotations, the inverse).
+    #[inline]
+    pub fn largest_entry(&self, indices: &[u64], limit: u32) -> u32 {
+        let mut best = 0;
+        for &index in indices {
+            best = best.max(self.entry(index));
+            if best >= limit {
+                break;
+            }
+        }
+        best
+    }
+
     /// The abstraction.
     pub fn abstraction(&self) -> &A {
         &self.abstraction

@@ -1354,6 +1354,23 @@ fn perm_pruning_table_is_exact_inside_admissible_and_ida_agrees_with_the_table()
 }
 
 /// `kind = "pruning"` and `"auto"` answer as `"pdb"` does (the same optimal lengths).
+/// The lengths IDA* finds from each of `scrambles` (each must be solved).
+fn idastar_lengths(inst: &Instance, scrambles: &[&str]) -> Vec<usize> {
+    let mut found = Vec::new();
+    for &scramble in scrambles {
+        let mut board = BoardText::from_file("scramble", scramble.into());
+        board.scramble = true;
+        let solution = inst
+            .solve(&board, Mode::IDASTAR, &Limits::default())
+            .unwrap();
+        let Answer::Solved { moves, .. } = &solution.answer else {
+            panic!("{scramble}: {:?}", solution.answer)
+        };
+        found.push(moves.len());
+    }
+    found
+}
+
 #[test]
 fn perm_every_heuristic_kind_finds_the_same_lengths() {
     let mut lengths = Vec::new();
@@ -1370,19 +1387,8 @@ fn perm_every_heuristic_kind_finds_the_same_lengths() {
             false => "2x2x2.tws",
         };
         let inst = instance(&own(file), &extra);
-        let mut found = Vec::new();
-        for scramble in ["R U R' F2 U' R2 F", "U R2 F' R U2 F R' U' F2 R U'", "F"] {
-            let mut board = BoardText::from_file("scramble", scramble.into());
-            board.scramble = true;
-            let solution = inst
-                .solve(&board, Mode::IDASTAR, &Limits::default())
-                .unwrap();
-            let Answer::Solved { moves, .. } = &solution.answer else {
-                panic!("{kind}: {:?}", solution.answer)
-            };
-            found.push(moves.len());
-        }
-        lengths.push(found);
+        let scrambles = ["R U R' F2 U' R2 F", "U R2 F' R U2 F R' U' F2 R U'", "F"];
+        lengths.push(idastar_lengths(&inst, &scrambles));
     }
     assert_eq!(lengths[0], lengths[1]);
     assert_eq!(lengths[0], lengths[2]);
@@ -1402,24 +1408,13 @@ fn perm_class_patterns_find_the_pruning_tables_lengths() {
     let mut lengths = Vec::new();
     for extra in [class, pruning] {
         let inst = instance(&own("3x3x3-rotations.tws"), extra);
-        let mut found = Vec::new();
-        for scramble in [
+        let scrambles = [
             "R U F' L2 D B",
             "U2 R' F D' L B2 U",
             "F R",
             "R L U2 R' L' F2",
-        ] {
-            let mut board = BoardText::from_file("scramble", scramble.into());
-            board.scramble = true;
-            let solution = inst
-                .solve(&board, Mode::IDASTAR, &Limits::default())
-                .unwrap();
-            let Answer::Solved { moves, .. } = &solution.answer else {
-                panic!("{extra}: {:?}", solution.answer)
-            };
-            found.push(moves.len());
-        }
-        lengths.push(found);
+        ];
+        lengths.push(idastar_lengths(&inst, &scrambles));
     }
     assert_eq!(lengths[0], lengths[1]);
     assert_eq!(lengths[0], [6, 7, 2, 6]);

@@ -51,20 +51,22 @@
 //! parts no rotation keeps, gets no reduction (the identity alone) and is refused as pointless.
 
 use crate::class_numbers::{ClassNumbers, UNSET};
-use crate::heuristic::{Pattern, Reading};
+use crate::heuristic::{CONJUGATE_LOOKUPS, Lookups, Pattern, Reading};
 use crate::inversion::Inversion;
 use crate::space::{PermMove, PermSpace};
 use crate::state::Packed;
 use crate::symmetry::Symmetries;
 use statespace::cache::fingerprint::{Content, Fingerprint};
 use statespace::cache::{Entry, TableCache};
+use statespace::kit::SharedHeuristic;
 use statespace::limit::{Latch, Limit, Limits};
 use statespace::search::Stats;
-use statespace::search::pdb::{Abstraction, PatternDatabase, PdbError};
+use statespace::search::pdb::{Abstraction, Max, PatternDatabase, PdbError};
 use statespace::search::table::DistanceTable;
 use statespace::space::{
     Describe, GoalSet, Heuristic, Indexed, Invertible, Prefetched, StateSpace,
 };
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// The version of the class numbering and of the entries' order: part of every fingerprint
@@ -904,25 +906,12 @@ impl<const N: usize> ClassLookups<N> {
         }
     }
 
-    /// The entries `cells`, read in turn until one reaches `limit`.
-    #[inline]
-    fn read_cells(&self, cells: &[u64], limit: u32) -> u32 {
-        let mut best = 0;
-        for &cell in cells {
-            best = best.max(self.database.entry(cell));
-            if best >= limit {
-                break;
-            }
-        }
-        best
-    }
-
-    /// [`read_cells`](Self::read_cells) of the look-ups whose parts' words are `words`.
+    /// The largest entry of the look-ups whose parts' words are `words`.
     #[inline]
     fn read(&self, words: &[u64], limit: u32) -> u32 {
         let mut cells = [0u64; 1 + MAX_THROUGH];
         self.cells(words, &mut cells);
-        self.read_cells(&cells[..words.len()], limit)
+        self.database.largest_entry(&cells[..words.len()], limit)
     }
 
     /// The inverse's look-ups, only while `best` is below `limit`.
@@ -982,11 +971,84 @@ impl<const N: usize> Heuristic<PermSpace<N>> for ClassLookups<N> {
     ) -> u32 {
         let n = 1 + self.readings.len();
         let best = match prefetched.0[MAX_THROUGH + 1] {
-            CELLS => self.read_cells(&prefetched.0[..n], limit),
+            CELLS => self.database.largest_entry(&prefetched.0[..n], limit),
             _ => self.read(&prefetched.0[..n], limit),
         };
         self.read_inverse(&state, best, limit)
     }
+}
+
+/// The two parts of a [`ClassPattern`]: pieces told apart, and pieces kept as a set, each
+/// `(class, labels)`.
+pub type ClassParts = ((usize, Vec<u8>), (usize, Vec<u8>));
+
+/// A shared heuristic as a part of [`Max`].
+struct Shared<const N: usize>(SharedHeuristic<PermSpace<N>>);
+
+impl<const N: usize> Heuristic<PermSpace<N>> for Shared<N> {
+    fn estimate(&self, space: &PermSpace<N>, state: Packed<N>) -> u32 {
+        self.0.estimate(space, state)
+    }
+
+    #[inline]
+    fn estimate_below(&self, space: &PermSpace<N>, state: Packed<N>, limit: u32) -> u32 {
+        self.0.estimate_below(space, state, limit)
+    }
+
+    #[inline]
+    fn prefetch(&self, space: &PermSpace<N>, state: Packed<N>) -> Prefetched {
+        self.0.prefetch(space, state)
+    }
+
+    #[inline]
+    fn prefetch_again(&self, prefetched: &mut Prefetched) {
+        self.0.prefetch_again(prefetched)
+    }
+
+    #[inline]
+    fn estimate_prefetched(
+        &self,
+        space: &PermSpace<N>,
+        state: Packed<N>,
+        prefetched: &Prefetched,
+        limit: u32,
+    ) -> u32 {
+        self.0.estimate_prefetched(space, state, prefetched, limit)
+    }
+}
+
+/// The heuristic of a class table first, then `others` (made with the budget it leaves), as
+/// one [`Max`]: the [`ClassPattern`] of `parts` numbered (or its numbers loaded from `cache`),
+/// its table built or loaded, looked up as `lookups` says ([`ClassLookups`]: along the other
+/// axes with `symmetric`, at the inverse with `dual`). Only a limit stops it: the parts were
+/// checked with the config ([`ClassPattern::check`]).
+pub fn with_class_table<const N: usize>(
+    space: &PermSpace<N>,
+    parts: &ClassParts,
+    lookups: Lookups,
+    limits: &Limits,
+    cache: &TableCache,
+    others: impl FnOnce(&Limits) -> Result<SharedHeuristic<PermSpace<N>>, Limit>,
+) -> Result<SharedHeuristic<PermSpace<N>>, Limit> {
+    let pattern = match ClassPattern::new(space, &parts.0, &parts.1, limits, Some(cache)) {
+        Ok(pattern) => pattern,
+        Err(PdbError::Limit(limit)) => return Err(limit),
+        Err(PdbError::Invalid(why)) => unreachable!("checked class pattern: {why}"),
+    };
+    let held = pattern.bytes();
+    let database = PatternDatabase::build::<PermSpace<N>>(pattern, limits, Some(cache))?;
+    let extra = if lookups.symmetric {
+        CONJUGATE_LOOKUPS
+    } else {
+        0
+    };
+    let first = ClassLookups::new(space, database, extra, lookups.dual);
+    let mut rest = limits.clone();
+    let used = held + u128::from(first.database().table().bytes());
+    rest.memory_budget = limits.memory_budget.saturating_sub(used as u64);
+    let parts: Vec<Box<dyn Heuristic<PermSpace<N>> + Send + Sync>> =
+        vec![Box::new(first), Box::new(Shared(others(&rest)?))];
+    Ok(Arc::new(Max::new(parts)))
 }
 
 #[cfg(test)]

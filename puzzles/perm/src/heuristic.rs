@@ -94,7 +94,6 @@
 //! eight edges, else its corners) first, and most nodes cost one projection and one lookup (prefetched while the node's other successors
 //! are generated).
 
-use crate::classes::{ClassLookups, ClassPattern};
 use crate::inversion::Inversion;
 use crate::space::{PermMove, PermSpace};
 use crate::state::{ByteIndex, Packed};
@@ -368,7 +367,7 @@ impl Pattern {
     }
 
     /// The pattern of where `pieces` (of one class) are, as a set: which slots they fill, not
-    /// which is where, no twist (the B part of a [`ClassPattern`]).
+    /// which is where, no twist (the B part of a class pattern, `classes.rs`).
     /// The same errors as [`new`](Self::new).
     pub fn set<const N: usize>(
         space: &PermSpace<N>,
@@ -1056,14 +1055,7 @@ impl<const N: usize> Conjugated<N> {
     /// The largest entry at `indices`, stopping at the first that reaches `limit`.
     #[inline]
     fn read(&self, indices: &[u64], limit: u32) -> u32 {
-        let mut best = 0;
-        for &index in indices {
-            best = best.max(self.database.entry(index));
-            if best >= limit {
-                break;
-            }
-        }
-        best
+        self.database.largest_entry(indices, limit)
     }
 
     /// The inverse's look-ups after the state's own gave `best` (below `limit`): their entries
@@ -1353,44 +1345,14 @@ impl HeuristicKind {
     /// loaded through `cache`, the pruning table filled within a share of the memory budget,
     /// one cell per orbit of the space's symmetries when `symmetric`
     /// ([`PruningTable::symmetric`]); the databases looked up as `lookups` says.
-    ///
-    /// With `classes` (`[heuristic] class_pattern`), a [`ClassPattern`] of those two parts is
-    /// numbered, its table built or loaded, and it comes first, looked up as `lookups` says
-    /// ([`ClassLookups`]); the other databases get the budget it leaves. It is made whatever
-    /// the kind (the plugin refuses it with `kind = "pruning"`).
     pub fn make<const N: usize>(
         self,
         space: &PermSpace<N>,
         patterns: Vec<Pattern>,
-        classes: Option<&ClassParts>,
         lookups: Lookups,
         limits: &Limits,
         cache: &TableCache,
     ) -> Result<SharedHeuristic<PermSpace<N>>, Limit> {
-        if let Some((a, b)) = classes {
-            let pattern = match ClassPattern::new(space, a, b, limits, Some(cache)) {
-                Ok(pattern) => pattern,
-                Err(PdbError::Limit(limit)) => return Err(limit),
-                // The plugin checked the parts (`ClassPattern::check`) when it read the config.
-                Err(PdbError::Invalid(why)) => unreachable!("checked class pattern: {why}"),
-            };
-            let held = pattern.bytes();
-            let database = PatternDatabase::build::<PermSpace<N>>(pattern, limits, Some(cache))?;
-            let extra = if lookups.symmetric {
-                CONJUGATE_LOOKUPS
-            } else {
-                0
-            };
-            let first = ClassLookups::new(space, database, extra, lookups.dual);
-            let mut rest = limits.clone();
-            rest.memory_budget = limits
-                .memory_budget
-                .saturating_sub((held + u128::from(first.database().table().bytes())) as u64);
-            let others = self.make(space, patterns, None, lookups, &rest, cache)?;
-            let parts: Vec<Box<dyn Heuristic<PermSpace<N>> + Send + Sync>> =
-                vec![Box::new(first), Box::new(Shared(others))];
-            return Ok(Arc::new(Max::new(parts)));
-        }
         let warm = patterns.iter().all(|p| {
             let space = Abstraction::<PermSpace<N>>::space(p);
             cached::holds(cache, space, &Abstraction::<PermSpace<N>>::recipe(p))
@@ -1425,45 +1387,6 @@ impl HeuristicKind {
             parts.push(databases::<N>(space, patterns, lookups, &rest, cache)?);
         }
         Ok(Arc::new(Max::new(parts)))
-    }
-}
-
-/// The two parts of a [`ClassPattern`]: pieces told apart, and pieces kept as a set, each
-/// `(class, labels)`.
-pub type ClassParts = ((usize, Vec<u8>), (usize, Vec<u8>));
-
-/// A shared heuristic as a part of [`Max`].
-struct Shared<const N: usize>(SharedHeuristic<PermSpace<N>>);
-
-impl<const N: usize> Heuristic<PermSpace<N>> for Shared<N> {
-    fn estimate(&self, space: &PermSpace<N>, state: Packed<N>) -> u32 {
-        self.0.estimate(space, state)
-    }
-
-    #[inline]
-    fn estimate_below(&self, space: &PermSpace<N>, state: Packed<N>, limit: u32) -> u32 {
-        self.0.estimate_below(space, state, limit)
-    }
-
-    #[inline]
-    fn prefetch(&self, space: &PermSpace<N>, state: Packed<N>) -> Prefetched {
-        self.0.prefetch(space, state)
-    }
-
-    #[inline]
-    fn prefetch_again(&self, prefetched: &mut Prefetched) {
-        self.0.prefetch_again(prefetched)
-    }
-
-    #[inline]
-    fn estimate_prefetched(
-        &self,
-        space: &PermSpace<N>,
-        state: Packed<N>,
-        prefetched: &Prefetched,
-        limit: u32,
-    ) -> u32 {
-        self.0.estimate_prefetched(space, state, prefetched, limit)
     }
 }
 

@@ -27,11 +27,9 @@
 //! 128 bytes (the 6x6x6 and larger cubes, the gigaminx) has no index (its size is past a
 //! `u64`): bfs, iddfs, IDA* and A* over the pruning table or the pattern databases, and export.
 
-use super::classes::ClassPattern;
+use super::classes::{ClassParts, ClassPattern, with_class_table};
 use super::def::{Definition, Metric, UnknownMetric};
-use super::heuristic::{
-    ClassParts, HeuristicKind, Lookups, MAX_PATTERN_STATES, Pattern, auto_pieces,
-};
+use super::heuristic::{HeuristicKind, Lookups, MAX_PATTERN_STATES, Pattern, auto_pieces};
 use super::space::PermSpace;
 use super::state::{ForWidth, MAX_STATE_BYTES, with_width};
 use super::{kpuzzle, tws};
@@ -508,15 +506,13 @@ fn instance<const N: usize>(build: Build) -> Result<Instance> {
     }
     let space_for_factory = Arc::new(space.clone());
     let factory: HeuristicFactory<PermSpace<N>> = Arc::new(move |limits, cache| {
-        let classes = classes.as_ref();
-        chosen.make::<N>(
-            &space_for_factory,
-            patterns.clone(),
-            classes,
-            lookups,
-            limits,
-            cache,
-        )
+        let space = &space_for_factory;
+        let others =
+            |limits: &Limits| chosen.make::<N>(space, patterns.clone(), lookups, limits, cache);
+        match &classes {
+            Some(parts) => with_class_table(space, parts, lookups, limits, cache, others),
+            None => others(limits),
+        }
     });
     let indexable = space.indexable();
     let no_index = space.layout().why_not_indexable();

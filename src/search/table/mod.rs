@@ -241,9 +241,7 @@ impl DistanceTable {
             len.div_ceil(8),
             "8-bit entries, 8 a word"
         );
-        let mut entries = Packed::new(0, 8);
-        entries.len = len;
-        entries.words = packed::Words::built(words);
+        let entries = Packed::built(len, 8, words);
         let mut histogram = Vec::new();
         for i in 0..len {
             let code = entries.get(i);
@@ -280,11 +278,8 @@ impl DistanceTable {
             len.div_ceil(16),
             "4-bit entries, 16 a word"
         );
-        let mut entries = Packed::new(0, 4);
-        entries.len = len;
-        entries.words = packed::Words::built(words);
         DistanceTable {
-            entries,
+            entries: Packed::built(len, 4, words),
             mod3: false,
             histogram,
             stats,

@@ -39,6 +39,14 @@ impl Packed {
         len.div_ceil(64 / bits as u128) * 8
     }
 
+    /// A table of `len` entries of `bits` bits, in `words` (built elsewhere, packed as here).
+    pub(super) fn built(len: u64, bits: u32, words: Vec<u64>) -> Self {
+        let mut entries = Packed::new(0, bits);
+        entries.len = len;
+        entries.words = Words::built(words);
+        entries
+    }
+
     /// A table of `len` entries, all unreached.
     pub(super) fn new(len: u64, bits: u32) -> Self {
         let per = 64 / bits as u64;
