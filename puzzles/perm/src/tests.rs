@@ -208,6 +208,12 @@ fn perm_sequences_parse_with_primes_and_powers() {
         .to_string();
     assert_eq!(e, "test: unknown move \"Q2\" (token 3 of \"R U Q2 F\")");
     assert!(d.parse_sequence("R0", &here()).is_err());
+    // A lone prime (or a primed exponent with no name) is an unknown move, not a panic (found by
+    // the fuzz test: the name before the exponent was looked for in an empty body).
+    for token in ["'", "2'", "''"] {
+        let e = d.parse_sequence(token, &here()).unwrap_err().to_string();
+        assert!(e.contains(&format!("unknown move \"{token}\"")), "{e}");
+    }
     // A name ending in digits: LoopOver's r1 squared is r12.
     let lo = corpus("loopover-4x4");
     let turns = lo.parse_sequence("r12 r1' r4", &here()).unwrap();

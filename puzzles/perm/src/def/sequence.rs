@@ -68,9 +68,10 @@ fn parse_turn(token: &str, names: &HashMap<&str, usize>) -> Option<Turn> {
         return Some(Turn { mv, amount: sign });
     }
     // A name may end in digits itself (LoopOver's `r1`, whose square is `r12`): the longest
-    // name that leaves a positive exponent wins, as a whole name does.
+    // name that leaves a positive exponent wins, as a whole name does. (A lone `'` leaves an
+    // empty body, with no name to find.)
     let digits = body.len() - body.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-    (1..=digits.min(body.len() - 1)).find_map(|k| {
+    (1..=digits.min(body.len().saturating_sub(1))).find_map(|k| {
         let (name, exp) = body.split_at(body.len() - k);
         let exp: i64 = exp.parse().ok().filter(|&e| e > 0)?;
         Some(Turn {
