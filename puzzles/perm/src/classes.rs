@@ -483,7 +483,7 @@ impl ClassPattern {
                     .map(|_| {
                         scope.spawn(|| -> Result<(), Limit> {
                             let mut count = 0u64;
-                            let mut successors = vec![(0u64, 0usize); m];
+                            let mut successors = vec![(0u64, 0usize, false); m];
                             loop {
                                 let k = next.fetch_add(1, Ordering::Relaxed);
                                 if k >= chunks {
@@ -497,14 +497,21 @@ impl ClassPattern {
                                         *to = (
                                             u64::from((word & !SYMMETRIC) >> SYM_BITS),
                                             (word & SYM_MASK) as usize,
+                                            word & SYMMETRIC != 0,
                                         );
                                     }
+                                    // The stabiliser is looked for only where the class
+                                    // word's flag says there is one (a few classes in a
+                                    // thousand): a search per target was most of the build.
                                     let target = |b: usize, mv: usize| -> u64 {
-                                        let (to, j) = successors[mv];
+                                        let (to, j, symmetric) = successors[mv];
                                         let moved = usize::from(self.b_moves[b * m + mv]);
                                         let image = self.b_images[moved * s + j];
-                                        to * self.b_count
-                                            + u64::from(self.least(to as usize, image))
+                                        let image = match symmetric {
+                                            true => self.least(to as usize, image),
+                                            false => image,
+                                        };
+                                        to * self.b_count + u64::from(image)
                                     };
                                     // A symmetric class's entries of non-least `b` stand
                                     // for no class (their twin is the least image): never
