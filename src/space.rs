@@ -409,15 +409,26 @@ pub trait Heuristic<P: StateSpace + ?Sized>: Sync {
         Prefetched::NONE
     }
 
-    /// A second stage of [`prefetch`](Self::prefetch), for a heuristic whose look-up reads two
-    /// large tables one after the other (a class number, then the entry it numbers): IDA* calls
-    /// it for every successor after all their first stages and before the first estimate, so
-    /// the first stage's reads have arrived and the second's overlap too. It may rewrite what
-    /// the first stage returned; [`estimate_prefetched`](Self::estimate_prefetched) must give
-    /// the same value whether it was called or not. By default nothing.
+    /// One stage of a staged estimate of `state`, after [`prefetch`](Self::prefetch): `Some` of
+    /// what [`estimate_prefetched`](Self::estimate_prefetched) gives, or `None` when the
+    /// heuristic has started loading what its next stage reads and is to be called again.
+    ///
+    /// For a heuristic whose reads depend on each other (a class number, then the entry it
+    /// numbers) or are worth making only while the cheaper ones stay below `limit` (more
+    /// look-ups of the same table): IDA* advances every successor still estimating before it
+    /// advances any again, so one successor's reads arrive while the others are worked on, and
+    /// a successor cut early costs one stage. Once called, it is called until it gives `Some`
+    /// (with a limit that may shrink from call to call), and `prefetched` is the heuristic's
+    /// to rewrite in between. By default one stage: `estimate_prefetched`.
     #[inline]
-    fn prefetch_again(&self, prefetched: &mut Prefetched) {
-        let _ = prefetched;
+    fn advance(
+        &self,
+        space: &P,
+        state: P::State,
+        prefetched: &mut Prefetched,
+        limit: u32,
+    ) -> Option<u32> {
+        Some(self.estimate_prefetched(space, state, prefetched, limit))
     }
 
     /// [`estimate_below`](Self::estimate_below) of `state`, given what

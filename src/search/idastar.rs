@@ -18,8 +18,12 @@
 //! [`Heuristic::prefetch`] first, so that a table-driven heuristic's memory reads overlap; what
 //! it computed, the table indices, is handed back with the estimate, so a state is projected
 //! once), and successors are searched in the space's order (plain depth-first; no ordering by
-//! `f`). An estimate is asked for through [`Heuristic::estimate_prefetched`] (the value of
-//! [`Heuristic::estimate_below`]) with the smallest cut `f` of the iteration so far as the limit:
+//! `f`). An estimate is asked for in stages through [`Heuristic::advance`] (by default one
+//! stage, [`Heuristic::estimate_prefetched`]: the value of [`Heuristic::estimate_below`]); each
+//! pass over the successors advances every one still estimating, so that a heuristic whose reads
+//! depend on each other, or that reads more only while the first reads stay below the limit,
+//! has its reads for one successor in flight while it works on the others. The limit is the
+//! smallest cut `f` of the iteration so far:
 //! a successor whose `f` reaches it is cut whatever its exact estimate, and does not lower the
 //! next threshold, so a heuristic of several parts may stop early (the first part of a [`Max`]
 //! that reaches the limit) and the nodes and thresholds are those of exact estimates.
@@ -228,6 +232,9 @@ struct Search<'a, P: StateSpace, H: ?Sized, T> {
     /// What the heuristic's prefetch computed for each successor of the node being expanded,
     /// read back by its estimate (reused from node to node).
     prefetched: Vec<Prefetched>,
+    /// Per successor of the node being expanded, whether it is kept once its estimate is done
+    /// (reused from node to node).
+    kept: Vec<Option<bool>>,
     /// The moves and states of the current branch.
     path: Vec<Step<P::State, P::Move>>,
     /// This iteration's bound on `f`.
@@ -264,6 +271,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace> Search<'a, P, H, T> {
             stats: Stats::default(),
             buffers: Vec::new(),
             prefetched: Vec::new(),
+            kept: Vec::new(),
             path: Vec::new(),
             threshold: 0,
             next_threshold: u32::MAX,
@@ -399,23 +407,35 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace> Search<'a, P, H, T> {
                 successors.push((m, t));
             }
         });
-        for ahead in prefetched.iter_mut() {
-            heuristic.prefetch_again(ahead);
+        // The estimates in stages (Heuristic::advance): each pass advances every successor
+        // still estimating, so one's reads arrive while the others are worked on.
+        let kept = &mut self.kept;
+        kept.clear();
+        kept.resize(successors.len(), None);
+        let mut estimating = successors.len();
+        while estimating > 0 {
+            for ((&(_, t), ahead), keep) in
+                successors.iter().zip(prefetched.iter_mut()).zip(&mut *kept)
+            {
+                if keep.is_some() {
+                    continue;
+                }
+                // Exact below the smallest cut `f` so far: a larger one can neither be kept
+                // (`threshold < next_threshold`) nor lower the next threshold.
+                let limit = next_threshold.saturating_sub(g.saturating_add(1));
+                if let Some(h) = heuristic.advance(space, t, ahead, limit) {
+                    let f = g.saturating_add(1).saturating_add(h);
+                    if f > threshold {
+                        next_threshold = next_threshold.min(f);
+                    }
+                    *keep = Some(f <= threshold);
+                    estimating -= 1;
+                }
+            }
         }
         let generated = successors.len() as u64;
-        let mut next = prefetched.iter();
-        successors.retain(|&(_, t)| {
-            // Exact below the smallest cut `f` so far: a larger one can neither be kept
-            // (`threshold < next_threshold`) nor lower the next threshold.
-            let limit = next_threshold.saturating_sub(g.saturating_add(1));
-            let ahead = next.next().expect("one per successor");
-            let h = heuristic.estimate_prefetched(space, t, ahead, limit);
-            let f = g.saturating_add(1).saturating_add(h);
-            if f > threshold {
-                next_threshold = next_threshold.min(f);
-            }
-            f <= threshold
-        });
+        let mut decided = kept.iter();
+        successors.retain(|_| decided.next() == Some(&Some(true)));
         self.next_threshold = next_threshold;
         self.stats.generated += generated;
         self.work = work;
@@ -579,6 +599,55 @@ mod tests {
             skipped > 0 && skipped < generated,
             "{skipped} of {generated}"
         );
+    }
+
+    /// A heuristic in stages ([`Heuristic::advance`]): successors that finish in different
+    /// passes, the limit shrinking between them, first in a max, search the same tree with the
+    /// same nodes and thresholds as the exact estimates, and every stage is run.
+    #[test]
+    fn a_staged_heuristic_searches_exactly_the_same_tree() {
+        use crate::search::pdb::Max;
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static STAGES: AtomicU64 = AtomicU64::new(0);
+        /// `H` after `state % 4` stages that do nothing (counted in the prefetched words).
+        struct Staged<H>(H);
+        impl<H: Heuristic<Slide>> Heuristic<Slide> for Staged<H> {
+            fn estimate(&self, space: &Slide, s: u32) -> u32 {
+                self.0.estimate(space, s)
+            }
+            fn advance(
+                &self,
+                space: &Slide,
+                s: u32,
+                prefetched: &mut Prefetched,
+                limit: u32,
+            ) -> Option<u32> {
+                STAGES.fetch_add(1, Ordering::Relaxed);
+                if prefetched.0[0] < u64::from(s % 4) {
+                    prefetched.0[0] += 1;
+                    return None;
+                }
+                Some(self.0.estimate_below(space, s, limit))
+            }
+        }
+        let max = || {
+            let parts: Vec<Box<dyn Heuristic<Slide>>> =
+                vec![Box::new(Staged(SlidePatchy)), Box::new(SlideManhattan)];
+            Max::new(parts)
+        };
+        let limits = Limits::default();
+        for board in all_states(&Slide).into_iter().step_by(11) {
+            if length(&bfs::solve(&Slide, board, &limits)).is_none() {
+                continue; // an infinite pruned tree: IDA* would deepen forever
+            }
+            let exact = solve(&Slide, &Exact(max()), board, &limits);
+            STAGES.store(0, Ordering::Relaxed);
+            let staged = solve(&Slide, &max(), board, &limits);
+            assert_eq!(staged.outcome, exact.outcome, "board {board}");
+            assert_eq!(staged.stats.iterations, exact.stats.iterations);
+            assert_eq!(staged.stats.expanded, exact.stats.expanded);
+            assert!(STAGES.load(Ordering::Relaxed) > staged.stats.generated);
+        }
     }
 
     /// States 0..=9 in a line; moves keep their direction (a finite pruned tree); no goal.

@@ -404,14 +404,7 @@ impl<P: StateSpace + ?Sized, H: Heuristic<P>> Heuristic<P> for Max<H> {
     /// that most often reaches the limit first.
     #[inline]
     fn estimate_below(&self, space: &P, state: P::State, limit: u32) -> u32 {
-        let mut best = 0;
-        for h in &self.parts {
-            best = best.max(h.estimate_below(space, state, limit));
-            if best >= limit {
-                break;
-            }
-        }
-        best
+        max_below(&self.parts, space, state, 0, limit)
     }
 
     /// The first part's entries only: with [`estimate_below`](Heuristic::estimate_below) it is
@@ -424,11 +417,20 @@ impl<P: StateSpace + ?Sized, H: Heuristic<P>> Heuristic<P> for Max<H> {
         }
     }
 
+    /// The first part's stages, then the others read at once while below `limit`.
     #[inline]
-    fn prefetch_again(&self, prefetched: &mut Prefetched) {
-        if let Some(first) = self.parts.first() {
-            first.prefetch_again(prefetched);
-        }
+    fn advance(
+        &self,
+        space: &P,
+        state: P::State,
+        prefetched: &mut Prefetched,
+        limit: u32,
+    ) -> Option<u32> {
+        let Some((first, rest)) = self.parts.split_first() else {
+            return Some(0);
+        };
+        let first = first.advance(space, state, prefetched, limit)?;
+        Some(max_below(rest, space, state, first, limit))
     }
 
     /// [`estimate_below`](Heuristic::estimate_below), the first part reading what it prefetched.
@@ -443,15 +445,27 @@ impl<P: StateSpace + ?Sized, H: Heuristic<P>> Heuristic<P> for Max<H> {
         let Some((first, rest)) = self.parts.split_first() else {
             return 0;
         };
-        let mut best = first.estimate_prefetched(space, state, prefetched, limit);
-        for h in rest {
-            if best >= limit {
-                break;
-            }
-            best = best.max(h.estimate_below(space, state, limit));
-        }
-        best
+        let first = first.estimate_prefetched(space, state, prefetched, limit);
+        max_below(rest, space, state, first, limit)
     }
+}
+
+/// `best` maxed with the estimates of `parts` in order, stopping once it reaches `limit`.
+#[inline]
+fn max_below<P: StateSpace + ?Sized, H: Heuristic<P>>(
+    parts: &[H],
+    space: &P,
+    state: P::State,
+    mut best: u32,
+    limit: u32,
+) -> u32 {
+    for h in parts {
+        if best >= limit {
+            break;
+        }
+        best = best.max(h.estimate_below(space, state, limit));
+    }
+    best
 }
 
 /// A boxed heuristic is one, so that [`Max`] can combine heuristics of different types and a
@@ -473,8 +487,14 @@ impl<P: StateSpace + ?Sized, H: Heuristic<P> + ?Sized> Heuristic<P> for Box<H> {
     }
 
     #[inline]
-    fn prefetch_again(&self, prefetched: &mut Prefetched) {
-        (**self).prefetch_again(prefetched)
+    fn advance(
+        &self,
+        space: &P,
+        state: P::State,
+        prefetched: &mut Prefetched,
+        limit: u32,
+    ) -> Option<u32> {
+        (**self).advance(space, state, prefetched, limit)
     }
 
     #[inline]
