@@ -452,12 +452,16 @@ pub trait Heuristic<P: StateSpace + ?Sized>: Sync {
 /// database), so that a state is projected once rather than once to prefetch and once to
 /// estimate. Opaque to the engines, which keep one per successor; its meaning is the
 /// heuristic's own, valid only for the state it was made for.
+///
+/// The second field is [`Max`](crate::search::pdb::Max)'s: where a staged estimate
+/// ([`Heuristic::advance`]) is among its parts, 16 bits for each `Max` the estimate passes
+/// through (the outermost in the low bits). Other heuristics leave it as it is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Prefetched(pub [u64; 4]);
+pub struct Prefetched(pub [u64; 4], pub u64);
 
 impl Prefetched {
     /// Nothing computed.
-    pub const NONE: Prefetched = Prefetched([0; 4]);
+    pub const NONE: Prefetched = Prefetched([0; 4], 0);
 }
 
 /// Replays `moves` from `start`, following each move by its label; `None` if a move is not

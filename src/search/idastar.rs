@@ -602,8 +602,9 @@ mod tests {
     }
 
     /// A heuristic in stages ([`Heuristic::advance`]): successors that finish in different
-    /// passes, the limit shrinking between them, first in a max, search the same tree with the
-    /// same nodes and thresholds as the exact estimates, and every stage is run.
+    /// passes, the limit shrinking between them, parts of a max and of a max in it (each
+    /// prefetched a pass before its stages), search the same tree with the same nodes and
+    /// thresholds as the exact estimates, and every stage is run.
     #[test]
     fn a_staged_heuristic_searches_exactly_the_same_tree() {
         use crate::search::pdb::Max;
@@ -630,9 +631,17 @@ mod tests {
                 Some(self.0.estimate_below(space, s, limit))
             }
         }
+        // Staged parts first, later and in a max inside the max.
         let max = || {
-            let parts: Vec<Box<dyn Heuristic<Slide>>> =
-                vec![Box::new(Staged(SlidePatchy)), Box::new(SlideManhattan)];
+            let inner: Vec<Box<dyn Heuristic<Slide>>> = vec![
+                Box::new(Staged(SlideManhattan)),
+                Box::new(Staged(SlidePatchy)),
+            ];
+            let parts: Vec<Box<dyn Heuristic<Slide>>> = vec![
+                Box::new(Staged(SlidePatchy)),
+                Box::new(Max::new(inner)),
+                Box::new(Staged(SlideManhattan)),
+            ];
             Max::new(parts)
         };
         let limits = Limits::default();

@@ -276,7 +276,7 @@ impl<P: StateSpace + ?Sized, A: Abstraction<P>> Heuristic<P> for PatternDatabase
     fn prefetch(&self, space: &P, state: P::State) -> Prefetched {
         let index = self.abstraction.project(space, state);
         self.table.prefetch(index);
-        Prefetched([index, 0, 0, 0])
+        Prefetched([index, 0, 0, 0], 0)
     }
 
     /// The entry at the index [`prefetch`](Heuristic::prefetch) projected.
@@ -404,7 +404,11 @@ impl<P: StateSpace + ?Sized, H: Heuristic<P>> Heuristic<P> for Max<H> {
     /// that most often reaches the limit first.
     #[inline]
     fn estimate_below(&self, space: &P, state: P::State, limit: u32) -> u32 {
-        max_below(&self.parts, space, state, 0, limit)
+        let Some((first, rest)) = self.parts.split_first() else {
+            return 0;
+        };
+        let first = first.estimate_below(space, state, limit);
+        max_below(rest, space, state, first, limit)
     }
 
     /// The first part's entries only: with [`estimate_below`](Heuristic::estimate_below) it is
@@ -412,12 +416,21 @@ impl<P: StateSpace + ?Sized, H: Heuristic<P>> Heuristic<P> for Max<H> {
     #[inline]
     fn prefetch(&self, space: &P, state: P::State) -> Prefetched {
         match self.parts.first() {
-            Some(first) => first.prefetch(space, state),
+            // At the first part, nothing read yet: this level 0, the first part's above.
+            Some(first) => {
+                let ahead = first.prefetch(space, state);
+                Prefetched(ahead.0, ahead.1 << LEVEL_BITS)
+            }
             None => Prefetched::NONE,
         }
     }
 
-    /// The first part's stages, then the others read at once while below `limit`.
+    /// The parts in stages: the current part's stages until it is done; then, while below
+    /// `limit`, the next part's [`prefetch`](Heuristic::prefetch), and its stages from the next
+    /// call on (so its reads, too, overlap with the other successors' work). Where it is (the
+    /// part, and the largest estimate so far) is kept in 16 bits of [`Prefetched`]'s second
+    /// field, those of a `Max` among the parts above them; an estimate too large to keep there,
+    /// or a fourth `Max` nested, reads the remaining parts at once.
     #[inline]
     fn advance(
         &self,
@@ -426,11 +439,45 @@ impl<P: StateSpace + ?Sized, H: Heuristic<P>> Heuristic<P> for Max<H> {
         prefetched: &mut Prefetched,
         limit: u32,
     ) -> Option<u32> {
-        let Some((first, rest)) = self.parts.split_first() else {
-            return Some(0);
+        let mine = prefetched.1 & LEVEL_MASK;
+        let (part, best) = ((mine & PART_MASK) as usize, (mine >> PART_BITS) as u32);
+        let Some(current) = self.parts.get(part) else {
+            return Some(best);
         };
-        let first = first.advance(space, state, prefetched, limit)?;
-        Some(max_below(rest, space, state, first, limit))
+        prefetched.1 >>= LEVEL_BITS;
+        let done = current.advance(space, state, prefetched, limit);
+        let nested = prefetched.1;
+        let Some(h) = done else {
+            if nested >> (64 - LEVEL_BITS) == 0 {
+                prefetched.1 = nested << LEVEL_BITS | mine;
+                return None;
+            }
+            // No room to keep this level: the current part's stages at once.
+            let mut h = None;
+            while h.is_none() {
+                h = current.advance(space, state, prefetched, limit);
+            }
+            let best = best.max(h.unwrap_or(0));
+            return Some(max_below(
+                &self.parts[part + 1..],
+                space,
+                state,
+                best,
+                limit,
+            ));
+        };
+        let best = best.max(h);
+        let next = part + 1;
+        if best >= limit || next == self.parts.len() {
+            return Some(best);
+        }
+        if u64::from(best) >= 1 << (LEVEL_BITS - PART_BITS) || next as u64 > PART_MASK {
+            return Some(max_below(&self.parts[next..], space, state, best, limit));
+        }
+        let ahead = self.parts[next].prefetch(space, state);
+        let keep = u64::from(best) << PART_BITS | next as u64;
+        *prefetched = Prefetched(ahead.0, ahead.1 << LEVEL_BITS | keep);
+        None
     }
 
     /// [`estimate_below`](Heuristic::estimate_below), the first part reading what it prefetched.
@@ -449,6 +496,13 @@ impl<P: StateSpace + ?Sized, H: Heuristic<P>> Heuristic<P> for Max<H> {
         max_below(rest, space, state, first, limit)
     }
 }
+
+/// The bits of [`Prefetched`]'s second field one [`Max`] keeps its progress in: the part
+/// (the low [`PART_BITS`]) and the largest estimate so far (above them).
+const LEVEL_BITS: u32 = 16;
+const LEVEL_MASK: u64 = (1 << LEVEL_BITS) - 1;
+const PART_BITS: u32 = 4;
+const PART_MASK: u64 = (1 << PART_BITS) - 1;
 
 /// `best` maxed with the estimates of `parts` in order, stopping once it reaches `limit`.
 #[inline]
@@ -721,6 +775,17 @@ mod tests {
                         // From what prefetch computed: the same value.
                         let ahead = h.prefetch(&Pair, (a, b));
                         assert_eq!(h.estimate_prefetched(&Pair, (a, b), &ahead, limit), bounded);
+                        // In stages (the max: a part a stage, each prefetched first).
+                        let mut staged = ahead;
+                        let mut stages = 0;
+                        let by_stages = loop {
+                            stages += 1;
+                            if let Some(h) = h.advance(&Pair, (a, b), &mut staged, limit) {
+                                break h;
+                            }
+                        };
+                        assert_eq!(by_stages, bounded, "{a} {b} {limit}");
+                        assert!(stages <= 2);
                     }
                 }
             }
