@@ -14,17 +14,27 @@
 //!
 //! # The index
 //!
-//! A's states fall into classes (`class_of`: per A state its class and a rotation that takes it
-//! to the class's representative, the first of the class in index order). The table's index of
-//! `(a, b)` is `class(a) * |B| + b'`, where `b'` is `b` taken by the same rotation; when the
-//! representative is symmetric itself (its *stabiliser*: the rotations that fix it, the
-//! identity for most), `b'` is the least of `b`'s images under the stabiliser, so that every
-//! class of `(a, b)` has one entry. The 3x3x3's corners have 11,028,984 classes under the 8
-//! rotations, so the table has 5.46 G entries (2.5 GiB at 4 bits): 7.99 times fewer.
+//! A's index is `place * twists + twist`: where its pieces are (the corners' permutation,
+//! 40,320) and their twists (2,187). Only the places are numbered in classes (`class_of`: per
+//! place its class and a rotation that takes it to the class's representative, the first of
+//! the class in index order: 5,288 classes of the corners' 40,320 places, a table of 157 KiB
+//! that stays in the caches). The table's index of `(place, twist, b)` is
+//! `(class * twists + twist') * |B| + b'`, where `twist'` and `b'` are the twist and `b` taken
+//! by the same rotation, from two small tables. That needs the rotations to act on the twists
+//! apart from the places (`Pattern::twists_apart`: the 3x3x3's up-down rotations keep the
+//! corners' up-down stickers up or down, so a corner's twist goes with it unchanged); a rotation
+//! that does not is not kept. When the representative is symmetric itself (its *stabiliser*:
+//! the rotations that fix it, the identity for most), `(twist', b')` is the least of its images
+//! under the stabiliser, so that every class of `(a, b)` has one entry. The 3x3x3's table has
+//! `5,288 * 2,187 * 495` = 5.72 G entries (2.7 GiB at 4 bits), 7.6 times fewer than the plain
+//! table (a class of symmetric places keeps some twin entries apart: 5,288 classes of places
+//! against 40,320 / 8 = 5,040).
 //!
-//! Per estimate: the two parts' projections as for a plain pattern, one read in `class_of`
-//! (a `u32` per A state: 336 MiB on the 3x3x3, also far larger than the caches) and one in
-//! the table.
+//! Per estimate: the two parts' projections as for a plain pattern, reads in three small
+//! tables, and one read far from the caches, in the table. (Numbering the whole of A instead,
+//! 11 M classes of the 88 M corner states, made a table 4.6 % smaller but needed a second read
+//! far from the caches per look-up, in a 336 MiB `class_of`: the random-state search ran at
+//! 0.6 M nodes a second a thread, most of it waiting on those reads.)
 //!
 //! # The build
 //!
@@ -32,23 +42,26 @@
 //! every core: a level is made forward (each entry of the last level marks its successors)
 //! while it is small, backward (each entry not reached yet looks for a successor on the last
 //! level) once the unreached are fewer than the frontier's moves. Per class the moves of the
-//! representative are looked up once (a class move table: per class and move, the class and
-//! rotation of the successor's A part, 4 bytes, built first and freed after), so the work per
-//! entry is two small-table reads for B and a read in the successor class's 495 entries, which
-//! stay in the caches while one class is done. The 3x3x3's table: about five minutes on two
-//! cores, cached after (BENCHMARKS.md).
+//! representative's place are looked up once (a class move table: per class and move, the class
+//! and rotation of the successor's place), and the twists' moves come from a table of their
+//! own when the twists go with their slots (by slot, as the 3x3x3's corners' are; per class
+//! otherwise), so the work per entry is small-table reads and a read in the successor class's
+//! entries, which stay in the caches while one class is done. The 3x3x3's table: about ten
+//! minutes on two cores (604 s wall, 1,163 s of CPU, 3.9 GB at most resident), cached after
+//! (BENCHMARKS.md).
 //!
-//! `class_of` is numbered once (the representatives' images: about 9 s for the 3x3x3's
-//! corners) and cached beside the table (`class_numbers.rs`: checked
-//! when read, then used where it lies). The abstract space is [`Indexed`] by entry, its
-//! successors are computed from the representative (slow, but only the cache's probe and
-//! checks use them), and its [`Describe`] covers both parts, the rotations' byte rules and the
-//! numbering's version: a table is read back only for the same classes.
+//! `class_of` is numbered when the pattern is made and cached beside the table
+//! (`class_numbers.rs`: checked when read, then used where it lies). The abstract space is
+//! [`Indexed`] by entry, its successors are computed from the representative (slow, but only
+//! the cache's probe and checks use them), and its [`Describe`] covers both parts, the
+//! rotations' byte rules and the numbering's version: a table is read back only for the same
+//! classes.
 //!
-//! Trade-offs: a class table pays one more random read per estimate than a plain table and a
-//! build of its own; it is the only way a pattern of this size fits in memory. The rotations
-//! kept are those of the definition that keep both parts: a definition without rotations, or
-//! parts no rotation keeps, gets no reduction (the identity alone) and is refused as pointless.
+//! Trade-offs: a class table pays a build of its own and a few small-table reads per estimate;
+//! it is the only way a pattern of this size fits in memory. The rotations kept are those of
+//! the definition that keep both parts and act on A's twists apart from its places: a
+//! definition without rotations, or parts no rotation keeps, gets no reduction (the identity
+//! alone) and is refused as pointless.
 
 use crate::class_numbers::{ClassNumbers, UNSET};
 use crate::heuristic::{CONJUGATE_LOOKUPS, Lookups, Pattern, Reading};
@@ -70,8 +83,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// The version of the class numbering and of the entries' order: part of every fingerprint
-/// (2: the entries of no class are left unreached).
-const NUMBERING: u64 = 2;
+/// (2: the entries of no class are left unreached; 3: the classes of A's places, its twists
+/// taken by the rotation).
+const NUMBERING: u64 = 3;
 
 /// Bits of a `class_of` word that hold the rotation.
 const SYM_BITS: u32 = 3;
@@ -82,39 +96,47 @@ const MAX_ROTATIONS: usize = 1 << SYM_BITS;
 /// The rotation's bits of a `class_of` word.
 const SYM_MASK: u32 = (1 << SYM_BITS) - 1;
 
-/// The most states of the part told apart: each could be a class of its own, numbered in the
+/// The most places of the part told apart: each could be a class of its own, numbered in the
 /// bits above the rotation, below [`SYMMETRIC`].
 const MAX_CLASSES: u64 = 1 << (31 - SYM_BITS);
 
 /// The bit of a `class_of` word that says its class's representative is fixed by a rotation
-/// besides the identity: only then is the stabiliser read (a third random read per look-up
-/// otherwise, for the few classes that need it).
+/// besides the identity: only then is the stabiliser looked at.
 const SYMMETRIC: u32 = 1 << 31;
 
 /// Unreached, in a 4-bit entry.
 const UNREACHED: u64 = 0xF;
 
-/// Classes a worker takes at a time in the build (and between polls of the limits).
-const CHUNK: usize = 2048;
+/// Entries a worker takes at a time in the build, about (whole classes; the limits are polled
+/// between them).
+const CHUNK_ENTRIES: u64 = 1 << 16;
 
 /// A pattern of two parts stored one entry per symmetry class (see the module docs).
 #[derive(Clone, Debug)]
 pub struct ClassPattern {
     a: Pattern,
     b: Pattern,
+    /// A's twists' count: A's index is `place * twists + twist`.
+    twists: u64,
     b_count: u64,
     /// The moves, in the space's order.
     moves: Vec<PermMove>,
     /// The rotations kept: indices of [`Symmetries::image`], `None` for the identity (first).
     syms: Vec<Option<usize>>,
-    /// Per A state: `class << SYM_BITS | j`, where rotation `j` takes it to the representative,
-    /// and [`SYMMETRIC`] when a rotation besides the identity fixes the representative.
+    /// Per place of A: `class << SYM_BITS | j`, where rotation `j` takes it to the
+    /// representative, and [`SYMMETRIC`] when a rotation besides the identity fixes the
+    /// representative.
     class_of: ClassNumbers,
-    /// Per class: its representative's A index.
+    /// Per class: its representative's place.
     reps: Vec<u32>,
-    /// The classes whose representative a rotation besides the identity fixes (few), in
-    /// class order, each with the rotations that fix it (bit `j` for `syms[j]`).
-    stab: Vec<(u32, u32)>,
+    /// Per class: the rotations that fix its representative (bit `j` for `syms[j]`; the
+    /// identity's bit for every class).
+    fixed: Vec<u8>,
+    /// `twist_images[t * syms + j]`: A's twist `t` under rotation `j`.
+    twist_images: Vec<u32>,
+    /// `twist_moves[t * moves + m]`: A's twist after move `m`, when the twists go with their
+    /// slots (empty otherwise: the build makes them per class).
+    twist_moves: Vec<u32>,
     /// `b_moves[b * moves + m]`: B's state after move `m`.
     b_moves: Vec<u16>,
     /// `b_images[b * syms + j]`: B's state under rotation `j`.
@@ -129,8 +151,9 @@ impl ClassPattern {
     /// The class pattern of `a` (pieces of one class, told apart) and `b` (pieces of another,
     /// as a set) in `space`, its classes counted within `limits` (memory checked first, the
     /// time limit and Ctrl-C polled). [`PdbError::Invalid`] when a part is not one class, the
-    /// two share a class, no rotation of the definition keeps both, or a part is too large to
-    /// number (A past 2^27 states, B past 2^16).
+    /// two share a class, no rotation of the definition keeps both (with A's twists apart
+    /// from its places), or a part is too large to number (A's places past 2^28, its twists
+    /// past 2^32, B past 2^16).
     pub fn new<const N: usize>(
         space: &PermSpace<N>,
         a: &(usize, Vec<u8>),
@@ -164,12 +187,19 @@ impl ClassPattern {
         }
         let a_pattern = Pattern::new(space, std::slice::from_ref(a))?;
         let b_pattern = Pattern::set(space, b)?;
-        let a_count = a_pattern.size().try_into().unwrap_or(u64::MAX);
+        let (places, twists) = a_pattern
+            .places_and_twists()
+            .expect("a pattern of one class has one part");
         let b_count: u64 = b_pattern.size().try_into().unwrap_or(u64::MAX);
-        if a_count > MAX_CLASSES {
+        if places > MAX_CLASSES {
             return invalid(format!(
-                "the pieces told apart have {a_count} states, more than a class table numbers \
+                "the pieces told apart have {places} places, more than a class table numbers \
                  ({MAX_CLASSES})"
+            ));
+        }
+        if twists > u64::from(u32::MAX) {
+            return invalid(format!(
+                "the pieces told apart have {twists} twists, more than a class table numbers"
             ));
         }
         if b_count > u64::from(u16::MAX) {
@@ -183,9 +213,13 @@ impl ClassPattern {
             p.reads(symmetries, &solved, Some(k)) == p.reads(symmetries, &solved, None)
         };
         let mut syms = vec![None];
+        let mut twisting = 0;
         for k in 0..symmetries.order() - 1 {
             if keeps(&a_pattern, k) && keeps(&b_pattern, k) {
-                syms.push(Some(k));
+                match a_pattern.twists_apart(symmetries, &solved, Some(k)) {
+                    true => syms.push(Some(k)),
+                    false => twisting += 1,
+                }
             }
         }
         if syms.len() > MAX_ROTATIONS {
@@ -195,20 +229,24 @@ impl ClassPattern {
             ));
         }
         if syms.len() == 1 {
+            let why = match twisting {
+                0 => symmetries
+                    .why_none()
+                    .unwrap_or("the rotations move these pieces elsewhere"),
+                _ => "the rotations that keep them change the twists by where the pieces are",
+            };
             return invalid(format!(
-                "no rotation of {} keeps both {} and {}: nothing to reduce ({})",
+                "no rotation of {} keeps both {} and {}: nothing to reduce ({why})",
                 space.definition().name,
                 a_pattern.name(),
                 b_pattern.name(),
-                symmetries
-                    .why_none()
-                    .unwrap_or("the rotations move these pieces elsewhere")
             ));
         }
         Ok((a_pattern, b_pattern, syms))
     }
 
-    /// The classes of `a_pattern`'s states under `syms`, and `b_pattern`'s tables.
+    /// The classes of `a_pattern`'s places under `syms`, and the twists' and `b_pattern`'s
+    /// tables.
     fn numbered<const N: usize>(
         space: &PermSpace<N>,
         a_pattern: Pattern,
@@ -217,19 +255,20 @@ impl ClassPattern {
         limits: &Limits,
         cache: Option<&TableCache>,
     ) -> Result<ClassPattern, PdbError> {
-        let a_count = a_pattern.size() as u64;
+        let (places, twists) = a_pattern.places_and_twists().expect("checked in parts");
         let b_count = b_pattern.size() as u64;
         let symmetries = space.symmetries();
         let solved = space.solved();
         let moves = space.moves().to_vec();
-        let s = syms.len();
+        let (m, s) = (moves.len() as u128, syms.len() as u128);
         // The class numbering's memory: `class_of`, and at most as many representatives and
-        // stabilisers (one class per state when every rotation fixes every state).
-        // And the table's fewest bytes (every class as large as it can be), refused before the
-        // numbering's seconds are spent.
-        let numbering =
-            u128::from(a_count) * 12 + u128::from(b_count) * 2 * (moves.len() + s) as u128;
-        let table = (u128::from(a_count) / s as u128) * u128::from(b_count) / 2;
+        // stabilisers (one class per place when every rotation fixes every place); the twists'
+        // and B's tables. And the table's fewest bytes (every class as large as it can be),
+        // refused before the numbering's seconds are spent.
+        let numbering = u128::from(places) * 9
+            + u128::from(twists) * 4 * (m + s)
+            + u128::from(b_count) * 2 * (m + s);
+        let table = (u128::from(places) / s) * u128::from(twists) * u128::from(b_count) / 2;
         limits.check_memory(numbering + table)?;
         // Per kept rotation, the parts read through it (no image made).
         let readings = |pattern: &Pattern| -> Vec<Option<Reading>> {
@@ -243,9 +282,29 @@ impl ClassPattern {
                 None => pattern.placement_of(&state.0),
             })
         };
+        // A's images of index `a` under each kept rotation.
+        let a_images = |a: u64, out: &mut dyn FnMut(u64)| {
+            let state = a_pattern.realize(&solved, &a_pattern.state(a));
+            for through in &a_readings {
+                out(image(&a_pattern, through, &state));
+            }
+        };
+        // The twists' tables (at place 0: the twists go apart from the places).
+        let mut twist_images = Vec::with_capacity((u128::from(twists) * s) as usize);
+        for t in 0..twists {
+            a_images(t, &mut |i| twist_images.push((i % twists) as u32));
+        }
+        let mut twist_moves = Vec::new();
+        if a_pattern.twists_apart(symmetries, &solved, None) {
+            for t in 0..twists {
+                a_pattern.successors(a_pattern.state(t), &mut |_, p| {
+                    twist_moves.push((a_pattern.index(p) % twists) as u32)
+                });
+            }
+        }
         // B's tables: small.
         let mut b_moves = Vec::with_capacity(b_count as usize * moves.len());
-        let mut b_images = Vec::with_capacity(b_count as usize * s);
+        let mut b_images = Vec::with_capacity(b_count as usize * syms.len());
         for i in 0..b_count {
             let p = b_pattern.state(i);
             b_pattern.successors(p, &mut |_, next| b_moves.push(b_pattern.index(next) as u16));
@@ -263,17 +322,18 @@ impl ClassPattern {
                 rules.push(add);
             }
         }
-        // The numbers: from the cache (checked), else numbered here and saved.
-        let realized = |a: u64| a_pattern.realize(&solved, &a_pattern.state(a));
-        let images = |a: u64, out: &mut [u64]| {
-            let state = realized(a);
-            for (to, through) in out.iter_mut().zip(&a_readings) {
-                *to = image(&a_pattern, through, &state);
-            }
+        // The numbers of the places: from the cache (checked), else numbered here and saved.
+        let place_images = |place: u64, out: &mut [u64]| {
+            let mut at = 0;
+            a_images(place * twists, &mut |i| {
+                out[at] = i / twists;
+                at += 1;
+            });
         };
         let inverse = inverse_rotations(space, symmetries, &syms);
-        let number = || number_classes(a_count, s, &inverse, &images, limits);
-        let check = |numbers: &ClassNumbers| check_numbers(numbers, a_count, s, &images);
+        let s = syms.len();
+        let number = || number_classes(places, s, &inverse, &place_images, limits);
+        let check = |numbers: &ClassNumbers| check_numbers(numbers, places, s, &place_images);
         let numbers = match cache {
             Some(cache) => {
                 let entry = Entry {
@@ -285,26 +345,25 @@ impl ClassPattern {
             None => number()?,
         };
         // The representatives (each the first of its class, its own rotation the identity)
-        // and the stabilisers of the symmetric ones, from the numbers.
+        // and their stabilisers, from the numbers.
         let latch = Latch::new(limits);
         let mut reps = Vec::with_capacity(numbers.classes as usize);
-        let mut stab = Vec::new();
-        for a in 0..a_count {
-            if a % (1 << 20) == 0 {
+        let mut fixed = Vec::with_capacity(numbers.classes as usize);
+        for place in 0..places {
+            if place % (1 << 20) == 0 {
                 latch.check()?;
             }
-            let word = numbers.get(a);
+            let word = numbers.get(place);
             if word & SYM_MASK != 0 {
                 continue;
             }
-            let class = reps.len() as u32;
-            reps.push(a as u32);
+            reps.push(place as u32);
+            let mut to = [0u64; MAX_ROTATIONS];
             if word & SYMMETRIC != 0 {
-                let mut to = [0u64; MAX_ROTATIONS];
-                images(a, &mut to[..s]);
-                let fixed = (0..s).filter(|&j| to[j] == a).fold(0, |m, j| m | 1 << j);
-                stab.push((class, fixed));
+                place_images(place, &mut to[..s]);
             }
+            let fixes = |j: usize| j == 0 || (word & SYMMETRIC != 0 && to[j] == place);
+            fixed.push((0..s).filter(|&j| fixes(j)).fold(0u8, |f, j| f | 1 << j));
         }
         let name = format!(
             "{} + {} by {} rotations",
@@ -313,12 +372,15 @@ impl ClassPattern {
             s
         );
         let mut pattern = ClassPattern {
+            twists,
             b_count,
             moves,
             syms,
             class_of: numbers,
             reps,
-            stab,
+            fixed,
+            twist_images,
+            twist_moves,
             b_moves,
             b_images,
             goal: 0,
@@ -331,15 +393,16 @@ impl ClassPattern {
         Ok(pattern)
     }
 
-    /// The bytes the pattern holds beside its table: the class numbering (a word per A
-    /// state, and per class its representative and stabiliser) and B's tables.
+    /// The bytes the pattern holds beside its table: the class numbering (a word per place of
+    /// A, and per class its representative and stabiliser) and the twists' and B's tables.
     pub fn bytes(&self) -> u128 {
         u128::from(self.class_of.bytes())
-            + (self.reps.len() * 4 + self.stab.len() * 8) as u128
+            + (self.reps.len() * 5) as u128
+            + ((self.twist_images.len() + self.twist_moves.len()) * 4) as u128
             + ((self.b_moves.len() + self.b_images.len()) * 2) as u128
     }
 
-    /// The classes of A's states.
+    /// The classes of A's places.
     pub fn classes(&self) -> u64 {
         self.reps.len() as u64
     }
@@ -354,40 +417,54 @@ impl ClassPattern {
         &self.name
     }
 
+    /// The entries of one class: every twist with every B state.
+    #[inline]
+    fn row(&self) -> u64 {
+        self.twists * self.b_count
+    }
+
     /// The entry of A state `a` with B state `b`.
     #[inline]
     fn cell(&self, a: u64, b: u64) -> u64 {
-        let word = self.class_of.get(a);
+        let (place, twist) = (a / self.twists, a % self.twists);
+        let word = self.class_of.get(place);
         let class = u64::from((word & !SYMMETRIC) >> SYM_BITS);
+        self.cell_in(class, word, twist, b)
+    }
+
+    /// The entry of class `class` (its place's word `word`) for twist `twist` and B state `b`
+    /// before the word's rotation.
+    #[inline]
+    fn cell_in(&self, class: u64, word: u32, twist: u64, b: u64) -> u64 {
+        let s = self.syms.len();
         let j = (word & SYM_MASK) as usize;
-        let b = self.b_images[b as usize * self.syms.len() + j];
-        let b = match word & SYMMETRIC {
-            0 => b,
-            _ => self.least(class as usize, b),
+        let t = u64::from(self.twist_images[twist as usize * s + j]);
+        let b = u64::from(self.b_images[b as usize * s + j]);
+        let within = match word & SYMMETRIC {
+            0 => t * self.b_count + b,
+            _ => self.least(class as usize, t, b),
         };
-        class * self.b_count + u64::from(b)
+        class * self.row() + within
     }
 
     /// Whether a rotation besides the identity fixes `class`'s representative.
     fn is_symmetric(&self, class: usize) -> bool {
-        self.stab
-            .binary_search_by_key(&(class as u32), |&(c, _)| c)
-            .is_ok()
+        self.fixed[class] != 1
     }
 
-    /// The least image of `b` under the stabiliser of `class`'s representative: `b` itself
-    /// for most classes (only the identity fixes them).
+    /// The least image of `(t, b)` (as `t * |B| + b`) under the stabiliser of `class`'s
+    /// representative: itself for most classes (only the identity fixes them).
     #[inline]
-    fn least(&self, class: usize, b: u16) -> u16 {
-        let mut fixed = match self.stab.binary_search_by_key(&(class as u32), |&(c, _)| c) {
-            Ok(i) => self.stab[i].1 & !1,
-            Err(_) => 0,
-        };
-        let mut least = b;
+    fn least(&self, class: usize, t: u64, b: u64) -> u64 {
+        let s = self.syms.len();
+        let mut fixed = self.fixed[class] & !1;
+        let mut least = t * self.b_count + b;
         while fixed != 0 {
             let j = fixed.trailing_zeros() as usize;
             fixed &= fixed - 1;
-            least = least.min(self.b_images[usize::from(b) * self.syms.len() + j]);
+            let image = u64::from(self.twist_images[t as usize * s + j]) * self.b_count
+                + u64::from(self.b_images[b as usize * s + j]);
+            least = least.min(image);
         }
         least
     }
@@ -400,57 +477,49 @@ impl ClassPattern {
         self.cell(a, b)
     }
 
-    /// Per class and move: the successor's `class_of` word (class and rotation) of the
-    /// representative's A state; built on `threads` threads.
-    fn class_moves(&self, latch: &Latch, threads: usize) -> Result<Vec<u32>, Limit> {
-        let m = self.moves.len();
-        let classes = self.reps.len();
-        let mut table = vec![0u32; classes * m];
-        let next = AtomicUsize::new(0);
-        let chunks: Vec<&mut [u32]> = table.chunks_mut(CHUNK * m).collect();
-        let chunks: Vec<std::sync::Mutex<&mut [u32]>> =
-            chunks.into_iter().map(std::sync::Mutex::new).collect();
-        std::thread::scope(|scope| -> Result<(), Limit> {
-            let workers: Vec<_> = (0..threads)
-                .map(|_| {
-                    scope.spawn(|| -> Result<(), Limit> {
-                        loop {
-                            let k = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(chunk) = chunks.get(k) else {
-                                return Ok(());
-                            };
-                            latch.check()?;
-                            let mut out = chunk.lock().expect("one worker a chunk");
-                            for (i, row) in out.chunks_mut(m).enumerate() {
-                                let rep = u64::from(self.reps[k * CHUNK + i]);
-                                let mut at = 0;
-                                self.a.successors(self.a.state(rep), &mut |_, p| {
-                                    row[at] = self.class_of.get(self.a.index(p));
-                                    at += 1;
-                                });
-                            }
-                        }
-                    })
-                })
-                .collect();
-            for worker in workers {
-                worker.join().expect("a class-move worker panicked")?;
+    /// Per class and move: the `class_of` word (class and rotation) of the representative's
+    /// place after the move.
+    fn class_moves(&self, latch: &Latch) -> Result<Vec<u32>, Limit> {
+        let mut table = Vec::with_capacity(self.reps.len() * self.moves.len());
+        for (i, &rep) in self.reps.iter().enumerate() {
+            if i % (1 << 14) == 0 {
+                latch.check()?;
             }
-            Ok(())
-        })?;
+            let a = u64::from(rep) * self.twists;
+            self.a.successors(self.a.state(a), &mut |_, p| {
+                table.push(self.class_of.get(self.a.index(p) / self.twists));
+            });
+        }
         Ok(table)
+    }
+
+    /// `class`'s twists' moves into `out` (`out[t * moves + m]`): the shared table's when the
+    /// twists go with their slots, else from the representative's place.
+    fn class_twist_moves<'t>(&'t self, class: usize, out: &'t mut Vec<u32>) -> &'t [u32] {
+        if !self.twist_moves.is_empty() {
+            return &self.twist_moves;
+        }
+        out.clear();
+        let base = u64::from(self.reps[class]) * self.twists;
+        for t in 0..self.twists {
+            self.a.successors(self.a.state(base + t), &mut |_, p| {
+                out.push((self.a.index(p) % self.twists) as u32)
+            });
+        }
+        out
     }
 
     /// The exact table, level by level (module docs).
     fn build(&self, limits: &Limits) -> Result<DistanceTable, Limit> {
-        let size = self.reps.len() as u64 * self.b_count;
+        let row = self.row();
+        let size = self.reps.len() as u64 * row;
         let m = self.moves.len();
         let table_bytes = u128::from(size.div_ceil(16)) * 8;
         limits.check_memory(table_bytes + (self.reps.len() * m * 4) as u128)?;
         let started = std::time::Instant::now();
         let latch = Latch::new(limits);
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let class_moves = self.class_moves(&latch, threads)?;
+        let class_moves = self.class_moves(&latch)?;
         let words: Vec<AtomicU64> = (0..size.div_ceil(16))
             .map(|_| AtomicU64::new(u64::MAX))
             .collect();
@@ -467,8 +536,9 @@ impl ClassPattern {
         set(self.goal, 0);
         let mut histogram = vec![1u64];
         let mut reached = 1u64;
-        let s = self.syms.len();
-        let bc = self.b_count as usize;
+        let (bc, twists) = (self.b_count, self.twists);
+        let per_chunk = (CHUNK_ENTRIES / row).max(1) as usize;
+        let chunks = self.reps.len().div_ceil(per_chunk);
         for depth in 0u64.. {
             let frontier = histogram[depth as usize];
             if frontier == 0 || depth + 1 >= UNREACHED {
@@ -477,63 +547,61 @@ impl ClassPattern {
             let backward = frontier * m as u64 > (size - reached) * 2;
             let next = AtomicUsize::new(0);
             let found = AtomicU64::new(0);
-            let chunks = self.reps.len().div_ceil(CHUNK);
             std::thread::scope(|scope| -> Result<(), Limit> {
                 let workers: Vec<_> = (0..threads)
                     .map(|_| {
                         scope.spawn(|| -> Result<(), Limit> {
                             let mut count = 0u64;
-                            let mut successors = vec![(0u64, 0usize, false); m];
+                            let mut own_moves = Vec::new();
                             loop {
                                 let k = next.fetch_add(1, Ordering::Relaxed);
                                 if k >= chunks {
                                     break;
                                 }
                                 latch.check()?;
-                                for class in k * CHUNK..((k + 1) * CHUNK).min(self.reps.len()) {
-                                    let base = class as u64 * self.b_count;
-                                    let row = &class_moves[class * m..(class + 1) * m];
-                                    for (to, &word) in successors.iter_mut().zip(row) {
-                                        *to = (
-                                            u64::from((word & !SYMMETRIC) >> SYM_BITS),
-                                            (word & SYM_MASK) as usize,
-                                            word & SYMMETRIC != 0,
-                                        );
-                                    }
-                                    // The stabiliser is looked for only where the class
-                                    // word's flag says there is one (a few classes in a
-                                    // thousand): a search per target was most of the build.
-                                    let target = |b: usize, mv: usize| -> u64 {
-                                        let (to, j, symmetric) = successors[mv];
-                                        let moved = usize::from(self.b_moves[b * m + mv]);
-                                        let image = self.b_images[moved * s + j];
-                                        let image = match symmetric {
-                                            true => self.least(to as usize, image),
-                                            false => image,
-                                        };
-                                        to * self.b_count + u64::from(image)
+                                let classes =
+                                    k * per_chunk..((k + 1) * per_chunk).min(self.reps.len());
+                                for class in classes {
+                                    let base = class as u64 * row;
+                                    let to = &class_moves[class * m..(class + 1) * m];
+                                    let twist_moves = self.class_twist_moves(class, &mut own_moves);
+                                    // Where move `mv` takes entry `(t, b)`: the successor's
+                                    // class, its twist and B taken by the class word's rotation
+                                    // (the stabiliser looked at only where the word's flag says
+                                    // there is one).
+                                    let target = |t: u64, b: u64, mv: usize| -> u64 {
+                                        let word = to[mv];
+                                        let class = u64::from((word & !SYMMETRIC) >> SYM_BITS);
+                                        let t = u64::from(twist_moves[t as usize * m + mv]);
+                                        let b = u64::from(self.b_moves[b as usize * m + mv]);
+                                        self.cell_in(class, word, t, b)
                                     };
-                                    // A symmetric class's entries of non-least `b` stand
+                                    // A symmetric class's entries of non-least `(t, b)` stand
                                     // for no class (their twin is the least image): never
                                     // set, or a backward level could give one a distance
                                     // larger than its twin's.
                                     let symmetric = self.is_symmetric(class);
-                                    for b in 0..bc {
-                                        if symmetric && self.least(class, b as u16) != b as u16 {
-                                            continue;
-                                        }
-                                        let here = get(base + b as u64);
-                                        if backward {
-                                            if here == UNREACHED
-                                                && (0..m).any(|mv| get(target(b, mv)) == depth)
-                                            {
-                                                count += u64::from(set(base + b as u64, depth + 1));
+                                    for t in 0..twists {
+                                        for b in 0..bc {
+                                            let within = t * bc + b;
+                                            if symmetric && self.least(class, t, b) != within {
+                                                continue;
                                             }
-                                        } else if here == depth {
-                                            for mv in 0..m {
-                                                let t = target(b, mv);
-                                                if get(t) == UNREACHED {
-                                                    count += u64::from(set(t, depth + 1));
+                                            let here = get(base + within);
+                                            if backward {
+                                                if here == UNREACHED
+                                                    && (0..m)
+                                                        .any(|mv| get(target(t, b, mv)) == depth)
+                                                {
+                                                    count +=
+                                                        u64::from(set(base + within, depth + 1));
+                                                }
+                                            } else if here == depth {
+                                                for mv in 0..m {
+                                                    let next = target(t, b, mv);
+                                                    if get(next) == UNREACHED {
+                                                        count += u64::from(set(next, depth + 1));
+                                                    }
                                                 }
                                             }
                                         }
@@ -713,11 +781,12 @@ impl StateSpace for ClassPattern {
     /// The representative's successors, each taken to its class's entry (slow: for the
     /// cache's probe and checks; the build has its own tables).
     fn successors(&self, cell: u64, visit: &mut dyn FnMut(PermMove, u64)) {
-        let (class, b) = (cell / self.b_count, cell % self.b_count);
-        let rep = u64::from(self.reps[class as usize]);
+        let (class, within) = (cell / self.row(), cell % self.row());
+        let (t, b) = (within / self.b_count, within % self.b_count);
+        let a = u64::from(self.reps[class as usize]) * self.twists + t;
         let mut at = 0;
         let m = self.moves.len();
-        self.a.successors(self.a.state(rep), &mut |mv, p| {
+        self.a.successors(self.a.state(a), &mut |mv, p| {
             let moved = u64::from(self.b_moves[b as usize * m + at]);
             at += 1;
             visit(mv, self.cell(self.a.index(p), moved));
@@ -731,7 +800,7 @@ impl StateSpace for ClassPattern {
 
 impl Indexed for ClassPattern {
     fn size(&self) -> u128 {
-        u128::from(self.reps.len() as u64 * self.b_count)
+        u128::from(self.reps.len() as u64 * self.row())
     }
 
     fn index(&self, cell: u64) -> u64 {
@@ -801,13 +870,12 @@ impl<const N: usize> Abstraction<PermSpace<N>> for ClassPattern {
 /// inverse too: the largest value (as [`Conjugated`](crate::heuristic::Conjugated) does for a
 /// plain database).
 ///
-/// A look-up reads twice far from the caches: the A state's class word, then the entry; and
-/// the state's own look-up alone cuts most successors in IDA* (64 % of them on the 3x3x3 from a
-/// random state; all three axes, 82 %; with the inverse, 90 %). So the estimate is made in
-/// stages ([`Heuristic::advance`]: IDA* runs a stage for every successor before the next stage
-/// of any, so each stage's reads overlap): the state's own look-up's parts, its class word
-/// prefetched ([`prefetch`](Heuristic::prefetch)); its entry prefetched; read. Then, while
-/// below the limit, the other axes' look-ups in the same three stages, then the inverse's.
+/// A look-up reads once far from the caches, the entry; and the state's own look-up alone cuts
+/// most successors in IDA* (64 % of them on the 3x3x3 from a random state; all three axes,
+/// 82 %; with the inverse, 90 %). So the estimate is made in stages ([`Heuristic::advance`]:
+/// IDA* runs a stage for every successor before the next stage of any, so each stage's reads
+/// overlap): the state's own entry prefetched ([`prefetch`](Heuristic::prefetch)), then read;
+/// while below the limit, the other axes' entries prefetched, then read; then the inverse's.
 /// A successor cut by its own look-up costs one projection, not six.
 pub struct ClassLookups<const N: usize> {
     database: PatternDatabase<ClassPattern>,
@@ -819,42 +887,26 @@ pub struct ClassLookups<const N: usize> {
     inversion: Option<Inversion>,
 }
 
-/// A look-up's two parts in one word: the A state above, the B state in the low 16 bits.
-const B_BITS: u32 = 16;
-
 /// The most rotations looked up through: [`Prefetched`]'s first three words hold a group's
-/// look-ups, the last the stage and the largest entry so far ([`Stage`]).
+/// entries, the last the stage and the largest entry so far ([`Stage`]).
 const MAX_THROUGH: usize = 2;
 
 /// Where a staged estimate is, in [`Prefetched`]'s last word (low byte; the largest entry
-/// read so far above it). Each group of look-ups (the state's own, the other axes', the
-/// inverse's) goes through parts (class words prefetched), then cells (entries prefetched).
+/// read so far above it): which group's entries (the state's own, the other axes', the
+/// inverse's) are prefetched, to be read.
 #[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
 enum Stage {
-    /// Word 0: the state's own look-up's parts.
-    OwnParts,
-    /// Word 0: its entry.
+    /// Word 0: the state's own entry.
     OwnCell,
-    /// Words 1..: the other axes' look-ups' parts.
-    AxesParts,
-    /// Words 1..: their entries.
+    /// Words 1..: the other axes' entries.
     AxesCells,
-    /// Words 0..: the inverse's look-ups' parts.
-    InverseParts,
-    /// Words 0..: their entries.
+    /// Words 0..: the inverse's entries.
     InverseCells,
 }
 
 impl Stage {
-    const ALL: [Stage; 6] = [
-        Stage::OwnParts,
-        Stage::OwnCell,
-        Stage::AxesParts,
-        Stage::AxesCells,
-        Stage::InverseParts,
-        Stage::InverseCells,
-    ];
+    const ALL: [Stage; 3] = [Stage::OwnCell, Stage::AxesCells, Stage::InverseCells];
 }
 
 /// The stage and the largest entry so far, as [`Prefetched`]'s last word.
@@ -919,45 +971,29 @@ impl<const N: usize> ClassLookups<N> {
         &self.through
     }
 
-    /// The state's own look-up's two parts as one word (see [`B_BITS`]).
+    /// The other axes' entries into `out`, one per reading, prefetched.
     #[inline]
-    fn own_parts(&self, state: &Packed<N>) -> u64 {
-        let pattern = self.database.abstraction();
-        pattern.a.index(pattern.a.placement_of(&state.0)) << B_BITS
-            | pattern.b.index(pattern.b.placement_of(&state.0))
-    }
-
-    /// The other axes' look-ups' parts' words into `out`, one per reading.
-    #[inline]
-    fn axes_parts(&self, state: &Packed<N>, out: &mut [u64]) {
+    fn axes_cells(&self, state: &Packed<N>, out: &mut [u64]) {
         let pattern = self.database.abstraction();
         for (slot, (a, b)) in out.iter_mut().zip(&self.readings) {
-            *slot = pattern.a.index(a.placement(&pattern.a, &state.0)) << B_BITS
-                | pattern.b.index(b.placement(&pattern.b, &state.0));
+            *slot = pattern.cell(
+                pattern.a.index(a.placement(&pattern.a, &state.0)),
+                pattern.b.index(b.placement(&pattern.b, &state.0)),
+            );
+            self.database.table().prefetch(*slot);
         }
     }
 
-    /// Each parts' word of `words` prefetched's class word.
+    /// The state's own entry, prefetched.
     #[inline]
-    fn prefetch_classes(&self, words: &[u64]) {
-        let class_of = &self.database.abstraction().class_of;
-        for &word in words {
-            class_of.prefetch(word >> B_BITS);
-        }
-    }
-
-    /// Each parts' word of `words` made its entry's index, prefetched.
-    #[inline]
-    fn to_cells(&self, words: &mut [u64]) {
-        let pattern = self.database.abstraction();
-        for word in words {
-            *word = pattern.cell(*word >> B_BITS, *word & ((1 << B_BITS) - 1));
-            self.database.table().prefetch(*word);
-        }
+    fn own_cell(&self, state: &Packed<N>) -> u64 {
+        let cell = self.database.abstraction().project_state(state);
+        self.database.table().prefetch(cell);
+        cell
     }
 
     /// After the own or the other axes' look-ups reached `best`: done when it reaches `limit`
-    /// or nothing is left, else the next group's parts, their class words prefetched.
+    /// or nothing is left, else the next group's entries prefetched.
     #[inline]
     fn after(
         &self,
@@ -972,19 +1008,17 @@ impl<const N: usize> ClassLookups<N> {
         }
         let r = self.readings.len();
         if from == Stage::OwnCell && r > 0 {
-            self.axes_parts(state, &mut words.0[1..=r]);
-            self.prefetch_classes(&words.0[1..=r]);
-            words.0[3] = stage_word(Stage::AxesParts, best);
+            self.axes_cells(state, &mut words.0[1..=r]);
+            words.0[3] = stage_word(Stage::AxesCells, best);
             return None;
         }
         let Some(inversion) = &self.inversion else {
             return Some(best);
         };
         let inverse = inversion.invert(state);
-        words.0[0] = self.own_parts(&inverse);
-        self.axes_parts(&inverse, &mut words.0[1..=r]);
-        self.prefetch_classes(&words.0[..=r]);
-        words.0[3] = stage_word(Stage::InverseParts, best);
+        words.0[0] = self.own_cell(&inverse);
+        self.axes_cells(&inverse, &mut words.0[1..=r]);
+        words.0[3] = stage_word(Stage::InverseCells, best);
         None
     }
 }
@@ -1000,13 +1034,12 @@ impl<const N: usize> Heuristic<PermSpace<N>> for ClassLookups<N> {
         self.estimate_prefetched(space, state, &self.prefetch(space, state), limit)
     }
 
-    /// The state's own look-up's parts, its class word prefetched.
+    /// The state's own entry, prefetched.
     #[inline]
     fn prefetch(&self, _: &PermSpace<N>, state: Packed<N>) -> Prefetched {
         let mut out = Prefetched::NONE;
-        out.0[0] = self.own_parts(&state);
-        self.prefetch_classes(&out.0[..1]);
-        out.0[3] = stage_word(Stage::OwnParts, 0);
+        out.0[0] = self.own_cell(&state);
+        out.0[3] = stage_word(Stage::OwnCell, 0);
         out
     }
 
@@ -1023,28 +1056,13 @@ impl<const N: usize> Heuristic<PermSpace<N>> for ClassLookups<N> {
         let r = self.readings.len();
         let entries = |words: &[u64]| best.max(self.database.largest_entry(words, limit));
         match Stage::ALL.get(usize::from(stage)).copied() {
-            Some(Stage::OwnParts) => {
-                self.to_cells(&mut words.0[..1]);
-                words.0[3] = stage_word(Stage::OwnCell, best);
-                None
-            }
             Some(Stage::OwnCell) => {
                 let best = entries(&words.0[..1]);
                 self.after(&state, words, Stage::OwnCell, best, limit)
             }
-            Some(Stage::AxesParts) => {
-                self.to_cells(&mut words.0[1..=r]);
-                words.0[3] = stage_word(Stage::AxesCells, best);
-                None
-            }
             Some(Stage::AxesCells) => {
                 let best = entries(&words.0[1..=r]);
                 self.after(&state, words, Stage::AxesCells, best, limit)
-            }
-            Some(Stage::InverseParts) => {
-                self.to_cells(&mut words.0[..=r]);
-                words.0[3] = stage_word(Stage::InverseCells, best);
-                None
             }
             Some(Stage::InverseCells) | None => Some(entries(&words.0[..=r])),
         }
@@ -1189,7 +1207,7 @@ mod tests {
 
     /// The plain table of both parts, by a breadth-first search over every pair `(a, b)`.
     fn plain_distances(pattern: &ClassPattern) -> Vec<u8> {
-        let (ac, bc) = (pattern.class_of.len() as usize, pattern.b_count as usize);
+        let (ac, bc) = (pattern.a.size() as usize, pattern.b_count as usize);
         let m = pattern.moves.len();
         let mut dist = vec![u8::MAX; ac * bc];
         let solved = |p: &Pattern| p.goal_index_for_tests();
@@ -1229,7 +1247,7 @@ mod tests {
         let table = pattern.build(&Limits::default()).unwrap();
         let plain = plain_distances(&pattern);
         let bc = pattern.b_count;
-        for a in 0..pattern.class_of.len() {
+        for a in 0..pattern.a.size() as u64 {
             for b in 0..bc {
                 let want = plain[(a * bc + b) as usize];
                 let got = table.code(pattern.cell(a, b));
@@ -1242,14 +1260,21 @@ mod tests {
         }
         let states = pattern.class_of.len();
         assert!(pattern.classes() * rotations as u64 >= states);
-        assert!(pattern.classes() * (rotations as u64) < states * 11 / 10);
+        // Fewer classes than places (a class of symmetric places is smaller than the
+        // rotations' number: few on the 3x3x3's corners, many among two corners' 56 places).
+        assert!(pattern.classes() < states, "{} classes", pattern.classes());
         // The entries of no class (a symmetric class's non-least sets) are never reached, and
         // the table passes the cache's check of every entry against its successors.
         for class in 0..pattern.classes() as usize {
-            for b in 0..bc as u16 {
-                let cell = class as u64 * bc + u64::from(b);
-                let canonical = pattern.least(class, b) == b;
-                assert_eq!(table.code(cell).is_some(), canonical, "class {class} b {b}");
+            for within in 0..pattern.row() {
+                let cell = class as u64 * pattern.row() + within;
+                let (t, b) = (within / bc, within % bc);
+                let canonical = pattern.least(class, t, b) == within;
+                assert_eq!(
+                    table.code(cell).is_some(),
+                    canonical,
+                    "class {class} t {t} b {b}"
+                );
             }
         }
         let recipe = statespace::search::table::cached::Recipe::pattern_database();
@@ -1309,7 +1334,7 @@ mod tests {
                 let mut words = lookups.prefetch(&space, state);
                 let mut stages = 1;
                 let got = loop {
-                    let shrunk = limit.saturating_sub(stages / 3);
+                    let shrunk = limit.saturating_sub(stages / 2);
                     if let Some(h) = lookups.advance(&space, state, &mut words, shrunk) {
                         break (h, shrunk);
                     }
@@ -1324,6 +1349,57 @@ mod tests {
         }
         // The walk met more than one distance, and one where every look-up group was read.
         assert!(seen.len() > 3, "{seen:?}");
+    }
+
+    /// All eight corners (their twists kept by slot): the rotations kept act on the twists
+    /// apart from the places, as the twists' tables say (every place and twist of a sample
+    /// against the image made through the symmetry); the shared twists' moves are every
+    /// class's own; a state and its images under the kept rotations share an entry.
+    #[test]
+    fn perm_class_pattern_takes_twists_by_slot_apart_from_places() {
+        let space = cube();
+        let pattern = class_pattern(&space, &[1, 2, 3, 4, 5, 6, 7, 8], &[9, 10, 11, 12]);
+        assert_eq!(pattern.rotations(), 8, "{}", pattern.name());
+        assert_eq!((pattern.twists, pattern.b_count), (2187, 495));
+        assert!(
+            !pattern.twist_moves.is_empty(),
+            "by slot: one table of moves"
+        );
+        let (symmetries, solved) = (space.symmetries(), space.solved());
+        let s = pattern.rotations();
+        let mut random = statespace::random::Lcg(11);
+        for _ in 0..2000 {
+            let a = random.below(pattern.a.size() as usize) as u64;
+            let state = pattern.a.realize(&solved, &pattern.a.state(a));
+            for (j, k) in pattern.syms.iter().enumerate() {
+                let image = k.map_or(state, |k| symmetries.image(k, &state));
+                let index = pattern.a.index(pattern.a.placement_of(&image.0));
+                let t = a % pattern.twists;
+                assert_eq!(
+                    index % pattern.twists,
+                    u64::from(pattern.twist_images[t as usize * s + j]),
+                    "place {} twist {t} rotation {j}",
+                    a / pattern.twists
+                );
+            }
+        }
+        let mut own = Vec::new();
+        for class in (0..pattern.reps.len()).step_by(97) {
+            let shared = pattern.twist_moves.clone();
+            let mut by_class = pattern.clone();
+            by_class.twist_moves.clear();
+            assert_eq!(by_class.class_twist_moves(class, &mut own), &shared[..]);
+        }
+        let moves = space.moves();
+        let mut state = space.solved();
+        for _ in 0..500 {
+            state = space.apply(state, moves[random.below(moves.len())]);
+            let cell = pattern.project_state(&state);
+            assert!(cell < pattern.size() as u64);
+            for &k in pattern.syms.iter().flatten() {
+                assert_eq!(pattern.project_state(&symmetries.image(k, &state)), cell);
+            }
+        }
     }
 
     #[test]
@@ -1391,26 +1467,26 @@ mod tests {
             assert_eq!(built.class_of.get(a), loaded.class_of.get(a));
         }
         assert_eq!(
-            (built.reps.clone(), built.stab.clone()),
-            (loaded.reps, loaded.stab)
+            (built.reps.clone(), built.fixed.clone()),
+            (loaded.reps, loaded.fixed)
         );
-        assert!(
-            !built.stab.is_empty(),
-            "the half turn fixes some representatives"
-        );
+        let first_symmetric = (0..built.reps.len()).find(|&c| built.is_symmetric(c));
+        let first_symmetric = first_symmetric.expect("the half turn fixes some representatives");
         // The check refuses numbers that are not the numbering: a class out of order, a
         // wrong rotation, a missing symmetric flag, other counts.
         let (a_pattern, s) = (&built.a, built.syms.len());
         let symmetries = space.symmetries();
         let solved = space.solved();
-        let images = |a: u64, out: &mut [u64]| {
-            let state = a_pattern.realize(&solved, &a_pattern.state(a));
+        // The images of a place (at twist 0).
+        let twists = built.twists;
+        let images = |place: u64, out: &mut [u64]| {
+            let state = a_pattern.realize(&solved, &a_pattern.state(place * twists));
             for (to, k) in out.iter_mut().zip(&built.syms) {
                 let image = match k {
                     Some(k) => symmetries.image(*k, &state),
                     None => state,
                 };
-                *to = a_pattern.index(a_pattern.placement_of(&image.0));
+                *to = a_pattern.index(a_pattern.placement_of(&image.0)) / twists;
             }
         };
         let count = built.class_of.len();
@@ -1419,7 +1495,7 @@ mod tests {
         let other = (0..count)
             .find(|&a| built.class_of.get(a) & SYM_MASK != 0)
             .unwrap();
-        let symmetric = u64::from(built.reps[built.stab[0].0 as usize]);
+        let symmetric = u64::from(built.reps[first_symmetric]);
         for (a, word) in [
             (rep, 7 << SYM_BITS),
             (other, built.class_of.get(other) ^ 1),

@@ -650,6 +650,50 @@ impl Pattern {
         pieces
     }
 
+    /// A pattern of one part: the count of where its pieces are, and of its twists
+    /// (`index = places * twists + twist code`, see [`Indexed::index`]). `None` for more parts.
+    pub(crate) fn places_and_twists(&self) -> Option<(u64, u64)> {
+        match self.parts.as_slice() {
+            [part] => Some((part.places.count(), part.twists()?)),
+            _ => None,
+        }
+    }
+
+    /// Whether the pattern's twists stay apart from where its pieces are, through a move and
+    /// through symmetry `k`: the twist code of a move's or of `k`'s image depends on the twist
+    /// code alone. Twists kept by slot go with their slots under any move, and through `k`
+    /// when `k` gives every piece the same twist; twists kept by piece, through `k` when `k`
+    /// adds the same twist in every slot (moves add twists by slot: a piece's depends on
+    /// where it is, so never under moves). Untwisted parts always.
+    pub(crate) fn twists_apart<const N: usize>(
+        &self,
+        symmetries: &Symmetries,
+        solved: &Packed<N>,
+        k: Option<usize>,
+    ) -> bool {
+        self.parts.iter().all(|part| {
+            if part.twisted() == 0 {
+                return true;
+            }
+            let Some(k) = k else {
+                return part.by_slot;
+            };
+            let values: Vec<u8> = match part.by_slot {
+                true => part
+                    .labels
+                    .iter()
+                    .map(|&b| symmetries.retwisted(k, part.orbit, solved.0[usize::from(b) % N]))
+                    .collect(),
+                false => part
+                    .oris
+                    .iter()
+                    .map(|&o| symmetries.byte_rule(k, o).2)
+                    .collect(),
+            };
+            values.windows(2).all(|w| w[0] == w[1])
+        })
+    }
+
     /// The placement, reading byte `b` of the state as `read(b)`: one pass over each part's
     /// slots, the piece's id looked up once for its slot and its twist. The scratch arrays have
     /// 32 entries so that an id (at most [`UNTRACKED`]) indexes them masked.
