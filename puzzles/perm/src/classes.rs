@@ -32,9 +32,9 @@
 //!
 //! Per estimate: the two parts' projections as for a plain pattern, reads in three small
 //! tables, and one read far from the caches, in the table. (Numbering the whole of A instead,
-//! 11 M classes of the 88 M corner states, made a table 4.6 % smaller but needed a second read
-//! far from the caches per look-up, in a 336 MiB `class_of`: the random-state search ran at
-//! 0.6 M nodes a second a thread, most of it waiting on those reads.)
+//! 11 M classes of the 88 M corner states, made a table 4.9 % smaller but needed a second read
+//! far from the caches per look-up, in a 336 MiB `class_of`, and 336 MiB more on disk and in
+//! memory; the search was no faster for it on the machine measured, BENCHMARKS.md.)
 //!
 //! # The build
 //!
@@ -46,9 +46,10 @@
 //! and rotation of the successor's place), and the twists' moves come from a table of their
 //! own when the twists go with their slots (by slot, as the 3x3x3's corners' are; per class
 //! otherwise), so the work per entry is small-table reads and a read in the successor class's
-//! entries, which stay in the caches while one class is done. The 3x3x3's table: about ten
-//! minutes on two cores (604 s wall, 1,163 s of CPU, 3.9 GB at most resident), cached after
-//! (BENCHMARKS.md).
+//! entries, which stay in the caches while one class is done. Per class, B's images under each
+//! move and the successor's row start per twist and move are worked out before the inner loop,
+//! which then adds two numbers a target. The 3x3x3's table: 208 s wall on two cores (403 s of CPU,
+//! 2.7 GiB at most resident), cached after (BENCHMARKS.md).
 //!
 //! `class_of` is numbered when the pattern is made and cached beside the table
 //! (`class_numbers.rs`: checked when read, then used where it lies). The abstract space is
@@ -538,6 +539,8 @@ impl ClassPattern {
         let mut reached = 1u64;
         let (bc, twists) = (self.b_count, self.twists);
         let per_chunk = (CHUNK_ENTRIES / row).max(1) as usize;
+        let s = self.syms.len();
+        const SLOW: u64 = u64::MAX;
         let chunks = self.reps.len().div_ceil(per_chunk);
         for depth in 0u64.. {
             let frontier = histogram[depth as usize];
@@ -553,6 +556,7 @@ impl ClassPattern {
                         scope.spawn(|| -> Result<(), Limit> {
                             let mut count = 0u64;
                             let mut own_moves = Vec::new();
+                            let (mut b_after, mut t_base) = (Vec::new(), vec![0u64; m]);
                             loop {
                                 let k = next.fetch_add(1, Ordering::Relaxed);
                                 if k >= chunks {
@@ -576,12 +580,47 @@ impl ClassPattern {
                                         let b = u64::from(self.b_moves[b as usize * m + mv]);
                                         self.cell_in(class, word, t, b)
                                     };
+                                    // The same, taken apart so that the inner loop over B adds
+                                    // two numbers: per move, B's image under the move and the
+                                    // word's rotation (`b_after[mv * |B| + b]`), and per twist
+                                    // and move the successor's row start (`t_base[mv]`, SLOW
+                                    // where the successor class is symmetric: `target` then).
+                                    b_after.clear();
+                                    for (mv, &word) in to.iter().enumerate() {
+                                        let j = (word & SYM_MASK) as usize;
+                                        b_after.extend((0..bc as usize).map(|b| {
+                                            let moved = self.b_moves[b * m + mv] as usize;
+                                            u64::from(self.b_images[moved * s + j])
+                                        }));
+                                    }
                                     // A symmetric class's entries of non-least `(t, b)` stand
                                     // for no class (their twin is the least image): never
                                     // set, or a backward level could give one a distance
                                     // larger than its twin's.
                                     let symmetric = self.is_symmetric(class);
                                     for t in 0..twists {
+                                        for (mv, &word) in to.iter().enumerate() {
+                                            t_base[mv] = if word & SYMMETRIC == 0 {
+                                                let j = (word & SYM_MASK) as usize;
+                                                let next =
+                                                    u64::from((word & !SYMMETRIC) >> SYM_BITS);
+                                                let twist =
+                                                    twist_moves[t as usize * m + mv] as usize;
+                                                next * row
+                                                    + u64::from(self.twist_images[twist * s + j])
+                                                        * bc
+                                            } else {
+                                                SLOW
+                                            };
+                                        }
+                                        let after = |b: u64, mv: usize| -> u64 {
+                                            match t_base[mv] {
+                                                SLOW => target(t, b, mv),
+                                                start => {
+                                                    start + b_after[mv * bc as usize + b as usize]
+                                                }
+                                            }
+                                        };
                                         for b in 0..bc {
                                             let within = t * bc + b;
                                             if symmetric && self.least(class, t, b) != within {
@@ -590,15 +629,14 @@ impl ClassPattern {
                                             let here = get(base + within);
                                             if backward {
                                                 if here == UNREACHED
-                                                    && (0..m)
-                                                        .any(|mv| get(target(t, b, mv)) == depth)
+                                                    && (0..m).any(|mv| get(after(b, mv)) == depth)
                                                 {
                                                     count +=
                                                         u64::from(set(base + within, depth + 1));
                                                 }
                                             } else if here == depth {
                                                 for mv in 0..m {
-                                                    let next = target(t, b, mv);
+                                                    let next = after(b, mv);
                                                     if get(next) == UNREACHED {
                                                         count += u64::from(set(next, depth + 1));
                                                     }
