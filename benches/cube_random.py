@@ -12,6 +12,7 @@ import argparse
 import json
 import pathlib
 import random
+import signal
 import statistics
 import subprocess
 import sys
@@ -26,6 +27,10 @@ parser.add_argument("--config", default=str(pathlib.Path(__file__).resolve().par
 parser.add_argument("--time-limit", default="30m", help="per scramble (default 30m)")
 parser.add_argument("--cache-dir", help="where the tables are kept (default: statespace's)")
 args = parser.parse_args()
+# A closed pipe (`| head`) ends the script quietly, as it does a command-line tool.
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+if args.count < 1 or args.length < 1:
+    parser.error("--count and --length must be at least 1")
 
 rng = random.Random(args.seed)
 scrambles = []
@@ -50,7 +55,10 @@ for i, scramble in enumerate(scrambles, 1):
                "--time-limit", args.time_limit]
     if args.cache_dir:
         command += ["--cache-dir", args.cache_dir]
-    run = subprocess.run(command, capture_output=True, text=True)
+    try:
+        run = subprocess.run(command, capture_output=True, text=True)
+    except OSError as error:
+        sys.exit(f"--run {args.run}: cannot run it: {error.strerror}")
     if not run.stdout.strip():
         sys.exit(f"scramble {i}: no answer (exit {run.returncode}): {run.stderr.strip()}")
     answer = json.loads(run.stdout)
