@@ -1433,6 +1433,38 @@ fn perm_class_patterns_find_the_pruning_tables_lengths() {
     );
 }
 
+/// `auto_patterns = false` leaves the patterns picked from the classes out: on the 2x2x2 the
+/// whole corner pattern (an exact heuristic) goes, the twists alone stay; the length is the
+/// same, the search larger.
+#[test]
+fn perm_auto_patterns_false_keeps_only_the_named_patterns() {
+    let dir = tempfile::tempdir().unwrap();
+    let solve = |extra: &str| {
+        let cfg = dir.path().join("c.toml");
+        let text = format!(
+            "[puzzle]\nkind = \"perm\"\ndefinition = \"{}\"\n[search]\nmode = \"idastar\"\n\
+             [heuristic]\nkind = \"pdb\"\ntwist_pattern = \"\"\n{extra}\n\
+             [start]\nscramble = \"R U F R' U2 F2 R\"\n",
+            own("2x2x2.tws")
+        );
+        std::fs::write(&cfg, text).unwrap();
+        let (code, out, err) = run(&["solve", cfg.to_str().unwrap(), "--no-cache", "--json"]);
+        assert_eq!(code, 0, "{err}");
+        let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let length = json["moves"].as_u64().expect("a length");
+        let expanded = json["stats"]["expanded"].as_u64().expect("expanded");
+        (length, expanded)
+    };
+    let (with, with_expanded) = solve("");
+    let (without, without_expanded) = solve("auto_patterns = false");
+    assert_eq!(with, without);
+    assert_eq!(
+        with_expanded, with,
+        "the corner pattern is exact: one state a move"
+    );
+    assert!(without_expanded > with_expanded, "{without_expanded}");
+}
+
 #[test]
 fn perm_heuristic_keys_are_checked() {
     for (extra, message) in [
@@ -1459,6 +1491,14 @@ fn perm_heuristic_keys_are_checked() {
         (
             "[heuristic]\nkind = \"pdb\"\npattern_states = 0",
             "heuristic.pattern_states",
+        ),
+        (
+            "[heuristic]\nkind = \"pruning\"\nauto_patterns = false",
+            "heuristic.auto_patterns: not used here: kind = \"pruning\" uses no pattern database",
+        ),
+        (
+            "[heuristic]\nkind = \"pdb\"\nauto_patterns = false",
+            "heuristic.auto_patterns: auto_patterns = false leaves no pattern database: name a twist_pattern or a class_pattern",
         ),
         (
             "[heuristic]\nkind = \"pruning\"\ndual = true",

@@ -427,7 +427,12 @@ impl ClassPattern {
     /// The entry of A state `a` with B state `b`.
     #[inline]
     fn cell(&self, a: u64, b: u64) -> u64 {
-        let (place, twist) = (a / self.twists, a % self.twists);
+        self.cell_of_parts(a / self.twists, a % self.twists, b)
+    }
+
+    /// The entry of A's place `place` and twist `twist` with B state `b`.
+    #[inline]
+    fn cell_of_parts(&self, place: u64, twist: u64, b: u64) -> u64 {
         let word = self.class_of.get(place);
         let class = u64::from((word & !SYMMETRIC) >> SYM_BITS);
         self.cell_in(class, word, twist, b)
@@ -473,9 +478,10 @@ impl ClassPattern {
     /// The entry of a packed state.
     #[inline]
     pub fn project_state<const N: usize>(&self, state: &Packed<N>) -> u64 {
-        let a = self.a.index(self.a.placement_of(&state.0));
-        let b = self.b.index(self.b.placement_of(&state.0));
-        self.cell(a, b)
+        // B keeps no twist: its index is its places' rank.
+        let (place, twist) = self.a.project_one(&state.0);
+        let (b, _) = self.b.project_one(&state.0);
+        self.cell_of_parts(place, twist, b)
     }
 
     /// Per class and move: the `class_of` word (class and rotation) of the representative's
@@ -1014,10 +1020,9 @@ impl<const N: usize> ClassLookups<N> {
     fn axes_cells(&self, state: &Packed<N>, out: &mut [u64]) {
         let pattern = self.database.abstraction();
         for (slot, (a, b)) in out.iter_mut().zip(&self.readings) {
-            *slot = pattern.cell(
-                pattern.a.index(a.placement(&pattern.a, &state.0)),
-                pattern.b.index(b.placement(&pattern.b, &state.0)),
-            );
+            let (place, twist) = a.project_one(&pattern.a, &state.0);
+            let (b, _) = b.project_one(&pattern.b, &state.0);
+            *slot = pattern.cell_of_parts(place, twist, b);
             self.database.table().prefetch(*slot);
         }
     }
@@ -1332,6 +1337,58 @@ mod tests {
     /// one by one: the table at the state, at its images through the rotations looked up
     /// through, and the same at the inverse; below a limit exactly, at or above it a value
     /// between the limit and the max.
+    /// The fused projections the search makes (`Pattern::index_of`, `project_one`, and the
+    /// same through a symmetry's `Reading`) give the index of the placement, and through a
+    /// reading the index of the image made whole: for patterns of one and several parts, twists
+    /// kept by slot and by piece, pieces told apart and alike, at states along a random walk.
+    #[test]
+    fn perm_fused_projections_equal_placement_then_index() {
+        let space = cube();
+        let symmetries = space.symmetries();
+        let edges = |l: &[u8]| (1usize, l.to_vec());
+        let patterns = [
+            Pattern::new(&space, &[(0, (0..8).collect())]).unwrap(),
+            Pattern::new(&space, &[edges(&[0, 1, 2, 3, 4, 5])]).unwrap(),
+            Pattern::new(&space, &[(0, vec![0, 2, 5]), edges(&[1, 7, 10])]).unwrap(),
+            Pattern::set(&space, &edges(&[8, 9, 10, 11])).unwrap(),
+            Pattern::twists(&space, &[edges(&[8, 9, 10, 11])]).unwrap(),
+        ];
+        let mut state = space.solved();
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for step in 0..300 {
+            for pattern in &patterns {
+                let index = pattern.index(pattern.placement_of(&state.0));
+                assert_eq!(
+                    pattern.index_of(&state.0),
+                    index,
+                    "{} step {step}",
+                    pattern.name()
+                );
+                if let Some((_, twists)) = pattern.places_and_twists() {
+                    let (places, value) = pattern.project_one(&state.0);
+                    assert_eq!(places * twists + value, index, "{}", pattern.name());
+                }
+                for k in 0..symmetries.order() - 1 {
+                    let reading = Reading::new(pattern, symmetries, k);
+                    let image = symmetries.image(k, &state);
+                    let whole = pattern.index(pattern.placement_of(&image.0));
+                    let through = pattern.index(reading.placement(pattern, &state.0));
+                    assert_eq!(through, whole, "{} through {k}", pattern.name());
+                    assert_eq!(reading.index_of(pattern, &state.0), whole);
+                    if let Some((_, twists)) = pattern.places_and_twists() {
+                        let (places, value) = reading.project_one(pattern, &state.0);
+                        assert_eq!(places * twists + value, whole);
+                    }
+                }
+            }
+            let mut next = Vec::new();
+            space.successors(state, &mut |_, t| next.push(t));
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            state = next[(seed >> 33) as usize % next.len()];
+        }
+        assert_ne!(state, space.solved(), "the walk moved");
+    }
+
     #[test]
     fn perm_class_lookups_in_stages_are_the_max_of_their_lookups() {
         let space = cube();

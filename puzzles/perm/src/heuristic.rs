@@ -233,6 +233,8 @@ struct Part {
     /// The part keeps the twist in every slot of its class, by slot (entry `first + j`: the
     /// twist in slot `j`), not its pieces' twists (see [`Pattern`]).
     by_slot: bool,
+    /// [`twists`](Part::twists) (0 when past a `u64`: such a pattern is refused).
+    twist_count: u64,
 }
 
 impl Part {
@@ -250,6 +252,58 @@ impl Part {
             (true, false, Places::Alike { .. }) => 0,
             (true, false, Places::Distinct(_)) => self.pieces(),
         }
+    }
+
+    /// The part's places' rank and twists' value (its digits of [`Indexed::index`]) from each
+    /// of its slots' tracked piece number (`id_at(j)`, [`UNTRACKED`] for another piece) and
+    /// twist (`twist_at(j)`): the placement and the index fused, with no [`Placement`] made.
+    /// What the class tables read at every node ([`classes`](super::classes)).
+    #[inline(always)]
+    fn rank_by(&self, id_at: impl Fn(usize) -> u8, twist_at: impl Fn(usize) -> u8) -> (u64, u64) {
+        let n = self.labels.len();
+        let places = match &self.places {
+            Places::Alike { subsets, .. } => {
+                let mut mask = 0u64;
+                for j in 0..n {
+                    mask |= u64::from(id_at(j) != UNTRACKED) << (j % 64);
+                }
+                subsets.rank(mask)
+            }
+            Places::Distinct(ranks) => {
+                let mut slot = [0u8; 32];
+                for j in 0..n {
+                    slot[usize::from(id_at(j)) % 32] = j as u8;
+                }
+                ranks.rank(&slot[self.first..self.first + self.pieces()])
+            }
+        };
+        let twisted = self.twisted();
+        if twisted == 0 {
+            return (places, 0);
+        }
+        let o = u64::from(self.orientations);
+        let free = twisted - usize::from(self.step > 1);
+        let mut value = 0u64;
+        let last = if self.by_slot {
+            for j in 0..free {
+                value = value * o + u64::from(twist_at(j));
+            }
+            twist_at(free)
+        } else {
+            let mut twist = [0u8; 32];
+            for j in 0..n {
+                twist[usize::from(id_at(j)) % 32] = twist_at(j);
+            }
+            for &t in &twist[self.first..self.first + free] {
+                value = value * o + u64::from(t);
+            }
+            twist[(self.first + free) % 32]
+        };
+        if self.step > 1 {
+            let step = u64::from(self.step);
+            value = value * (o / step) + u64::from(last) / step;
+        }
+        (places, value)
     }
 
     /// The [`Placement`] entries the part takes.
@@ -461,6 +515,11 @@ impl Pattern {
                 step,
                 residue: if step > 1 { view.residue } else { 0 },
                 by_slot,
+                twist_count: 0,
+            };
+            let part = Part {
+                twist_count: part.twists().unwrap_or(0),
+                ..part
             };
             first += part.entries();
             code += part.labels.len();
@@ -657,6 +716,33 @@ impl Pattern {
             [part] => Some((part.places.count(), part.twists()?)),
             _ => None,
         }
+    }
+
+    /// The index of the packed state `bytes`' placement: [`Indexed::index`] of
+    /// [`placement_of`](Self::placement_of), fused part by part ([`Part::rank_by`]).
+    #[inline]
+    pub(crate) fn index_of<const N: usize>(&self, bytes: &[u8; N]) -> u64 {
+        let read = |b: ByteIndex| bytes[usize::from(b) % N];
+        self.parts.iter().fold(0u64, |index, part| {
+            let (places, twists) = part.rank_by(
+                |j| part.id[usize::from(read(part.labels[j]))],
+                |j| part.oris.get(j).map_or(0, |&o| read(o)),
+            );
+            (index * part.places.count() + places) * part.twist_count + twists
+        })
+    }
+
+    /// A one-part pattern's places' rank and twists' value at the packed state `bytes`: its
+    /// index is `places * twists + value` ([`places_and_twists`](Self::places_and_twists)).
+    /// The placement and the index fused ([`Part::rank_by`]), for the search's look-ups.
+    #[inline]
+    pub(crate) fn project_one<const N: usize>(&self, bytes: &[u8; N]) -> (u64, u64) {
+        let part = &self.parts[0];
+        let read = |b: ByteIndex| bytes[usize::from(b) % N];
+        part.rank_by(
+            |j| part.id[usize::from(read(part.labels[j]))],
+            |j| part.oris.get(j).map_or(0, |&o| read(o)),
+        )
     }
 
     /// Whether the pattern's twists stay apart from where its pieces are, through a move and
@@ -958,7 +1044,7 @@ impl<const N: usize> Abstraction<PermSpace<N>> for Pattern {
 
     #[inline]
     fn project(&self, _: &PermSpace<N>, state: Packed<N>) -> u64 {
-        self.index(self.placement_of(&state.0))
+        self.index_of(&state.0)
     }
 
     /// A move turns many pieces at once: every move may count in every pattern (module docs).
@@ -1082,7 +1168,7 @@ impl<const N: usize> Conjugated<N> {
     #[inline]
     fn index_through(&self, i: usize, state: &Packed<N>) -> u64 {
         let pattern = self.database.abstraction();
-        pattern.index(self.readings[i].placement(pattern, &state.0))
+        self.readings[i].index_of(pattern, &state.0)
     }
 
     /// The database's indices of `state`'s look-ups, the plain one first, then one per
@@ -1090,7 +1176,7 @@ impl<const N: usize> Conjugated<N> {
     #[inline]
     fn indices(&self, state: &Packed<N>, out: &mut [u64]) {
         let pattern = self.database.abstraction();
-        out[0] = pattern.index(pattern.placement_of(&state.0));
+        out[0] = pattern.index_of(&state.0);
         for (i, word) in out[1..=self.readings.len()].iter_mut().enumerate() {
             *word = self.index_through(i, state);
         }
@@ -1217,6 +1303,54 @@ impl Reading {
         p.slot.copy_from_slice(&slot[..PLACEMENT_ENTRIES]);
         p.twist.copy_from_slice(&twist[..PLACEMENT_ENTRIES]);
         p
+    }
+}
+
+impl Reading {
+    /// [`Pattern::project_one`] of the symmetry's image of `bytes`, read through this reading
+    /// (the relabelling and retwisting of [`placement`](Self::placement) on the way).
+    #[inline]
+    pub(crate) fn project_one<const N: usize>(
+        &self,
+        pattern: &Pattern,
+        bytes: &[u8; N],
+    ) -> (u64, u64) {
+        Self::rank_part(&pattern.parts[0], &self.parts[0], bytes)
+    }
+
+    /// [`Pattern::index_of`] of the symmetry's image of `bytes`, read through this reading.
+    #[inline]
+    pub(crate) fn index_of<const N: usize>(&self, pattern: &Pattern, bytes: &[u8; N]) -> u64 {
+        pattern
+            .parts
+            .iter()
+            .zip(&self.parts)
+            .fold(0u64, |index, (part, reading)| {
+                let (places, twists) = Self::rank_part(part, reading, bytes);
+                (index * part.places.count() + places) * part.twist_count + twists
+            })
+    }
+
+    /// One part's places' rank and twists' value of the image, through `reading`.
+    #[inline(always)]
+    fn rank_part<const N: usize>(
+        part: &Part,
+        reading: &PartReading,
+        bytes: &[u8; N],
+    ) -> (u64, u64) {
+        let read = |b: ByteIndex| bytes[usize::from(b) % N];
+        let o = part.orientations;
+        // Each term is below `o`: one subtraction reduces a sum of two.
+        let reduce = |v: u8| if v >= o { v - o } else { v };
+        let slots = &reading.slots[..part.labels.len()];
+        part.rank_by(
+            |j| reading.id[usize::from(read(slots[j].label))],
+            |j| {
+                let s = slots[j];
+                let gained = reading.retwist[usize::from(read(s.twist_label))];
+                reduce(read(s.twist) + reduce(gained + s.add))
+            },
+        )
     }
 }
 
