@@ -33,7 +33,7 @@ use super::heuristic::{HeuristicKind, Lookups, MAX_PATTERN_STATES, Pattern, auto
 use super::space::PermSpace;
 use super::state::{ForWidth, MAX_STATE_BYTES, with_width};
 use super::{kpuzzle, tws};
-use statespace::config::{Checked, Config, Keys, Mode};
+use statespace::config::{Checked, Config, Field, Keys, Mode};
 use statespace::error::{Error, Location, Result};
 use statespace::instance::Instance;
 use statespace::kit::{HeuristicFactory, Kit};
@@ -209,12 +209,7 @@ impl Plugin for PermPlugin {
             None => None,
         };
         let dual = match &heuristic_keys {
-            Some(keys) if chosen == HeuristicKind::Pruning => {
-                keys.dual(config)
-                    .refuse("kind = \"pruning\" uses no pattern database")?;
-                None
-            }
-            Some(keys) => keys.dual(config).optional()?,
+            Some(keys) => database_key(keys.dual(config), chosen)?,
             None => None,
         };
         let pattern_states = match &heuristic_keys {
@@ -230,30 +225,15 @@ impl Plugin for PermPlugin {
             None => MAX_PATTERN_STATES,
         };
         let auto_patterns = match &heuristic_keys {
-            Some(keys) if chosen == HeuristicKind::Pruning => {
-                keys.auto_patterns(config)
-                    .refuse("kind = \"pruning\" uses no pattern database")?;
-                None
-            }
-            Some(keys) => keys.auto_patterns(config).optional()?,
+            Some(keys) => database_key(keys.auto_patterns(config), chosen)?,
             None => None,
         };
         let twist_pattern = match &heuristic_keys {
-            Some(keys) if chosen == HeuristicKind::Pruning => {
-                keys.twist_pattern(config)
-                    .refuse("kind = \"pruning\" uses no pattern database")?;
-                None
-            }
-            Some(keys) => keys.twist_pattern(config).optional()?,
+            Some(keys) => database_key(keys.twist_pattern(config), chosen)?,
             None => None,
         };
         let class_pattern = match &heuristic_keys {
-            Some(keys) if chosen == HeuristicKind::Pruning => {
-                keys.class_pattern(config)
-                    .refuse("kind = \"pruning\" uses no pattern database")?;
-                None
-            }
-            Some(keys) => keys.class_pattern(config).optional()?,
+            Some(keys) => database_key(keys.class_pattern(config), chosen)?,
             None => None,
         };
         let file = keys.definition(config).value()?;
@@ -333,6 +313,20 @@ impl Plugin for PermPlugin {
             setup: &mut setup,
         };
         with_width(bytes, build).ok_or_else(too_big)?
+    }
+}
+
+/// A `[heuristic]` key that only pattern databases use: refused under `kind = "pruning"`,
+/// else its value when written.
+fn database_key<T: Clone>(
+    field: Field<'_, T>,
+    chosen: HeuristicKind,
+) -> Result<Option<Checked<T>>> {
+    match chosen {
+        HeuristicKind::Pruning => field
+            .refuse("kind = \"pruning\" uses no pattern database")
+            .map(|()| None),
+        _ => field.optional(),
     }
 }
 
