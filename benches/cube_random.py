@@ -7,6 +7,15 @@ generated, nodes a second and the time, then the median.
 
     python3 benches/cube_random.py --count 10 > /tmp/random10.scr
     python3 benches/cube_random.py --count 10 --run target/release/statespace --time-limit 30m
+
+With --peer, a second optimal solver checks the lengths: Voltara's vcube (`vc-optimal`, built
+outside this project; its pruning table is made beside the binary on first use). Its length
+of every scramble is printed beside ours, each of its solutions is checked with --run (the
+scramble followed by it must leave the cube solved: statespace then answers 0 moves), and the
+script exits 1 when a length or a check disagrees.
+
+    python3 benches/cube_random.py --count 10 --run target/release/statespace --time-limit 30m \
+        --peer /tmp/vcube/vc-optimal --peer-coord 112
 """
 import argparse
 import json
@@ -16,6 +25,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 
 parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
 parser.add_argument("--count", type=int, default=10, help="how many scrambles (default 10)")
@@ -26,6 +36,9 @@ parser.add_argument("--config", default=str(pathlib.Path(__file__).resolve().par
                                              / "configs" / "perm-3x3x3-random.toml"))
 parser.add_argument("--time-limit", default="30m", help="per scramble (default 30m)")
 parser.add_argument("--cache-dir", help="where the tables are kept (default: statespace's)")
+parser.add_argument("--peer", metavar="VC_OPTIMAL", help="check the lengths with vcube's solver")
+parser.add_argument("--peer-coord", default="112",
+                    help="vcube's pruning table (`vc-optimal --help` lists them; default 112)")
 args = parser.parse_args()
 # A closed pipe (`| head`) ends the script quietly, as it does a command-line tool.
 signal.signal(signal.SIGPIPE, signal.SIG_DFL)
@@ -43,16 +56,38 @@ for _ in range(args.count):
             last = face
     scrambles.append(" ".join(moves))
 
-if not args.run:
-    print("\n".join(scrambles))
-    sys.exit(0)
 
-print("| # | scramble | moves | generated | search s | M nodes/s |")
-print("|---|---|---|---|---|---|")
-solved_times, times = [], []
-for i, scramble in enumerate(scrambles, 1):
+
+def peer_solutions():
+    """vcube's optimal solution of every scramble, in order: {index: (length, seconds, moves)}."""
+    command = [args.peer, f"--coord={args.peer_coord}", "--format=moves", "--ordered"]
+    # From a file, not a pipe: a peer that exits unread must not end this script by SIGPIPE.
+    with tempfile.TemporaryFile("w+") as lines:
+        lines.write("\n".join(scrambles) + "\n")
+        lines.seek(0)
+        try:
+            run = subprocess.run(command, stdin=lines, capture_output=True, text=True)
+        except OSError as error:
+            sys.exit(f"--peer {args.peer}: cannot run it: {error.strerror}")
+    found = {}
+    for line in run.stdout.splitlines():
+        fields = line.split(maxsplit=3)
+        try:
+            found[int(fields[0])] = (int(fields[2]), float(fields[1]),
+                                     fields[3].split() if len(fields) == 4 else [])
+        except (IndexError, ValueError):
+            pass  # not an answer line
+    if run.returncode != 0 or len(found) != len(scrambles):
+        sys.exit(f"--peer {args.peer}: {len(found)} answers for {len(scrambles)} scrambles "
+                 f"(exit {run.returncode}): {run.stderr.strip()[-300:]}")
+    print(f"peer: {run.stderr.strip()}", file=sys.stderr)
+    return found
+
+
+def solve(scramble, time_limit):
+    """statespace's JSON answer for the config from `scramble`."""
     command = [args.run, "solve", args.config, "--scramble", scramble, "--json",
-               "--time-limit", args.time_limit]
+               "--time-limit", time_limit]
     if args.cache_dir:
         command += ["--cache-dir", args.cache_dir]
     try:
@@ -60,8 +95,23 @@ for i, scramble in enumerate(scrambles, 1):
     except OSError as error:
         sys.exit(f"--run {args.run}: cannot run it: {error.strerror}")
     if not run.stdout.strip():
-        sys.exit(f"scramble {i}: no answer (exit {run.returncode}): {run.stderr.strip()}")
-    answer = json.loads(run.stdout)
+        sys.exit(f"`{scramble}`: no answer (exit {run.returncode}): {run.stderr.strip()}")
+    return json.loads(run.stdout)
+
+
+peer = peer_solutions() if args.peer else None
+if not args.run:
+    for i, scramble in enumerate(scrambles):
+        print(scramble if peer is None else f"{scramble}  # vcube: {peer[i][0]} moves")
+    sys.exit(0)
+
+print("| # | scramble | moves | generated | search s | M nodes/s |"
+      + (" vcube | vcube s |" if peer else ""))
+print("|---|---|---|---|---|---|" + ("---|---|" if peer else ""))
+disagreements = []
+solved_times, times = [], []
+for i, scramble in enumerate(scrambles, 1):
+    answer = solve(scramble, args.time_limit)
     stats = answer["stats"]
     search = stats["elapsed"] - stats.get("build", 0.0)
     rate = stats["generated"] / search / 1e6 if search > 0 else 0.0
@@ -73,11 +123,24 @@ for i, scramble in enumerate(scrambles, 1):
         last = stats["iterations"][-1]["threshold"] if stats.get("iterations") else "?"
         moves = f"not within {args.time_limit} (at {last})"
         times.append(float("inf"))
-    print(f"| {i} | `{scramble}` | {moves} | {stats['generated']:,} | {search:.1f} | {rate:.2f} |",
-          flush=True)
+    row = f"| {i} | `{scramble}` | {moves} | {stats['generated']:,} | {search:.1f} | {rate:.2f} |"
+    if peer:
+        length, seconds, solution = peer[i - 1]
+        row += f" {length} | {seconds:.1f} |"
+        if answer["outcome"] == "solved" and answer["moves"] != length:
+            disagreements.append(f"scramble {i}: {answer['moves']} moves here, {length} by vcube")
+        # The peer's solution must solve the scramble: from there statespace finds 0 moves.
+        check = solve(f"{scramble} {' '.join(solution)}", "60s")
+        if check["outcome"] != "solved" or check["moves"] != 0:
+            disagreements.append(f"scramble {i}: vcube's {length} moves do not solve it")
+    print(row, flush=True)
 
 median = statistics.median(times)
 median = f"{median:.1f} s" if median != float("inf") else f"beyond {args.time_limit}"
 longest = f"{max(solved_times):.1f} s" if solved_times else "-"
 print(f"\nsolved {len(solved_times)} of {len(scrambles)}; median search {median} (an unsolved "
       f"scramble counts as beyond the limit); longest solved {longest}")
+if peer:
+    print("vcube: " + ("; ".join(disagreements) if disagreements else
+                       "every length solved here is its length too, and its solutions solve"))
+    sys.exit(1 if disagreements else 0)
