@@ -40,7 +40,9 @@
 //!
 //! 1. `table`, when the space is indexed, has a table, and holds at most
 //!    [`AUTO_TABLE_MAX_STATES`] states (built in a blink, then every board is a look-up);
-//! 2. `idastar`, when the plugin gave a heuristic: memory linear in the depth plus the
+//! 2. `idastar`, when the plugin gave a heuristic, unless the space is indexed and holds at
+//!    most [`AUTO_EXHAUST_MAX_STATES`] states (small enough to exhaust: a deepening search
+//!    proves an unsolvable start only slowly there): memory linear in the depth plus the
 //!    transposition table, and the heuristic cuts the tree;
 //! 3. `bidirectional`, when moves are invertible and the goals listed ([`goals`](Kit::goals)
 //!    or [`table`](Kit::table)): with no heuristic to guide a search and no table that fits,
@@ -77,13 +79,18 @@ use crate::space::{
     BoardFormat, Describe, GoalSet, Heuristic, Indexed, Invariant, Invertible, SplitMoves,
     StateSpace, Symmetric, XorMoves,
 };
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// `auto` builds the distance table when the space has at most this many states (a few
 /// milliseconds; 2^20 states take 512 KiB at 4 bits); beyond, it runs BFS from the start, which
 /// looks at what one board needs rather than the whole space.
 pub const AUTO_TABLE_MAX_STATES: u128 = 1 << 20;
+
+/// `auto` never deepens (IDA*) over an indexed space of at most this many states: a search that
+/// exhausts it (a bitset of 2 MiB) proves an unsolvable start in well under a second, where a
+/// deepening search proves it only once its iterations stop finding states.
+pub const AUTO_EXHAUST_MAX_STATES: u128 = 1 << 24;
 
 /// What the kit needs of every plugin space: a space with board text that can be shared.
 pub trait Puzzle: BoardFormat + Send + Sync + 'static {}
@@ -497,15 +504,17 @@ impl<P: Puzzle> Kit<P> {
         if let Some(factory) = heuristic {
             let heuristic = Arc::new(Lazy {
                 factory,
-                made: OnceLock::new(),
+                made: Mutex::new(None),
             });
             instance = instance
                 .with_engine(Mode::ASTAR, runner.guided(Mode::ASTAR, astar, &heuristic))
                 .with_listing_engine(
                     Mode::IDASTAR,
                     runner.guided(Mode::IDASTAR, idastar, &heuristic),
-                )
-                .with_auto(Mode::IDASTAR);
+                );
+            if !size.is_some_and(|n| n <= AUTO_EXHAUST_MAX_STATES) {
+                instance = instance.with_auto(Mode::IDASTAR);
+            }
         }
         let small = size.is_some_and(|n| n <= AUTO_TABLE_MAX_STATES);
         if let Some((mut engine, _)) = table {
@@ -524,25 +533,38 @@ impl<P: Puzzle> Kit<P> {
     }
 }
 
-/// A heuristic made on first use and kept.
+/// A heuristic made on first use and kept, until a table it reads proves damaged.
 struct Lazy<P: StateSpace> {
     factory: HeuristicFactory<P>,
-    made: OnceLock<SharedHeuristic<P>>,
+    made: Mutex<Option<SharedHeuristic<P>>>,
 }
 
 impl<P: StateSpace> Lazy<P> {
-    /// The heuristic, made now if no board made it before.
-    fn get(&self, limits: &Limits, cache: &TableCache) -> Result<&SharedHeuristic<P>, Limit> {
-        if let Some(made) = self.made.get() {
-            return Ok(made);
+    /// The heuristic, made now if no board made it before (or the last one was forgotten),
+    /// and whether this call made it.
+    fn get(
+        &self,
+        limits: &Limits,
+        cache: &TableCache,
+    ) -> Result<(SharedHeuristic<P>, bool), Limit> {
+        let mut made = self.made.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(h) = &*made {
+            return Ok((h.clone(), false));
         }
-        let made = (self.factory)(limits, cache)?;
-        Ok(self.made.get_or_init(|| made))
+        let h = (self.factory)(limits, cache)?;
+        Ok((made.insert(h).clone(), true))
     }
 
-    /// Whether it was made.
-    fn made(&self) -> bool {
-        self.made.get().is_some()
+    /// After an answer: a heuristic whose cached tables were cut short while in use discards
+    /// their files ([`Heuristic::intact`]) and is forgotten, so the next board makes it afresh
+    /// from rebuilt tables. (The answer it gave stands: the zeros it read are lower bounds.)
+    fn check(&self, heuristic: &SharedHeuristic<P>, cache: &TableCache) {
+        if !heuristic.intact(cache) {
+            let mut made = self.made.lock().unwrap_or_else(|e| e.into_inner());
+            if made.as_ref().is_some_and(|h| Arc::ptr_eq(h, heuristic)) {
+                *made = None;
+            }
+        }
     }
 }
 
@@ -595,15 +617,17 @@ impl<P: Puzzle> Runner<P> {
                 // The databases are built (or loaded) by the first board that needs them, and
                 // that board's time counts it.
                 let started = Instant::now();
-                let made = heuristic.made();
                 let built = heuristic.get(limits, cache);
-                let build = if made {
-                    Duration::ZERO
-                } else {
-                    started.elapsed()
+                let build = match built {
+                    Ok((_, false)) => Duration::ZERO,
+                    _ => started.elapsed(),
                 };
                 let mut report = match built {
-                    Ok(h) => engine(space, &**h, start, limits),
+                    Ok((h, _)) => {
+                        let report = engine(space, &*h, start, limits);
+                        heuristic.check(&h, cache);
+                        report
+                    }
                     // A limit stopped the build, or its tables would pass the budget.
                     Err(limit) => Report::new(Outcome::LimitReached(limit), Stats::default()),
                 };

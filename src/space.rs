@@ -445,6 +445,17 @@ pub trait Heuristic<P: StateSpace + ?Sized>: Sync {
         let _ = prefetched;
         self.estimate_below(space, state, limit)
     }
+
+    /// Whether the tables this heuristic reads in place from cache files are still whole,
+    /// asked after each answer. A file another program cut short while in use reads zeros
+    /// past the cut: lower bounds, so the answers stay optimal, but the search slows, perhaps
+    /// past its limits. A heuristic that finds such a table discards its file from `cache`
+    /// (one warning line, the file removed) and returns `false`; its owner then makes it
+    /// afresh, so the next answer reads a rebuilt table. By default `true`: no tables.
+    fn intact(&self, cache: &crate::cache::TableCache) -> bool {
+        let _ = cache;
+        true
+    }
 }
 
 /// What [`Heuristic::prefetch`] computed for a state, handed back to

@@ -151,14 +151,33 @@ impl fmt::Display for Limit {
             Limit::States(n) => write!(f, "state limit {n} reached"),
             Limit::Time(t) => write!(f, "time limit {} reached", humantime::format_duration(*t)),
             Limit::Interrupted => write!(f, "interrupted"),
-            Limit::Memory { needed, budget } => write!(
-                f,
-                "needs {} of memory, over the budget of {} (raise it with --memory)",
-                human_bytes(*needed),
-                human_bytes(*budget as u128)
-            ),
+            Limit::Memory { needed, budget } => {
+                let (mut need, mut have) = (human_bytes(*needed), human_bytes(*budget as u128));
+                // Two figures that round alike say nothing: then the bytes too.
+                if need == have {
+                    need = format!("{need} ({} bytes)", grouped(*needed));
+                    have = format!("{have} ({} bytes)", grouped(*budget as u128));
+                }
+                write!(
+                    f,
+                    "needs {need} of memory, over the budget of {have} (raise it with --memory)"
+                )
+            }
         }
     }
+}
+
+/// `n` with its digits in groups of three: `67,108,872`.
+fn grouped(n: u128) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
 }
 
 /// Formats a byte count with a binary unit: `16.0 MiB`.
@@ -174,5 +193,34 @@ pub fn human_bytes(bytes: u128) -> String {
         format!("{bytes} B")
     } else {
         format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_figures_that_round_alike_show_their_bytes() {
+        let close = Limit::Memory {
+            needed: (64 << 20) + 8,
+            budget: 64 << 20,
+        };
+        assert_eq!(
+            close.to_string(),
+            "needs 64.0 MiB (67,108,872 bytes) of memory, over the budget of 64.0 MiB \
+             (67,108,864 bytes) (raise it with --memory)"
+        );
+        let apart = Limit::Memory {
+            needed: 3 << 30,
+            budget: 1 << 30,
+        };
+        assert_eq!(
+            apart.to_string(),
+            "needs 3.0 GiB of memory, over the budget of 1.0 GiB (raise it with --memory)"
+        );
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1000), "1,000");
     }
 }

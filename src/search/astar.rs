@@ -15,8 +15,9 @@
 //! - *Closed set*: for every state reached, the fewest moves found so far, the parent and the
 //!   move from it (moves need not be invertible, so the parent itself is kept rather than
 //!   recomputed), and whether it was expanded. [`solve`] keeps them in a hash map; [`solve_indexed`]
-//!   in flat arrays over the dense index when they fit the memory budget (no hashing, one slot
-//!   per state of the whole space), else in a hash map too. Nothing is allocated per state
+//!   in flat arrays over the dense index when the space is small ([`DENSE_MAX_STATES`]) and
+//!   they fit the memory budget (no hashing, one slot per state of the whole space), else in a
+//!   hash map too. Nothing is allocated per state
 //!   beyond these entries; the path is rebuilt by following parents from the goal.
 //!
 //! Trade-offs: A* keeps every state it generated, so memory grows with the search (checked every
@@ -91,8 +92,9 @@ pub fn solve<P: StateSpace, H: Heuristic<P> + ?Sized>(
     run(space, heuristic, start, limits, HashClosed::default())
 }
 
-/// A* over an indexed space: the closed set is flat arrays over the dense index when they fit
-/// the memory budget (see [`dense_bytes`]), else a hash map as in [`solve`] (a space of 2^64
+/// A* over an indexed space: the closed set is flat arrays over the dense index when the space
+/// has at most [`DENSE_MAX_STATES`] states and they fit the memory budget (see
+/// [`dense_bytes`]), else a hash map as in [`solve`] (a space of 2^64
 /// states has no flat array, but a search that reaches little of it still works).
 pub fn solve_indexed<P: Indexed, H: Heuristic<P> + ?Sized>(
     space: &P,
@@ -102,16 +104,22 @@ pub fn solve_indexed<P: Indexed, H: Heuristic<P> + ?Sized>(
 ) -> Report<P::State, P::Move> {
     let bytes = dense_bytes(space);
     match usize::try_from(space.size()) {
-        Ok(size) if limits.check_memory(bytes).is_ok() => run(
-            space,
-            heuristic,
-            start,
-            limits,
-            DenseClosed::new(space, size),
-        ),
+        Ok(size) if size <= DENSE_MAX_STATES && limits.check_memory(bytes).is_ok() => {
+            match DenseClosed::new(space, size, &Latch::new(limits)) {
+                Ok(closed) => run(space, heuristic, start, limits, closed),
+                Err(limit) => Report::new(Outcome::LimitReached(limit), Stats::default()),
+            }
+        }
         _ => solve(space, heuristic, start, limits),
     }
 }
+
+/// The most states [`solve_indexed`] keeps flat arrays for (a few hundred megabytes of slots,
+/// written before the first expansion); a larger space gets the hash map, which grows with
+/// what the search reaches: a guided search touches a sliver of a large space (a short
+/// scramble of a 75-million-state puzzle reaches dozens of states), and arrays over all of it
+/// would cost gigabytes and seconds before the first node.
+pub const DENSE_MAX_STATES: usize = 1 << 24;
 
 /// The bytes of [`solve_indexed`]'s flat closed set over `space` (one slot per state: the best
 /// `g`, the parent's index, the move), compared with the budget before allocating it.
@@ -399,18 +407,19 @@ struct DenseClosed<M> {
 }
 
 impl<M: Copy> DenseClosed<M> {
-    /// All states unreached; `size` is the space's, checked against the budget.
-    fn new<P: Indexed<Move = M>>(_: &P, size: usize) -> Self {
+    /// All states unreached; `size` is the space's, checked against the budget. Written
+    /// under `latch` (the time limit and Ctrl-C hold while it is).
+    fn new<P: Indexed<Move = M>>(_: &P, size: usize, latch: &Latch) -> Result<Self, Limit> {
         let empty = Slot {
             g_plus_one: 0,
             expanded: false,
             mv: None,
             parent: 0,
         };
-        DenseClosed {
-            slots: vec![empty; size],
+        Ok(DenseClosed {
+            slots: super::filled(size, || empty, latch)?,
             len: 0,
-        }
+        })
     }
 }
 

@@ -314,9 +314,31 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace> Search<'a, P, H, T> {
                     return Outcome::Solved(Path { start, steps });
                 }
                 Ok(()) if self.next_threshold == u32::MAX => return Outcome::Unsolvable,
-                Ok(()) => threshold = self.next_threshold,
+                Ok(()) => match self.exhausted(start) {
+                    Ok(true) => return Outcome::Unsolvable,
+                    Ok(false) => threshold = self.next_threshold,
+                    Err(limit) => return Outcome::LimitReached(limit),
+                },
             }
         }
+    }
+
+    /// Whether the iteration that just ended entered every state the start reaches (its
+    /// transposition table says: [`TranspositionTable::exhausted`]), which proves the start
+    /// unsolvable though the iteration cut nodes.
+    fn exhausted(&mut self, start: P::State) -> Result<bool, Limit> {
+        let Some(table) = &mut self.table else {
+            return Ok(false);
+        };
+        let (pace, work) = (&mut self.pace, self.work);
+        table.exhausted(
+            self.space,
+            start,
+            &mut |more| match pace.poll(work + more) {
+                Err(Stop::Limit(limit)) => Err(limit),
+                _ => Ok(()),
+            },
+        )
     }
 
     /// Searches below `state`, reached in `g` moves along `self.path` (its `f` is within the

@@ -149,7 +149,19 @@ impl<P: StateSpace> Search<'_, P> {
                     return Outcome::Solved(Path { start, steps });
                 }
                 Ok(()) if !self.bound_met => return Outcome::Unsolvable,
-                Ok(()) => {}
+                Ok(()) => {
+                    // Every state the start reaches entered, and none a goal: a proof too
+                    // (`TranspositionTable::exhausted`).
+                    if let Some(table) = &mut self.table {
+                        let (ticker, work) = (&mut self.ticker, self.work);
+                        let mut poll = |more| ticker.tick(work + more);
+                        match table.exhausted(self.space, start, &mut poll) {
+                            Ok(true) => return Outcome::Unsolvable,
+                            Ok(false) => {}
+                            Err(limit) => return Outcome::LimitReached(limit),
+                        }
+                    }
+                }
             }
             if self.limits.max_depth.is_some_and(|max| bound >= max) {
                 return Outcome::LimitReached(Limit::Depth(bound));

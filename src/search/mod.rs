@@ -42,7 +42,7 @@ pub mod visited;
 #[cfg(test)]
 mod agree;
 
-use crate::limit::{Limit, Limits};
+use crate::limit::{Latch, Limit, Limits};
 use std::hash::Hasher;
 use std::time::Duration;
 
@@ -105,6 +105,26 @@ pub fn prefetch<T>(item: &T) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = item;
+}
+
+/// `len` values made by `make`, in one allocation advised into huge pages
+/// ([`advise_huge_pages`]), written a block at a time with a poll of `latch` between blocks.
+///
+/// Why: a table of gigabytes takes seconds just to fill with its "unreached" code, and the
+/// time limit and Ctrl-C must hold during that too (a limit is `Err`, the memory freed). The
+/// budget is the caller's to check first, as for any allocation.
+pub fn filled<T>(len: usize, make: impl Fn() -> T, latch: &Latch) -> Result<Vec<T>, Limit> {
+    /// Values written between two polls: 8 MiB of words, a few milliseconds.
+    const BLOCK: usize = 1 << 20;
+    let mut all: Vec<T> = Vec::with_capacity(len);
+    advise_huge_pages(all.as_mut_ptr() as usize, len * std::mem::size_of::<T>());
+    let mut ticker = latch.ticker();
+    while all.len() < len {
+        ticker.tick(all.len() as u64)?;
+        let block = (len - all.len()).min(BLOCK);
+        all.extend(std::iter::repeat_with(&make).take(block));
+    }
+    Ok(all)
 }
 
 /// Asks the kernel to back the memory at `start..start + bytes` (one allocation, not yet

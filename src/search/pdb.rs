@@ -284,6 +284,31 @@ impl<P: StateSpace + ?Sized, A: Abstraction<P>> Heuristic<P> for PatternDatabase
     fn estimate_prefetched(&self, _: &P, _: P::State, prefetched: &Prefetched, _: u32) -> u32 {
         self.entry(prefetched.0[0])
     }
+
+    fn intact(&self, cache: &TableCache) -> bool {
+        self.intact_in(cache)
+    }
+}
+
+impl<A> PatternDatabase<A> {
+    /// [`Heuristic::intact`] of the database: `false`, its file discarded from `cache`, when
+    /// the file it reads was cut short while in use.
+    pub fn intact_in<P: StateSpace + ?Sized>(&self, cache: &TableCache) -> bool
+    where
+        A: Abstraction<P>,
+    {
+        if !self.table.cut_short() {
+            return true;
+        }
+        let why = "its file was cut short by another program while in use";
+        cached::discard(
+            cache,
+            self.abstraction.space(),
+            &self.abstraction.recipe(),
+            why,
+        );
+        false
+    }
 }
 
 /// Builds the databases of `abstractions` against one memory budget; returned in their order.
@@ -298,7 +323,11 @@ pub fn build_all<P: StateSpace + ?Sized, A: Abstraction<P>>(
     limits: &Limits,
     cache: Option<&TableCache>,
 ) -> Result<Vec<PatternDatabase<A>>, Limit> {
-    limits.check_memory(memory_needed(&abstractions))?;
+    // A table in the cache needs its bytes only, not its build's (a file that fails its
+    // checks is rebuilt by a build that checks the budget again before it allocates).
+    let cached_already = |a: &A| cache.is_some_and(|c| cached::holds(c, a.space(), &a.recipe()));
+    let to_build: Vec<bool> = abstractions.iter().map(|a| !cached_already(a)).collect();
+    limits.check_memory(memory_with_tables(&abstractions, 4, &to_build))?;
     if let Some(cache) = cache {
         // A build that takes long gets one line first, so a first run does not look hung.
         let to_build: Vec<&A> = abstractions
@@ -340,26 +369,30 @@ pub const LONG_BUILD_BYTES: u128 = 32 << 20;
 /// [`build_bytes`](Abstraction::build_bytes) beyond its table, plus every table at 4 bits per
 /// state (the smallest exact width, in whole words as the table engine allocates).
 pub fn memory_needed<P: StateSpace + ?Sized, A: Abstraction<P>>(abstractions: &[A]) -> u128 {
-    memory_with_tables(abstractions, 4)
+    memory_with_tables(abstractions, 4, &vec![true; abstractions.len()])
 }
 
 /// The most bytes [`build_all`] can take for `abstractions`: [`memory_needed`] with every table
 /// at 8 bits per state (the widest exact width: a distance past 15 needs it), which the budget
 /// check cannot assume before the distances are known. What a user is told to expect.
 pub fn memory_at_most<P: StateSpace + ?Sized, A: Abstraction<P>>(abstractions: &[A]) -> u128 {
-    memory_with_tables(abstractions, 8)
+    memory_with_tables(abstractions, 8, &vec![true; abstractions.len()])
 }
 
-/// The largest build beyond its table, plus every table at `bits` per state in whole words.
+/// The largest build beyond its table among those `built` says are built (the others are
+/// loaded), plus every table at `bits` per state in whole words.
 fn memory_with_tables<P: StateSpace + ?Sized, A: Abstraction<P>>(
     abstractions: &[A],
     bits: u128,
+    built: &[bool],
 ) -> u128 {
     let table = |a: &A| (a.space().size() * bits).div_ceil(64) * 8;
     let tables: u128 = abstractions.iter().map(table).sum();
     let worst_build = abstractions
         .iter()
-        .map(|a| a.build_bytes().saturating_sub(table(a)))
+        .zip(built)
+        .filter(|(_, built)| **built)
+        .map(|(a, _)| a.build_bytes().saturating_sub(table(a)))
         .max()
         .unwrap_or(0);
     tables + worst_build
@@ -390,6 +423,13 @@ impl<H> Max<H> {
 }
 
 impl<P: StateSpace + ?Sized, H: Heuristic<P>> Heuristic<P> for Max<H> {
+    /// Every part asked (not only until one fails), so that each damaged file is discarded.
+    fn intact(&self, cache: &TableCache) -> bool {
+        self.parts
+            .iter()
+            .fold(true, |all, h| h.intact(cache) && all)
+    }
+
     #[inline]
     fn estimate(&self, space: &P, state: P::State) -> u32 {
         self.parts
@@ -525,6 +565,10 @@ fn max_below<P: StateSpace + ?Sized, H: Heuristic<P>>(
 /// A boxed heuristic is one, so that [`Max`] can combine heuristics of different types and a
 /// caller can pick one at run time.
 impl<P: StateSpace + ?Sized, H: Heuristic<P> + ?Sized> Heuristic<P> for Box<H> {
+    fn intact(&self, cache: &TableCache) -> bool {
+        (**self).intact(cache)
+    }
+
     #[inline]
     fn estimate(&self, space: &P, state: P::State) -> u32 {
         (**self).estimate(space, state)
@@ -627,6 +671,11 @@ impl<A, S> Additive<A, S> {
 }
 
 impl<P: StateSpace + ?Sized, A: Abstraction<P>, S: Symmetry<P>> Heuristic<P> for Additive<A, S> {
+    fn intact(&self, cache: &TableCache) -> bool {
+        let each = self.databases.iter().map(|db| db.intact_in::<P>(cache));
+        each.fold(true, |all, intact| intact && all)
+    }
+
     #[inline]
     fn estimate(&self, space: &P, state: P::State) -> u32 {
         let direct = self.sum(space, state);

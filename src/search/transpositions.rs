@@ -100,6 +100,22 @@
 //! This holds only within one iteration: an entry of an earlier one was searched to another
 //! bound, and the stamp forgets it.
 //!
+//! # Exhaustion
+//!
+//! On a small space the iterations keep cutting nodes, reached again along longer paths, long
+//! after every state has been entered: a deepening search that cannot reach a goal would
+//! raise its bound until no path is cut, which on a board of a few hundred positions takes
+//! millions of nodes (where a BFS takes milliseconds). So after an iteration that found no
+//! goal, the search asks [`exhausted`](TranspositionTable::exhausted): when the table holds as
+//! many states as after the iteration before and the start is one of them, it explores, by
+//! every move, from the entries: a state reached that is no entry (a leaf the search never
+//! enters, having nothing to search below it; an entry pushed out of a full bucket) is
+//! explored in turn, up to as many states again as the table holds. When that runs out of
+//! states without meeting a goal, the entries and the states explored are everything the start
+//! reaches (they are closed under the moves), so the start is proven unsolvable. The check
+//! costs about an iteration's work at most (a table that holds part of a large space fails it
+//! at once), and runs only when the count of states stalls.
+//!
 //! # Several solutions
 //!
 //! A run that lists several optimal solutions ([`Limits::solutions`] above 1) needs every path
@@ -123,6 +139,7 @@
 
 use crate::limit::{Limit, Limits, Transpositions};
 use crate::space::StateSpace;
+use hashbrown::HashSet;
 use std::hash::{Hash, Hasher};
 use std::mem::MaybeUninit;
 
@@ -170,6 +187,12 @@ pub struct TranspositionTable<S, M> {
     written_before: u64,
     /// Repeated states that skipped at least one successor.
     hits: u64,
+    /// Whether this iteration pushed an entry of its own out: the table grows for the next
+    /// (the entries of one that holds them all can prove exhaustion).
+    evicted: bool,
+    /// The states the iteration before entered, when [`exhausted`](Self::exhausted) counted
+    /// them.
+    entered_before: u64,
     /// Whether the run lists several solutions: only repeats in more moves are skipped (see
     /// the module docs).
     listing: bool,
@@ -226,6 +249,8 @@ impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
             written: 0,
             written_before: 0,
             hits: 0,
+            evicted: false,
+            entered_before: 0,
             listing: false,
         })
     }
@@ -255,10 +280,15 @@ impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
     /// Starts a new iteration: every entry of the ones before is forgotten, and the table grows
     /// when the last iteration filled it (see the module docs).
     pub fn next_iteration(&mut self) {
+        // A table that pushed entries out grows too, however few it wrote: a bucket met by
+        // three states loses one, and a small space's deepening is proven exhausted only by a
+        // table that holds every state it entered (module docs, "Exhaustion").
+        let evicted = std::mem::take(&mut self.evicted);
         let (written, before) = (self.written, self.written_before.max(1));
         (self.written_before, self.written) = (written, 0);
         let growth = written.div_ceil(before).clamp(1, 16);
-        if 2 * written > self.slots.len() as u64 && self.buckets < self.max_buckets {
+        let full = 2 * written > self.slots.len() as u64 || evicted;
+        if full && self.buckets < self.max_buckets {
             let wanted = written.saturating_mul(growth).max(2 * self.buckets);
             self.buckets = wanted.min(self.max_buckets);
             self.slots = Self::zeroed(self.buckets);
@@ -331,15 +361,107 @@ impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
         }
         self.written += 1;
         let first = &self.slots[at];
-        if first.stamp == self.stamp && first.g < g {
+        let (first_fresh, second_fresh) = (
+            first.stamp == self.stamp,
+            self.slots[at + 1].stamp == self.stamp,
+        );
+        if first_fresh && first.g < g {
             self.write(at + 1, g, state, previous);
         } else {
-            if first.stamp == self.stamp {
+            if first_fresh {
                 self.slots[at + 1] = *first;
             }
             self.write(at, g, state, previous);
         }
+        // Both slots held this iteration's entries: one is gone.
+        self.evicted |= first_fresh && second_fresh;
         None
+    }
+
+    /// Whether this iteration's entries are every state the search can reach, so that no goal
+    /// is reachable; asked by a deepening search after an iteration that found no goal but cut
+    /// nodes (which would otherwise deepen it again, however small the space: see the module
+    /// docs, "Exhaustion"). [`exhausted_all`](Self::exhausted_all) of this one table.
+    pub fn exhausted<P: StateSpace<State = S, Move = M>>(
+        &mut self,
+        space: &P,
+        start: S,
+        poll: &mut dyn FnMut(u64) -> Result<(), Limit>,
+    ) -> Result<bool, Limit> {
+        Self::exhausted_all(&mut [self], space, start, poll)
+    }
+
+    /// [`exhausted`](Self::exhausted) over the tables of the workers of one iteration (a
+    /// parallel search), whose entries together are the states it entered. True when the
+    /// start is an entry (the entries closed under
+    /// the moves are then everything it reaches; an empty table is closed, and proves
+    /// nothing), the tables hold as many entries as after the iteration before (the deepening
+    /// found no new state), and the states the entries reach by any move, explored beyond the
+    /// entries as far as as many states again (leaves the search never enters: a state whose
+    /// only move leads back, a dead end; entries pushed out of full buckets), hold no goal. `poll` is told the successors generated so far, so a
+    /// long check stops for the time limit and Ctrl-C.
+    pub fn exhausted_all<P: StateSpace<State = S, Move = M>>(
+        tables: &mut [&mut Self],
+        space: &P,
+        start: S,
+        poll: &mut dyn FnMut(u64) -> Result<(), Limit>,
+    ) -> Result<bool, Limit> {
+        if tables.is_empty() {
+            return Ok(false);
+        }
+        let entered: u64 = tables.iter().map(|t| t.entries().count() as u64).sum();
+        let before = std::mem::replace(&mut tables[0].entered_before, entered);
+        let known = |state: &S| tables.iter().any(|t| t.holds(state));
+        if entered != before || !known(&start) {
+            return Ok(false);
+        }
+        // The states the entries reach that are no entries (leaves the search never enters,
+        // entries pushed out of full buckets), explored from the entries: at most as many as
+        // the table holds, or no proof.
+        let mut beyond: HashSet<S> = HashSet::new();
+        let mut open: Vec<S> = Vec::new();
+        let mut work = 0u64;
+        // Whether every successor of `state` is an entry or explored (queued in `open`).
+        let mut closed = |state: S, beyond: &mut HashSet<S>, open: &mut Vec<S>| {
+            let mut all = true;
+            space.successors(state, &mut |_, next| {
+                work += 1;
+                if !all || known(&next) || beyond.contains(&next) {
+                    return;
+                }
+                if space.is_goal(next) || beyond.len() as u64 >= entered {
+                    all = false;
+                    return;
+                }
+                beyond.insert(next);
+                open.push(next);
+            });
+            all.then_some(work)
+        };
+        let entries = tables.iter().flat_map(|t| t.entries());
+        for state in entries {
+            let Some(work) = closed(state, &mut beyond, &mut open) else {
+                return Ok(false);
+            };
+            poll(work)?;
+        }
+        while let Some(state) = open.pop() {
+            let Some(work) = closed(state, &mut beyond, &mut open) else {
+                return Ok(false);
+            };
+            poll(work)?;
+        }
+        Ok(true)
+    }
+
+    /// This iteration's entries.
+    fn entries(&self) -> impl Iterator<Item = S> + '_ {
+        (0..self.slots.len()).filter_map(|at| self.fresh(at).map(|&(state, _)| state))
+    }
+
+    /// Whether this iteration entered `state`.
+    fn holds(&self, state: &S) -> bool {
+        self.find(self.bucket(state).0, state).is_some()
     }
 
     /// Whether `state` (in `bucket`), reached in `g` moves by `previous`, needs no search at

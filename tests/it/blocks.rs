@@ -427,3 +427,32 @@ fn the_klotski_table_is_saved_and_loaded_with_no_warning() {
     let files: Vec<_> = std::fs::read_dir(cache.path()).unwrap().collect();
     assert_eq!(files.len(), 1);
 }
+
+#[test]
+fn look_alikes_of_other_letters_print_with_the_letters_written() {
+    // D and E are alike (one shape, `interchangeable` by default): the start printed E as D,
+    // in its boards and its move labels. Now a board names the look-alikes with the start's
+    // letters in reading order: the start prints as written, and a move names the piece by
+    // its letter on the board before it.
+    let config = config_file(
+        "[puzzle]\nkind = \"blocks\"\n[goal]\nkind = \"place\"\npiece = \"X\"\nat = [1, 2]\n\
+         [start]\nboard = \"\"\"\nXXE\nD..\n\"\"\"\n",
+    );
+    let out = statespace()
+        .args(["solve", config.path().to_str().unwrap(), "--json"])
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["start"], "XXE\nD..");
+    assert_eq!(json["path"], serde_json::json!(["E r1c3 down", "X r1c1 right"]));
+    // Look-alikes are one piece to the puzzle: a board names them in reading order, so the
+    // two swap letters once E passes D.
+    assert_eq!(json["boards"], serde_json::json!(["XX.\nE.D", ".XX\nE.D"]));
+    let out = statespace()
+        .args(["solve", config.path().to_str().unwrap(), "--json", "--board", "-"])
+        .write_stdin("XXD\nE..\n")
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["start"], "XXE\nD..", "either letter reads as the class");
+}

@@ -175,37 +175,66 @@ fn only_file(dir: &Path) -> PathBuf {
 const FILE_HEADER: usize = 64;
 const TABLE_HEADER: usize = 56;
 
+/// A cached table file's entries, read and written in place (the layout of `search::table`).
+struct Entries {
+    bytes: Vec<u8>,
+    bits: u64,
+    words_at: usize,
+}
+
+impl Entries {
+    fn read(file: &Path) -> Entries {
+        let bytes = std::fs::read(file).unwrap();
+        let bits = bytes[FILE_HEADER + 12] as u64;
+        let levels = u64::from_le_bytes(
+            bytes[FILE_HEADER + 48..FILE_HEADER + 56]
+                .try_into()
+                .unwrap(),
+        );
+        let words_at = FILE_HEADER + TABLE_HEADER + 8 * levels as usize + 8;
+        Entries {
+            bytes,
+            bits,
+            words_at,
+        }
+    }
+
+    fn word(&self, i: u64) -> (usize, u64) {
+        let bit = i * self.bits;
+        (self.words_at + 8 * (bit / 64) as usize, bit % 64)
+    }
+
+    fn get(&self, i: u64) -> u64 {
+        let (at, shift) = self.word(i);
+        let w = u64::from_le_bytes(self.bytes[at..at + 8].try_into().unwrap());
+        (w >> shift) & ((1 << self.bits) - 1)
+    }
+
+    fn set(&mut self, i: u64, v: u64) {
+        let (at, shift) = self.word(i);
+        let mut w = u64::from_le_bytes(self.bytes[at..at + 8].try_into().unwrap());
+        w &= !(((1 << self.bits) - 1) << shift);
+        w |= v << shift;
+        self.bytes[at..at + 8].copy_from_slice(&w.to_le_bytes());
+    }
+
+    /// Writes the entries back with a checksum that matches: the file passes the cache's own
+    /// checks.
+    fn write(mut self, file: &Path) {
+        let crc = crc32fast::hash(&self.bytes[FILE_HEADER..]);
+        self.bytes[56..60].copy_from_slice(&crc.to_le_bytes());
+        std::fs::write(file, self.bytes).unwrap();
+    }
+}
+
 /// Swaps the entries of states `a` and `b` in a cached table file and fixes its checksum: the
 /// file passes every check of its own (the histogram still counts right).
 fn swap_entries(file: &Path, a: u64, b: u64) {
-    let mut bytes = std::fs::read(file).unwrap();
-    let bits = bytes[FILE_HEADER + 12] as u64;
-    let levels = u64::from_le_bytes(
-        bytes[FILE_HEADER + 48..FILE_HEADER + 56]
-            .try_into()
-            .unwrap(),
-    );
-    let words_at = FILE_HEADER + TABLE_HEADER + 8 * levels as usize + 8;
-    let get = |bytes: &[u8], i: u64| {
-        let bit = i * bits;
-        let word = words_at + 8 * (bit / 64) as usize;
-        let w = u64::from_le_bytes(bytes[word..word + 8].try_into().unwrap());
-        (w >> (bit % 64)) & ((1 << bits) - 1)
-    };
-    let set = |bytes: &mut [u8], i: u64, v: u64| {
-        let bit = i * bits;
-        let word = words_at + 8 * (bit / 64) as usize;
-        let mut w = u64::from_le_bytes(bytes[word..word + 8].try_into().unwrap());
-        w &= !(((1 << bits) - 1) << (bit % 64));
-        w |= v << (bit % 64);
-        bytes[word..word + 8].copy_from_slice(&w.to_le_bytes());
-    };
-    let (x, y) = (get(&bytes, a), get(&bytes, b));
-    set(&mut bytes, a, y);
-    set(&mut bytes, b, x);
-    let crc = crc32fast::hash(&bytes[FILE_HEADER..]);
-    bytes[56..60].copy_from_slice(&crc.to_le_bytes());
-    std::fs::write(file, bytes).unwrap();
+    let mut entries = Entries::read(file);
+    let (x, y) = (entries.get(a), entries.get(b));
+    entries.set(a, y);
+    entries.set(b, x);
+    entries.write(file);
 }
 
 #[test]
@@ -441,4 +470,183 @@ fn a_cache_warning_to_a_closed_stderr_is_no_panic() {
         .status()
         .unwrap();
     assert_eq!(status.code(), Some(0));
+}
+
+/// The 2x2x2 over U, F, R as the plugin reads `configs/perm-2x2x2.toml`, and the index of the
+/// state `scramble` reaches.
+fn cube_index(scramble: &str) -> u64 {
+    let space = crate::perm::space::<32>(
+        crate::config_path("defs/2x2x2.tws").to_str().unwrap(),
+        Some(&["U", "F", "R"]),
+        statespace_perm::def::Metric::Htm,
+    );
+    let mut text = statespace::board_text::BoardText::from_file("scramble", scramble.into());
+    text.scramble = true;
+    space.index(space.read(&text).unwrap())
+}
+
+#[test]
+fn a_raised_entry_never_lengthens_a_path() {
+    // The repro: the scramble's entry raised from 7 to 8, the checksum fixed. The
+    // descent's local rule (a successor at 6 is more than one move closer) finds it: one
+    // warning, the file rebuilt, the optimal 7 moves. Before, 8 moves `U2 U' F R' ...`.
+    let scramble = "F U2 U' F' U' F' U2 R R2 U' F R2";
+    let config = crate::config("perm-2x2x2.toml");
+    let cache = tempfile::tempdir().unwrap();
+    let run = || {
+        let out = statespace()
+            .args(["solve", &config, "--mode", "table", "--json"])
+            .args(["--scramble", scramble, "--cache-dir"])
+            .arg(cache.path())
+            .timeout(Duration::from_secs(120))
+            .output()
+            .unwrap();
+        let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+        (json, String::from_utf8(out.stderr).unwrap())
+    };
+    let (built, _) = run();
+    assert_eq!(built["moves"], 7);
+    let file = only_file(cache.path());
+    let index = cube_index(scramble);
+    let mut entries = Entries::read(&file);
+    assert_eq!(entries.get(index), 7, "the scramble's entry");
+    entries.set(index, 8);
+    entries.write(&file);
+    let (json, stderr) = run();
+    assert_eq!(
+        (&json["moves"], &json["table_loaded"]),
+        (&7.into(), &false.into())
+    );
+    assert!(stderr.contains("successor at 6"), "{stderr}");
+    assert!(stderr.ends_with("removed, rebuilding\n"), "{stderr}");
+}
+
+#[test]
+fn raised_entries_never_answer_a_batch_wrong() {
+    // 200 random scrambles answered from a table with a raised entry at every 4th board's
+    // state (checksum fixed): every answer equals the one a fresh table gives. Before, the
+    // first board was answered a move long from the table as loaded.
+    let config = crate::config("perm-2x2x2.toml");
+    let names = ["U", "U2", "U'", "F", "F2", "F'", "R", "R2", "R'"];
+    let mut random = Lcg(42);
+    let scrambles: Vec<String> = (0..200)
+        .map(|_| {
+            let moves: Vec<&str> = (0..12).map(|_| names[random.below(9)]).collect();
+            moves.join(" ")
+        })
+        .collect();
+    let input = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(input.path(), scrambles.join("\n")).unwrap();
+    let run = |cache: Option<&Path>| {
+        let mut command = statespace();
+        command.args(["solve", &config, "--mode", "table", "--json", "--scrambles"]);
+        command.arg(input.path());
+        match cache {
+            Some(dir) => command.arg("--cache-dir").arg(dir),
+            None => command.arg("--no-cache"),
+        };
+        let out = command.timeout(Duration::from_secs(300)).output().unwrap();
+        let moves: Vec<Value> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap()["moves"].clone())
+            .collect();
+        (moves, String::from_utf8(out.stderr).unwrap())
+    };
+    let (expected, _) = run(None);
+    assert_eq!(expected.len(), 200);
+    let cache = tempfile::tempdir().unwrap();
+    run(Some(cache.path()));
+    let file = only_file(cache.path());
+    let mut entries = Entries::read(&file);
+    // Not next to the goal (the load's walks from the goal check those) nor at the deepest
+    // level (a code the histogram lacks is refused at load).
+    for scramble in scrambles.iter().step_by(4) {
+        let index = cube_index(scramble);
+        let code = entries.get(index);
+        if (3..11).contains(&code) {
+            entries.set(index, code + 1);
+        }
+    }
+    entries.write(&file);
+    let (answers, stderr) = run(Some(cache.path()));
+    assert_eq!(answers, expected, "{stderr}");
+    assert!(stderr.contains("removed, rebuilding"), "{stderr}");
+}
+
+#[test]
+fn a_pattern_database_cut_short_in_use_is_reported_and_rebuilt() {
+    // A batch of boards read one at a time: after the first answer, every cache file is cut to
+    // half its length. The answer in flight stays optimal (the zeros are lower bounds); after
+    // it, one warning, the file removed, and the next board reads a rebuilt database. Before,
+    // nothing was said and every later board searched with the zeros.
+    use std::io::{BufRead, BufReader, Write};
+    let folder = puzzle_folder(&cube_definition(), "[\"U\", \"F\", \"R\"]", "idastar", "R");
+    let config = folder.path().join("c.toml");
+    let mut text = std::fs::read_to_string(&config).unwrap();
+    text.push_str("[heuristic]\nkind = \"pdb\"\n");
+    std::fs::write(&config, text).unwrap();
+    let scrambles = [
+        "R U2 F' R U R' F2",
+        "F R' U2 R F' U R2 F",
+        "U F2 R U' R2 F U'",
+    ];
+    // The boards the scrambles reach, from the plain answers, and the optimal lengths.
+    let mut boards = Vec::new();
+    let mut expected = Vec::new();
+    for scramble in scrambles {
+        let out = statespace()
+            .args(["solve", config.to_str().unwrap(), "--json", "--no-cache"])
+            .args(["--scramble", scramble])
+            .output()
+            .unwrap();
+        let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+        boards.push(json["start"].as_str().unwrap().to_string());
+        expected.push(json["moves"].clone());
+    }
+    let cache = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("statespace"))
+        .args(["solve", config.to_str().unwrap(), "--json", "--boards", "-"])
+        .arg("--cache-dir")
+        .arg(cache.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut answers = Vec::new();
+    for (i, board) in boards.iter().enumerate() {
+        writeln!(stdin, "{board}\n").unwrap();
+        stdin.flush().unwrap();
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        answers.push(serde_json::from_str::<Value>(&line).unwrap()["moves"].clone());
+        if i == 0 {
+            // The database is saved and mapped: cut every file short under the run.
+            for entry in std::fs::read_dir(cache.path()).unwrap() {
+                let path = entry.unwrap().path();
+                let len = std::fs::metadata(&path).unwrap().len();
+                let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+                file.set_len(len / 2).unwrap();
+            }
+        }
+    }
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(answers, expected, "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let warnings: Vec<&str> = stderr.lines().collect();
+    assert_eq!(warnings.len(), 1, "{stderr}");
+    assert!(warnings[0].contains("cut short"), "{stderr}");
+    assert!(warnings[0].ends_with("removed, rebuilding"), "{stderr}");
+    // Rebuilt and saved whole: a fresh run loads it without a word.
+    let out = statespace()
+        .args(["solve", config.to_str().unwrap(), "--json", "--cache-dir"])
+        .arg(cache.path())
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(out.stderr).unwrap(), "");
 }

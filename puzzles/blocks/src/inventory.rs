@@ -68,6 +68,7 @@ impl Layout {
                 walls: grid.mask_of(b'#'),
                 classes: Vec::new(),
                 bits: 0,
+                lettered: false,
             },
             options,
             shapes: BTreeMap::new(),
@@ -85,6 +86,8 @@ impl Layout {
                 classes.push(layout.class(key, piece.letter));
             }
             classes[class].count += 1;
+            // `cut` lists the pieces in anchor order: the class's letters in that order.
+            classes[class].letters.push(piece.letter);
         }
         let walls = layout.pieces.walls;
         layout.pieces = Pieces::new(geometry, walls, classes)
@@ -141,6 +144,7 @@ impl Layout {
             axis: key.axis,
             allowed: shape.fits(geometry.full & !self.pieces.walls) & line,
             count: 0,
+            letters: Vec::new(),
         }
     }
 
@@ -241,14 +245,14 @@ impl Layout {
                 *cell = b'#';
             }
         }
-        self.pieces.each(state, |_, anchor, class| {
-            let kind = &self.pieces.classes[class];
-            let mut covered = kind.shape.at(anchor);
-            while covered != 0 {
-                cells[covered.trailing_zeros() as usize] = kind.letter;
-                covered &= covered - 1;
-            }
-        });
+        self.pieces
+            .each_lettered(state, |_, anchor, class, letter| {
+                let mut covered = self.pieces.classes[class].shape.at(anchor);
+                while covered != 0 {
+                    cells[covered.trailing_zeros() as usize] = letter;
+                    covered &= covered - 1;
+                }
+            });
         let rows: Vec<String> = cells
             .chunks(geometry.cols as usize)
             .map(|row| String::from_utf8_lossy(row).into_owned())
@@ -261,9 +265,11 @@ impl Layout {
     pub fn shapes(&self) -> Vec<(char, u8, u8)> {
         let mut shapes: Vec<(char, u8, u8)> = Vec::new();
         for class in &self.pieces.classes {
-            let shape = (class.letter as char, class.shape.rows, class.shape.cols);
-            if !shapes.contains(&shape) {
-                shapes.push(shape);
+            for &letter in std::iter::once(&class.letter).chain(&class.letters) {
+                let shape = (letter as char, class.shape.rows, class.shape.cols);
+                if !shapes.contains(&shape) {
+                    shapes.push(shape);
+                }
             }
         }
         shapes
@@ -330,9 +336,16 @@ mod tests {
         assert_eq!(alike.pieces.classes.len(), 1);
         assert_eq!(alike_but_x.pieces.classes.len(), 2);
         assert_eq!(apart.pieces.classes.len(), 3);
-        // Look-alikes print with the first letter; either letter reads as the class.
+        // Look-alikes print with the start's letters in reading order; either letter reads
+        // as the class.
         let swapped = alike_but_x.parse(&text("CC.\nXX.\n.AA")).unwrap();
-        assert_eq!(alike_but_x.format(swapped), "AA.\nXX.\n.AA");
+        assert_eq!(alike_but_x.format(swapped), "AA.\nXX.\n.CC");
+        let start_state = alike.parse(&text(start)).unwrap();
+        assert_eq!(
+            alike.format(start_state),
+            start,
+            "the start prints as written"
+        );
         assert_eq!(
             apart.format(apart.parse(&text("CC.\nXX.\n.AA")).unwrap()),
             "CC.\nXX.\n.AA"

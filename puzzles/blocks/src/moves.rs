@@ -55,7 +55,7 @@ impl Metric {
 
 /// A move: the piece anchored at `from` goes to anchor `to`. Displays as a person reads it:
 /// `B r1c2 down`, `V r1c1 down 2` (line), `S r5c2 to r4c3` (path); rows and columns 1-based, the
-/// piece named by its letter and its top-left cell.
+/// piece named by its letter on the board before the move and its top-left cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Slide {
     /// The piece's letter.
@@ -127,7 +127,7 @@ pub fn successors(
 ) {
     let geometry: &Geometry = &pieces.geometry;
     let occupied = pieces.occupied(state);
-    pieces.each(state, |rank, anchor, class| {
+    pieces.each_lettered(state, |rank, anchor, class, letter| {
         let kind = &pieces.classes[class];
         let free = !occupied & geometry.full | kind.shape.at(anchor);
         let fits = kind.shape.fits(free) & kind.allowed;
@@ -135,7 +135,7 @@ pub fn successors(
         let mut emit = |to: u64| {
             let to = to.trailing_zeros();
             let slide = Slide {
-                letter: kind.letter,
+                letter,
                 from: anchor as u8,
                 to: to as u8,
                 cols: geometry.cols,
@@ -172,9 +172,11 @@ pub fn successors(
 /// (two such moves are one, or none); in `path`, never the same piece again (two moves of one
 /// piece are one path move, or none).
 pub fn may_follow(metric: Metric, previous: Slide, next: Slide) -> bool {
+    // The piece is the one at `previous.to`, whatever letter it prints as (look-alikes
+    // print by their order, which a move may change).
     let same_piece = next.from == previous.to;
     match metric {
-        Metric::Unit => next != previous.inverse(),
+        Metric::Unit => !(same_piece && next.to == previous.from),
         Metric::Line => !(same_piece && next.is_horizontal() == previous.is_horizontal()),
         Metric::Path => !same_piece,
     }

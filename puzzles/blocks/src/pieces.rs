@@ -38,6 +38,24 @@ pub struct Class {
     pub allowed: u64,
     /// How many pieces of it the puzzle has.
     pub count: u8,
+    /// The letter of each of its pieces in anchor order, as the start board writes them: a
+    /// board prints its `k`-th piece of the class (in anchor order) with `letters[k]`, so the
+    /// start prints as written even where look-alikes of other letters are one class. Empty:
+    /// every piece prints as `letter`.
+    pub letters: Vec<u8>,
+}
+
+impl Class {
+    /// The letter of the class's `k`-th piece in anchor order.
+    #[inline]
+    pub fn letter_of(&self, k: usize) -> u8 {
+        self.letters.get(k).copied().unwrap_or(self.letter)
+    }
+
+    /// Whether its pieces print with more than one letter.
+    pub fn lettered(&self) -> bool {
+        self.letters.iter().any(|&l| l != self.letter)
+    }
 }
 
 /// Every kind of piece of a puzzle, its board and its walls: what a [`State`] means.
@@ -51,6 +69,9 @@ pub struct Pieces {
     pub classes: Vec<Class>,
     /// Bits of a label: enough for every class (0 when there is one).
     pub bits: u32,
+    /// Whether some class prints with several letters ([`Class::letters`]), so that a piece's
+    /// letter depends on its place among its look-alikes.
+    pub lettered: bool,
 }
 
 /// Why a set of pieces cannot be encoded.
@@ -115,6 +136,7 @@ impl Pieces {
         Ok(Pieces {
             geometry,
             walls,
+            lettered: classes.iter().any(Class::lettered),
             classes,
             bits,
         })
@@ -137,6 +159,31 @@ impl Pieces {
             visit(rank, anchor, self.label(state, rank));
             rank += 1;
         }
+    }
+
+    /// Calls `visit(rank, anchor, class, letter)` for every piece, in anchor order: [`each`]
+    /// with the letter the piece prints as ([`Class::letters`]).
+    ///
+    /// [`each`]: Self::each
+    #[inline(always)]
+    pub fn each_lettered(&self, state: State, mut visit: impl FnMut(u32, u32, usize, u8)) {
+        if !self.lettered {
+            return self.each(state, |rank, anchor, class| {
+                visit(rank, anchor, class, self.classes[class].letter)
+            });
+        }
+        // The pieces of each class met so far (at most 64 pieces, so 64 classes with one).
+        let mut met = [0u8; 64];
+        self.each(state, |rank, anchor, class| {
+            let k = &mut met[class % 64];
+            visit(
+                rank,
+                anchor,
+                class,
+                self.classes[class].letter_of(*k as usize),
+            );
+            *k += 1;
+        });
     }
 
     /// The cells pieces and walls cover.
@@ -203,6 +250,7 @@ mod tests {
             axis: Axis::Any,
             allowed: shape.anchors,
             count,
+            letters: Vec::new(),
         };
         (0..classes).map(|k| class(b'A' + k as u8)).collect()
     }

@@ -527,9 +527,12 @@ impl ClassPattern {
         let latch = Latch::new(limits);
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         let class_moves = self.class_moves(&latch)?;
-        let words: Vec<AtomicU64> = (0..size.div_ceil(16))
-            .map(|_| AtomicU64::new(u64::MAX))
-            .collect();
+        // Gigabytes: filled under the latch, so the time limit and Ctrl-C hold meanwhile.
+        let words = statespace::search::filled(
+            size.div_ceil(16) as usize,
+            || AtomicU64::new(u64::MAX),
+            &latch,
+        )?;
         let get = |i: u64| (words[(i / 16) as usize].load(Ordering::Relaxed) >> (i % 16 * 4)) & 0xF;
         // Sets an unreached entry to `d`: an AND, so that two threads setting one entry to the
         // same level agree, and the word's other entries keep theirs.
@@ -1067,6 +1070,10 @@ impl<const N: usize> ClassLookups<N> {
 }
 
 impl<const N: usize> Heuristic<PermSpace<N>> for ClassLookups<N> {
+    fn intact(&self, cache: &TableCache) -> bool {
+        self.database.intact_in::<PermSpace<N>>(cache)
+    }
+
     fn estimate(&self, space: &PermSpace<N>, state: Packed<N>) -> u32 {
         self.estimate_below(space, state, u32::MAX)
     }
@@ -1137,6 +1144,10 @@ pub type ClassParts = ((usize, Vec<u8>), (usize, Vec<u8>));
 struct Shared<const N: usize>(SharedHeuristic<PermSpace<N>>);
 
 impl<const N: usize> Heuristic<PermSpace<N>> for Shared<N> {
+    fn intact(&self, cache: &TableCache) -> bool {
+        self.0.intact(cache)
+    }
+
     fn estimate(&self, space: &PermSpace<N>, state: Packed<N>) -> u32 {
         self.0.estimate(space, state)
     }

@@ -1355,6 +1355,10 @@ impl Reading {
 }
 
 impl<const N: usize> Heuristic<PermSpace<N>> for Conjugated<N> {
+    fn intact(&self, cache: &TableCache) -> bool {
+        self.database.intact_in::<PermSpace<N>>(cache)
+    }
+
     #[inline]
     fn estimate(&self, space: &PermSpace<N>, state: Packed<N>) -> u32 {
         self.estimate_below(space, state, u32::MAX)

@@ -293,8 +293,30 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized> Run<'a, P, H> {
             if next_threshold == u32::MAX {
                 return (Outcome::Unsolvable, Vec::new());
             }
+            match self.exhausted(workers) {
+                Ok(true) => return (Outcome::Unsolvable, Vec::new()),
+                Ok(false) => {}
+                Err(limit) => return (Outcome::LimitReached(limit), Vec::new()),
+            }
             threshold = next_threshold;
         }
+    }
+
+    /// Whether the workers' tables together hold every state the start reaches, after an
+    /// iteration that found no goal ([`TranspositionTable::exhausted_all`]): a proof that the
+    /// start is unsolvable. Never without a table on every worker.
+    fn exhausted(&self, workers: &mut [Worker<P>]) -> Result<bool, Limit> {
+        let count = workers.len();
+        let mut tables: Vec<_> = workers
+            .iter_mut()
+            .filter_map(|w| w.table.as_mut())
+            .collect();
+        if tables.len() < count {
+            return Ok(false);
+        }
+        let mut ticker = self.latch.ticker();
+        let mut poll = |work| ticker.tick(work);
+        TranspositionTable::exhausted_all(&mut tables, self.space, self.start, &mut poll)
     }
 
     /// One iteration at `threshold`: the split, then the workers. Each task's end (`None` when

@@ -122,12 +122,13 @@ impl<'a, P: Indexed + GoalSet, R: Reduction<P>> Build<'a, P, R> {
             budget: limits.memory_budget,
         })?;
         let bits = if mod3 { MOD3_BITS } else { START_BITS };
+        let entries = Packed::new(len, bits, &latch)?;
         Ok(Build {
             space,
             limits,
             reduction,
             latch,
-            entries: Packed::new(len, bits),
+            entries,
             mod3,
             may_compact: width == Width::Auto,
             overhead,

@@ -142,23 +142,36 @@ impl<P: Indexed + ?Sized> Listing<'_, P> {
         let closer = table.closer(code).unwrap_or(u64::MAX);
         // The successors one level closer, in the space's order; whether any is, allowed or not
         // (a state with none short of the goal set is a table of another space).
+        // An exact table's nearest successor is coded exactly `closer` (the local rule of
+        // `DistanceTable::path`): a raised entry never lists longer paths.
         let mut next = Vec::new();
         let mut any_closer = false;
+        let mut nearest = u64::MAX;
         space.successors(state, &mut |m, t| {
-            if table.code(space.index(t)) == Some(closer) {
+            let c = table.code(space.index(t));
+            if c == Some(closer) {
                 any_closer = true;
                 if previous.is_none_or(|p| space.may_follow(p, m)) {
                     next.push((m, t));
                 }
             }
+            if let Some(c) = c {
+                nearest = nearest.min(c);
+            }
             self.work += 1;
         });
         self.ticker.tick(self.work).map_err(Stop::Limit)?;
-        if !any_closer {
-            let why = "no successor is closer";
+        let why = if !any_closer {
+            Some("no successor is closer".to_string())
+        } else if table.is_exact() && nearest < closer {
+            Some(format!("distance {code} but a successor at {nearest}"))
+        } else {
+            None
+        };
+        if let Some(why) = why {
             return Err(Stop::Inconsistent(Inconsistent::at(
                 space.index(state),
-                why,
+                &why,
             )));
         }
         for (mv, t) in next {

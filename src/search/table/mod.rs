@@ -301,9 +301,22 @@ impl DistanceTable {
                 .descend(space, state, |_, _| steps += 1)?
                 .map(|()| steps))
         } else {
-            let code = self.code(space.index(state));
+            let Some(code) = self.code(space.index(state)) else {
+                self.intact()?;
+                return Ok(None);
+            };
+            // The local rule at the state (module docs, "Trust"): a raised or lowered entry
+            // here is an inconsistency, never a wrong distance.
+            let checked = match code {
+                0 if !space.is_goal(state) => Err(Inconsistent::at(
+                    space.index(state),
+                    "distance 0 but not a goal",
+                )),
+                0 => Ok(()),
+                _ => self.nearest_below(space, state, code).map(|_| ()),
+            };
             self.intact()?;
-            Ok(code.map(|code| code as u32))
+            checked.map(|()| Some(code as u32))
         }
     }
 
@@ -453,20 +466,12 @@ impl DistanceTable {
         let mut taken = 0;
         // An exact table knows it is done at code 0; a mod-3 table when no successor is closer.
         while let Some(closer) = self.closer(code) {
-            let mut next = None;
-            space.successors(current, &mut |m, t| {
-                if next.is_none() && self.code(space.index(t)) == Some(closer) {
-                    next = Some((m, t));
-                }
-            });
+            let next = match self.mod3 {
+                true => self.first_closer(space, current, closer),
+                false => Some(self.nearest_below(space, current, code)?),
+            };
             let Some((mv, state)) = next else {
-                if self.mod3 {
-                    break;
-                }
-                return Err(Inconsistent::at(
-                    space.index(current),
-                    "no successor is closer",
-                ));
+                break;
             };
             taken += 1;
             if taken >= deepest {
@@ -486,6 +491,60 @@ impl DistanceTable {
             ));
         }
         Ok(Some(()))
+    }
+
+    /// The first successor of `current` (in the space's order) coded `closer`: a mod-3
+    /// table's step down, which no local rule can check (a state's neighbours hold every
+    /// residue).
+    fn first_closer<P: Indexed + ?Sized>(
+        &self,
+        space: &P,
+        current: P::State,
+        closer: u64,
+    ) -> Option<(P::Move, P::State)> {
+        let mut next = None;
+        space.successors(current, &mut |m, t| {
+            if next.is_none() && self.code(space.index(t)) == Some(closer) {
+                next = Some((m, t));
+            }
+        });
+        next
+    }
+
+    /// An exact table's step down from `current`, coded `code > 0`, under the local rule:
+    /// the nearest successor is coded exactly `code - 1` (one move changes the distance to the
+    /// goal set by at most one, so none is nearer), and the first such successor (in the
+    /// space's order) is the step. A raised entry at `current` has a successor below
+    /// `code - 1` (its true distance minus one), a lowered one none at `code - 1`: either is
+    /// [`Inconsistent`], so a forged entry never lengthens a path (module docs, "Trust").
+    fn nearest_below<P: Indexed + ?Sized>(
+        &self,
+        space: &P,
+        current: P::State,
+        code: u64,
+    ) -> Result<(P::Move, P::State), Inconsistent> {
+        let closer = code - 1;
+        let mut next = None;
+        let mut nearest = u64::MAX;
+        space.successors(current, &mut |m, t| {
+            if let Some(c) = self.code(space.index(t)) {
+                nearest = nearest.min(c);
+                if next.is_none() && c == closer {
+                    next = Some((m, t));
+                }
+            }
+        });
+        match next {
+            Some(step) if nearest == closer => Ok(step),
+            Some(_) => Err(Inconsistent::at(
+                space.index(current),
+                &format!("distance {code} but a successor at {nearest}"),
+            )),
+            None => Err(Inconsistent::at(
+                space.index(current),
+                "no successor is closer",
+            )),
+        }
     }
 
     /// `Err` when the table's file was cut short while in use: checked after the reads of an

@@ -8,7 +8,7 @@
 //! is how a table widens or turns mod 3.
 //!
 //! The words are allocated in transparent huge pages where the kernel agrees
-//! ([`huge_page_words`]): a lookup in a table far larger than the caches then rarely misses the
+//! ([`filled`](crate::search::filled)), and filled under the run's limits: a lookup in a table far larger than the caches then rarely misses the
 //! TLB too. A table loaded from the cache keeps its words where they lie, in the file's mapping
 //! ([`Words`]: one type for both, so every lookup is the same code).
 
@@ -41,28 +41,23 @@ impl Packed {
 
     /// A table of `len` entries of `bits` bits, in `words` (built elsewhere, packed as here).
     pub(super) fn built(len: u64, bits: u32, words: Vec<u64>) -> Self {
-        let mut entries = Packed::new(0, bits);
-        entries.len = len;
-        entries.words = Words::built(words);
-        entries
-    }
-
-    /// A table of `len` entries, all unreached.
-    pub(super) fn new(len: u64, bits: u32) -> Self {
-        let per = 64 / bits as u64;
-        let words = usize::try_from(len.div_ceil(per)).expect("checked against the budget");
         Packed {
             bits,
             per_word_log2: (64 / bits).trailing_zeros(),
             unreached: (1u64 << bits) - 1,
             ones: u64::MAX / ((1u64 << bits) - 1),
             len,
-            words: Words::built({
-                let mut all = huge_page_words(words);
-                all.resize(words, u64::MAX);
-                all
-            }),
+            words: Words::built(words),
         }
+    }
+
+    /// A table of `len` entries, all unreached: filled a block at a time under `latch` (a
+    /// table of gigabytes takes seconds to fill; the time limit and Ctrl-C hold meanwhile).
+    pub(super) fn new(len: u64, bits: u32, latch: &Latch) -> Result<Self, Limit> {
+        let per = 64 / bits as u64;
+        let words = usize::try_from(len.div_ceil(per)).expect("checked against the budget");
+        let all = crate::search::filled(words, || u64::MAX, latch)?;
+        Ok(Packed::built(len, bits, all))
     }
 
     #[inline]
@@ -149,7 +144,7 @@ impl Packed {
         recode: impl Fn(u64) -> u64,
         latch: &Latch,
     ) -> Result<Packed, Limit> {
-        let mut other = Packed::new(self.len, bits);
+        let mut other = Packed::new(self.len, bits, latch)?;
         let unreached = self.unreached();
         let mut ticker = latch.ticker();
         for i in 0..self.len {
@@ -293,7 +288,7 @@ mod tests {
     #[test]
     fn lanes_equal_finds_exactly_the_matching_entries() {
         for bits in [2, 4, 8, 16, 32] {
-            let mut p = Packed::new(37, bits);
+            let mut p = Packed::new(37, bits, &Latch::new(&Limits::default())).unwrap();
             for i in (0..37).step_by(3) {
                 p.set(i, i % 5 % p.unreached());
             }
@@ -317,7 +312,7 @@ mod tests {
 
     #[test]
     fn widening_keeps_every_entry() {
-        let mut p = Packed::new(21, 4);
+        let mut p = Packed::new(21, 4, &Latch::new(&Limits::default())).unwrap();
         for i in 0..21 {
             if i % 4 != 0 {
                 p.set(i, i % 15);

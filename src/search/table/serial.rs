@@ -170,7 +170,7 @@ impl DistanceTable {
             .try_fold(0u64, |sum, &n| sum.checked_add(n))
             .filter(|&sum| sum <= len)
             .ok_or_else(|| format!("the histogram counts more than the {len} states"))?;
-        let mut entries = Packed::new(0, bits);
+        let mut entries = Packed::built(0, bits, Vec::new());
         entries.len = len;
         entries.words = words;
         if !mod3 && histogram.len() as u64 >= entries.unreached() {

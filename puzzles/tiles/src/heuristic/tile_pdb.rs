@@ -84,6 +84,10 @@ impl TilePdb {
 }
 
 impl Heuristic<Tiles> for TilePdb {
+    fn intact(&self, cache: &TableCache) -> bool {
+        Heuristic::<Tiles>::intact(&self.additive, cache)
+    }
+
     #[inline]
     fn estimate(&self, _: &Tiles, board: Board) -> u32 {
         let pos = self.positions(&board);
