@@ -1,8 +1,9 @@
 //! `statespace explore` on timely dataflow (`search::cluster`): 1 process x 2 workers and
 //! 2 processes x 1 worker on loopback give the plain engine's histogram, farthest board and
 //! stats on Flip 4 x 4 and the 8-puzzle; a peer that never starts or is killed mid-run makes the
-//! other exit within seconds with one line; limits stop every process; bad cluster flags are
-//! one line.
+//! other exit within seconds with one line; so does a fake peer that announces a message past
+//! the memory budget (before its bytes are buffered) or sends garbage (said as such); limits stop
+//! every process; bad cluster flags are one line.
 
 use crate::{config, config_file, statespace};
 use std::io::Read;
@@ -317,21 +318,26 @@ fn address(hosts: &tempfile::NamedTempFile, line: usize) -> String {
     text.lines().nth(line - 1).unwrap().to_string()
 }
 
-/// A fake process 1: connects to process 0, answers its greeting as process 1 of the same
-/// sweep would (its own fingerprint sent back), then says nothing, the socket held open until
-/// the returned stream is dropped.
-fn silent_peer(hosts: &tempfile::NamedTempFile) -> std::net::TcpStream {
+/// A connection to process 0 of `hosts`, as soon as it listens.
+fn connect_to_zero(hosts: &tempfile::NamedTempFile) -> std::net::TcpStream {
     let zero = address(hosts, 1);
     let started = Instant::now();
-    let mut stream = loop {
+    loop {
         match std::net::TcpStream::connect(&zero) {
-            Ok(stream) => break stream,
+            Ok(stream) => return stream,
             Err(_) if started.elapsed() < Duration::from_secs(10) => {
                 std::thread::sleep(Duration::from_millis(20))
             }
             Err(e) => panic!("process 0 never listened: {e}"),
         }
-    };
+    }
+}
+
+/// A fake process 1: connects to process 0, answers its greeting as process 1 of the same
+/// sweep would (its own fingerprint sent back), then says nothing, the socket held open until
+/// the returned stream is dropped.
+fn silent_peer(hosts: &tempfile::NamedTempFile) -> std::net::TcpStream {
+    let mut stream = connect_to_zero(hosts);
     let mut theirs = [0u8; 24];
     stream.read_exact(&mut theirs).unwrap();
     let mut hello = theirs;
@@ -485,5 +491,134 @@ fn a_thousand_workers_are_refused_before_they_start() {
             "stopped: needs 4.2 GiB of memory, over the budget of 100.0 MiB (raise it with --memory)"
         ),
         "{stdout}"
+    );
+}
+
+/// Peak resident memory of the running process `pid` (`VmHWM`, in KiB), if it can be read.
+fn peak_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find_map(|l| l.strip_prefix("VmHWM:"))?;
+    line.trim().trim_end_matches("kB").trim().parse().ok()
+}
+
+#[test]
+fn a_peer_announcing_a_message_past_the_budget_is_refused_before_it_is_buffered() {
+    let hosts = hostfile(2);
+    let config = config("flip-4x4.toml");
+    let args = [&config, "--memory", "256MiB", "--peer-timeout", "2s"];
+    let mut zero = process(&args, &hosts, 2, 0);
+    let mut peer = silent_peer(&hosts);
+    let greeted = Instant::now();
+    // A header as timely writes one (channel 0, from worker 1, for worker 0 up to 1, the length,
+    // sequence number 0), announcing 2^40 bytes; then zeros as fast as loopback takes them, up
+    // to 512 MiB, so that a process that buffers them cannot take the machine down.
+    let sender = std::thread::spawn(move || {
+        let header: Vec<u8> = [0u64, 1, 0, 1, 1 << 40, 0]
+            .iter()
+            .flat_map(|field| field.to_be_bytes())
+            .collect();
+        let zeros = vec![0u8; 1 << 20];
+        let mut sent = 0u64;
+        if std::io::Write::write_all(&mut peer, &header).is_ok() {
+            while sent < 512 << 20 && std::io::Write::write_all(&mut peer, &zeros).is_ok() {
+                sent += 1 << 20;
+            }
+        }
+        (peer, sent)
+    });
+    // Process 0's peak memory, watched while it runs.
+    let mut peak = 0;
+    let code = loop {
+        if let Some(status) = zero.try_wait().unwrap() {
+            break status.code();
+        }
+        peak = peak.max(peak_kib(zero.id()).unwrap_or(0));
+        if greeted.elapsed() > Duration::from_secs(20) {
+            zero.kill().unwrap();
+            panic!("still running after 20 s; peak {peak} KiB");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let took = greeted.elapsed();
+    let mut stderr = String::new();
+    zero.stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let (peer, sent) = sender.join().unwrap();
+    drop(peer);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(
+        stderr,
+        format!(
+            "statespace: error: cluster: process 1 ({}) announced a message of 1.0 TiB \
+             (1099511627776 bytes), more than the 21.3 MiB a peer's message may take within the \
+             memory budget of 256.0 MiB\n",
+            address(&hosts, 2)
+        )
+    );
+    assert!(took < Duration::from_secs(3), "{took:?}");
+    assert!(peak < 128 << 10, "peak {peak} KiB");
+    // Process 0 stopped reading at the header: the zeros were not taken in.
+    assert!(sent < 64 << 20, "{sent} bytes taken");
+}
+
+/// `len` bytes of noise (xorshift), the same every run.
+fn noise(len: usize) -> Vec<u8> {
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect()
+}
+
+#[test]
+fn a_peer_that_sends_garbage_is_reported_as_what_it_sent() {
+    // After a good greeting, 4 MiB of noise, the socket held open: no message header.
+    let hosts = hostfile(2);
+    let config = config("flip-4x4.toml");
+    let zero = process(&[&config, "--peer-timeout", "5s"], &hosts, 2, 0);
+    let mut peer = silent_peer(&hosts);
+    let greeted = Instant::now();
+    let sender = std::thread::spawn(move || {
+        let _ = std::io::Write::write_all(&mut peer, &noise(4 << 20));
+        peer
+    });
+    let (code, stderr) = wait_at_most(zero, Duration::from_secs(15));
+    let took = greeted.elapsed();
+    drop(sender.join().unwrap());
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let invalid = format!(
+        "statespace: error: cluster: process 1 ({}) sent an invalid message header after 0 B \
+         of valid messages (from worker ",
+        address(&hosts, 2)
+    );
+    assert!(stderr.starts_with(&invalid), "{stderr}");
+    assert!(took < Duration::from_secs(3), "{took:?}");
+
+    // The same noise instead of a greeting: shown as it began.
+    let hosts = hostfile(2);
+    let zero = process(&[&config], &hosts, 2, 0);
+    let mut stranger = connect_to_zero(&hosts);
+    let sender = std::thread::spawn(move || {
+        let _ = std::io::Write::write_all(&mut stranger, &noise(4 << 20));
+        stranger
+    });
+    let (code, stderr) = wait_at_most(zero, Duration::from_secs(15));
+    drop(sender.join().unwrap());
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let began: String = noise(24).escape_ascii().to_string();
+    assert!(
+        stderr.ends_with(&format!(
+            " sent what is not a statespace greeting: `{began}`\n"
+        )),
+        "{stderr}"
     );
 }

@@ -13,7 +13,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 /// Successor indices per batch to one worker (per-state spaces): 8 KiB, like a block of words.
-const BATCH: usize = 1024;
+pub(super) const BATCH: usize = 1024;
 
 /// Any indexed space, one state at a time.
 pub(super) struct PerState<P> {

@@ -1,7 +1,8 @@
 //! Faults found on timely's threads: a peer gone shows as a panic of a network thread
 //! ("timely communication error"). [`install_panic_hook`] keeps those panics quiet and records the
 //! first; the workers see the run [`aborted`] and give up; the process [`take`]s the fault and
-//! reports it, one line naming the peer.
+//! reports it, one line naming the peer. A peer refused for what it sent is recorded the same
+//! way, in our words ([`refuse`]).
 
 use super::{Cluster, Fault};
 use std::sync::Mutex;
@@ -47,6 +48,15 @@ pub(super) fn install_panic_hook() {
             ABORT.store(true, SeqCst);
         }));
     });
+}
+
+/// Records `line` (whole, naming the peer) as the run's fault, unless one came first: a peer
+/// refused for what it sent (see [`framing`](super::framing)). The network thread that read it
+/// then fails, and its panic finds the fault taken.
+pub(super) fn refuse(line: String) {
+    let mut fault = FAULT.lock().unwrap_or_else(|e| e.into_inner());
+    fault.get_or_insert((None, line));
+    ABORT.store(true, SeqCst);
 }
 
 /// The recorded fault, as one line naming the peer; taking it tells the workers to give up.

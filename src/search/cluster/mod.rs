@@ -55,6 +55,13 @@
 //! which ends the run like a closed socket (`lost process 1 (10.0.0.2:4001): reading data: it
 //! sent nothing for 30s`).
 //!
+//! What a peer sends is checked before timely reads it ([`framing`]): a message header that does
+//! not come from the peer's workers or is not for this process's, or that announces a message
+//! longer than a twelfth of the memory budget per peer, ends the run with one line naming the
+//! peer and what it sent (`process 1 (10.0.0.2:4001) announced a message of 1.0 TiB
+//! (1099511627776 bytes), more than the 21.3 MiB a peer's message may take within the memory
+//! budget of 256.0 MiB`), so that timely's receive buffers stay within a quarter of the budget.
+//!
 //! # Limits
 //!
 //! Every worker counts its work on a [`Ticker`] of the process's [`Latch`] (the time limit
@@ -86,7 +93,8 @@
 //!   gigabytes of bitsets on a very slow machine) would be taken for lost. The default timeout,
 //!   30 s, is far above that.
 //! - Messages in flight are not counted against the budget: at most about one `next` slice per
-//!   layer, while a worker is busy expanding.
+//!   layer, while a worker is busy expanding. What bounds them against a peer gone wrong is the
+//!   cap on each message ([`framing`] says why that bounds timely's buffers, and what it leaves).
 //! - The panic hook is process-wide and stays installed (it passes every panic outside timely's
 //!   threads to the previous hook); one cluster sweep runs in a process at a time.
 //!
@@ -97,6 +105,7 @@
 //! | `mod.rs` | [`Cluster`] (from the flags and a hostfile), the results, the entry points |
 //! | `run.rs` | one process's run: connect, start the workers, wait for them, a fault or a limit |
 //! | `net.rs` | the TCP connections: handshake and fingerprint, sockets that time out on silence |
+//! | `framing.rs` | timely's framing checked as a peer's bytes arrive, and the cap on a message |
 //! | `fault.rs` | the panic hook that turns a lost peer into a [`Fault`] |
 //! | `worker.rs` | one worker's sweep: its rounds, barriers, polls and heartbeats |
 //! | `part.rs` | a worker's slice of the bitsets, and what it does with the messages it receives |
@@ -110,6 +119,7 @@
 
 mod expand;
 mod fault;
+mod framing;
 mod net;
 mod part;
 mod plan;

@@ -2,9 +2,12 @@
 //! pair greets with a magic number, its process index and the sweep's [`fingerprint`], so that
 //! a stranger or a peer started with another config is refused), and [`Watched`] wraps the
 //! sockets timely then reads and writes, so that a peer that falls silent longer than the peer
-//! timeout is given up instead of waited for.
+//! timeout is given up instead of waited for, and one that sends what timely must not read
+//! (an invalid header, a message longer than the budget allows: see [`framing`](super::framing))
+//! is refused before timely reads it.
 
-use super::{Cluster, Fault};
+use super::framing::Framing;
+use super::{Cluster, Fault, fault};
 use crate::limit::{Latch, Limit};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
@@ -15,26 +18,43 @@ use timely::communication::allocator::zero_copy::stream::Stream;
 /// than the peer timeout fails, saying so, and the network thread's panic then reports the
 /// peer lost (see [`install_panic_hook`](super::fault::install_panic_hook)). Every process sends
 /// a heartbeat several times per second, so a socket silent that long is a peer that is
-/// stopped, frozen or cut off.
+/// stopped, frozen or cut off. What is read is checked against timely's [`Framing`] first: a
+/// read holding what timely must not see fails, the refusal recorded as the run's fault.
 pub(super) struct Watched {
     stream: TcpStream,
     timeout: Duration,
+    /// Who is at the other end, as the messages name it: `process 1 (10.0.0.2:4001)`.
+    peer: String,
+    framing: Framing,
 }
 
 impl Watched {
-    pub(super) fn new(stream: TcpStream, timeout: Duration) -> std::io::Result<Watched> {
+    pub(super) fn new(
+        stream: TcpStream,
+        timeout: Duration,
+        peer: String,
+        framing: Framing,
+    ) -> std::io::Result<Watched> {
         stream.set_read_timeout(Some(timeout))?;
         stream.set_write_timeout(Some(timeout))?;
-        Ok(Watched { stream, timeout })
+        Ok(Watched {
+            stream,
+            timeout,
+            peer,
+            framing,
+        })
     }
 
-    /// A timed-out read or write, said as what it means.
-    fn explain(&self, error: std::io::Error, what: &str) -> std::io::Error {
+    /// A timed-out read or write, said as what it means (`at`: where the stream stood).
+    fn explain(&self, error: std::io::Error, what: &str, at: &str) -> std::io::Error {
         use std::io::ErrorKind::{TimedOut, WouldBlock};
         match error.kind() {
             WouldBlock | TimedOut => std::io::Error::new(
                 TimedOut,
-                format!("{what} for {}", humantime::format_duration(self.timeout)),
+                format!(
+                    "{what} for {}{at}",
+                    humantime::format_duration(self.timeout)
+                ),
             ),
             _ => error,
         }
@@ -43,20 +63,34 @@ impl Watched {
 
 impl Read for Watched {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let read = self.stream.read(buf);
-        read.map_err(|e| self.explain(e, "it sent nothing"))
+        let read = match self.stream.read(buf) {
+            Ok(read) => read,
+            Err(e) => return Err(self.explain(e, "it sent nothing", &self.framing.progress())),
+        };
+        if let Err(what) = self.framing.check(&buf[..read]) {
+            // Recorded here, in full, before timely's thread panics with less.
+            let refused = format!("{} {what}", self.peer);
+            fault::refuse(refused.clone());
+            // The connection is over: the peer learns it at once.
+            let _ = self.stream.shutdown(std::net::Shutdown::Both);
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                refused,
+            ));
+        }
+        Ok(read)
     }
 }
 
 impl Write for Watched {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         let written = self.stream.write(buf);
-        written.map_err(|e| self.explain(e, "it took nothing"))
+        written.map_err(|e| self.explain(e, "it took nothing", ""))
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
         let flushed = self.stream.flush();
-        flushed.map_err(|e| self.explain(e, "it took nothing"))
+        flushed.map_err(|e| self.explain(e, "it took nothing", ""))
     }
 }
 
@@ -66,6 +100,8 @@ impl Stream for Watched {
         Ok(Watched {
             stream,
             timeout: self.timeout,
+            peer: self.peer.clone(),
+            framing: self.framing.clone(),
         })
     }
 
@@ -163,13 +199,23 @@ pub(super) fn connect(
         stream.set_read_timeout(None).map_err(lost)?;
         stream.set_write_timeout(None).map_err(lost)?;
         let field = |i: usize| u64::from_be_bytes(theirs[i * 8..][..8].try_into().unwrap());
+        let from = || {
+            stream
+                .peer_addr()
+                .map_or("a peer".into(), |a| a.to_string())
+        };
+        if field(0) != MAGIC {
+            return Err(fault(format!(
+                "{} sent what is not a statespace greeting: `{}`",
+                from(),
+                theirs.escape_ascii()
+            )));
+        }
         let peer = field(1) as usize;
-        if field(0) != MAGIC || expect.is_some_and(|p| p != peer) || peer >= cluster.processes() {
+        if expect.is_some_and(|p| p != peer) || peer >= cluster.processes() {
             return Err(fault(format!(
                 "{} is not the statespace process the hostfile names",
-                stream
-                    .peer_addr()
-                    .map_or("a peer".into(), |a| a.to_string())
+                from()
             )));
         }
         if field(2) != fingerprint {

@@ -3,6 +3,7 @@
 //! (or for a fault, or for a limit that they are too slow to honour).
 
 use super::fault;
+use super::framing::{Framing, message_cap};
 use super::net::{Failure, Watched, connect, fingerprint};
 use super::worker::{Expand, GRACE, HEARTBEAT, Job, Outcome, work};
 use super::{Cluster, Fault, Report, Swept};
@@ -63,6 +64,10 @@ pub(super) fn run<P: Indexed + Send + Sync + 'static, E: Expand>(
         return Ok(swept);
     }
 
+    // Before any network thread starts: a peer refused at its first bytes is recorded, and a
+    // panic of timely's threads kept quiet, from the start.
+    fault::install_panic_hook();
+    fault::clear();
     let (builders, others): (Vec<AllocatorBuilder>, Box<dyn std::any::Any + Send>) =
         if processes == 1 {
             let config = if workers == 1 {
@@ -89,10 +94,24 @@ pub(super) fn run<P: Indexed + Send + Sync + 'static, E: Expand>(
                     return Ok(swept);
                 }
             };
-            let watch = |socket: TcpStream| Watched::new(socket, cluster.peer_timeout);
+            // What each peer may send: timely's framing, from its workers to ours, each message
+            // within the share of the budget a peer's may take.
+            let cap = message_cap(limits.memory_budget, processes - 1);
+            let workers_of = |p: usize| (p * workers) as u64..((p + 1) * workers) as u64;
+            let watch = |p: usize, socket: TcpStream| {
+                let peer = format!("process {p} ({})", cluster.addresses[p]);
+                let framing = Framing::new(
+                    cap,
+                    limits.memory_budget,
+                    workers_of(p),
+                    workers_of(cluster.process),
+                );
+                Watched::new(socket, cluster.peer_timeout, peer, framing)
+            };
             let sockets = sockets
                 .into_iter()
-                .map(|socket| socket.map(watch).transpose())
+                .enumerate()
+                .map(|(p, socket)| socket.map(|s| watch(p, s)).transpose())
                 .collect::<std::io::Result<Vec<_>>>()
                 .map_err(|e| Fault(format!("cannot set up a peer's socket: {e}")))?;
             let hooks = timely::communication::Hooks::default();
@@ -110,8 +129,6 @@ pub(super) fn run<P: Indexed + Send + Sync + 'static, E: Expand>(
             (builders, Box::new(guard))
         };
 
-    fault::install_panic_hook();
-    fault::clear();
     let job = Arc::new(Job {
         words,
         sources,
