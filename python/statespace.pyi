@@ -10,10 +10,12 @@ Exceptions: ``ValueError`` for bad input (a config, key, value, board, mode or a
 the library's one-line message); ``TypeError`` for an argument of the wrong type, or a puzzle's
 callback that answers with one; ``OSError`` for a file that cannot be read;
 ``MemoryLimitError`` (a ``MemoryError``) for work refused before it started because it would
-pass the memory budget; ``KeyboardInterrupt`` on Ctrl-C (the engine stops first, within a
-second); ``RuntimeError`` for another limit that stopped a puzzle's setup. A limit that stops
-a search is an answer (``outcome == "limit-reached"``), not an exception. An exception raised
-in a Python-defined puzzle's callback propagates as itself (same type, same traceback).
+pass the memory budget; ``KeyboardInterrupt`` on Ctrl-C (within a second); ``RuntimeError``
+for another limit that stopped a puzzle's setup. A limit that stops a search is an answer
+(``outcome == "limit-reached"``), not an exception. An exception raised in a Python-defined
+puzzle's callback propagates as itself (same type, same traceback). An int argument out of its
+range raises ``ValueError`` naming it and the range (``max_depth: -1 is out of range (allowed:
+0 to 4294967295)``).
 """
 
 import os
@@ -22,7 +24,9 @@ from typing import Any, Hashable, Iterable, Literal, Optional, Protocol, Tuple, 
 __version__: str
 
 Duration = Union[float, int, str]
-"""Seconds (a number) or humantime words: ``"500ms"``, ``"30s"``, ``"1m 30s"``."""
+"""Seconds (a number) or humantime words: ``"500ms"``, ``"30s"``, ``"1m 30s"``. Positive, and at
+most 2^64 seconds: a larger one (``1e300``) raises ``ValueError`` saying it is too large (None is
+no limit)."""
 
 Size = Union[int, str]
 """Bytes (an int) or words: ``"512MiB"``, ``"4GiB"``."""
@@ -43,7 +47,11 @@ class MemoryLimitError(MemoryError):
     """The budget it passes, in bytes."""
 
 def load(source: Union[str, os.PathLike[str]], *, cache: Cache = True) -> Puzzle:
-    """A puzzle from a config file's path, or from TOML text (a str with a newline in it).
+    """A puzzle from a config file's path, or from TOML text: a str with a newline, or a
+    one-line str that names no file and looks like TOML (starts with ``[`` or ``#``, or holds a
+    ``=``: ``'puzzle = { kind = "flip", rows = 3, cols = 3 }'``), so that mistyped TOML gets
+    the parser's error (``<toml>:1: ...``) rather than "no such file". A one-line str that
+    names a file is that file.
 
     Raises ``ValueError`` with the library's one-line message (file, line, key) for a bad
     config, ``OSError`` for a file that cannot be read.
