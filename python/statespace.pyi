@@ -36,6 +36,16 @@ Cache = Union[bool, str, os.PathLike[str]]
 (``$XDG_CACHE_HOME/statespace``, else ``~/.cache/statespace``), ``False`` none, or a
 directory."""
 
+class SearchStopped(BaseException):
+    """Raised inside a Python-defined puzzle's callback that is still running when its search
+    is stopped (the time limit, Ctrl-C), so that the search answers within a second however
+    slow the callback: it stops Python code at once. A callback blocked in C code (a
+    ``time.sleep``, a lock, I/O) meets it only when that call returns: the search answers
+    without waiting for it, and the callback's thread ends on its own when the call returns
+    (calling your puzzle no more). A ``BaseException``, so that ``except Exception`` lets it
+    through; a callback that catches it and goes on runs on until it returns. Never raised out
+    of ``solve``, ``explore`` or ``export``."""
+
 class MemoryLimitError(MemoryError):
     """Work refused before it started because it would pass the memory budget (``memory=``,
     default half the physical memory): an export too large, a puzzle's tables. The message
@@ -288,8 +298,10 @@ def solve(
 
     The engine runs with the GIL released and takes it for each callback. A limit is an answer
     (``outcome == "limit-reached"``): the time limit holds within a second however slow the
-    callbacks; the memory budget counts the engine's tables and the library's record of the
-    states (about 120 bytes a state), not your objects. An exception raised in a callback stops
+    callbacks (a callback still running then gets ``SearchStopped`` raised in it; one blocked in
+    C code is not waited for, and the answer says nothing of what the search found); the memory
+    budget counts the engine's tables and the library's record of the states (about 120 bytes a
+    state), not your objects. An exception raised in a callback stops
     the run at once and propagates as itself; a callback's answer of the wrong type raises
     ``TypeError`` (successors not yielding pairs, a heuristic not an int) or ``ValueError`` (a
     negative heuristic). A built-in ``Puzzle`` is solved from its start board as
@@ -306,7 +318,9 @@ def explore(
     """Every state a puzzle written in Python reaches from its start, counted by its fewest
     moves from the start (``direction == "forward"``): ``histogram``, ``reachable``,
     ``max_distance``, ``example_farthest`` (text) and ``farthest_state`` (the object). A limit
-    stops it with the layers completed (``complete`` False). A built-in ``Puzzle`` explores as
+    stops it with the layers completed (``complete`` False); the time limit holds as in
+    ``solve`` (a callback blocked in C code is not waited for: the layers completed before it,
+    with no farthest state). A built-in ``Puzzle`` explores as
     ``puzzle.explore(...)`` does."""
 
 def export(

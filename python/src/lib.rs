@@ -24,7 +24,7 @@ mod puzzle;
 mod records;
 mod run;
 
-use errors::{MemoryLimitError, py_error};
+use errors::{MemoryLimitError, SearchStopped, py_error};
 use graphs::export_args;
 use puzzle::{Puzzle, table_cache};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
@@ -168,6 +168,7 @@ fn statespace_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Exploration>()?;
     m.add_class::<Svg>()?;
     m.add("MemoryLimitError", m.py().get_type::<MemoryLimitError>())?;
+    m.add("SearchStopped", m.py().get_type::<SearchStopped>())?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(puzzles, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;

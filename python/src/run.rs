@@ -1,5 +1,6 @@
 //! How a run is bounded and waited for: the limits given as arguments ([`LimitArgs`]), and the
-//! engine on a thread of its own with the GIL released ([`run_released`]), Ctrl-C polled.
+//! engine on a thread of its own with the GIL released ([`run_released`], [`run_watched`]),
+//! Ctrl-C polled.
 //!
 //! Every engine, for a built-in puzzle or one written in Python, runs on a thread of its own;
 //! the calling thread waits in slices of [`POLL`] with the GIL released, checking Python's
@@ -7,15 +8,26 @@
 //! Python-defined puzzle's adapter passes it on to its run's own flag: see
 //! [`defined`](crate::defined)), and the engine stops at its next poll (within a fraction of a
 //! second, as in the CLI); then the waiting call raises `KeyboardInterrupt`.
+//!
+//! A built-in engine polls its limits however long its work, so [`run_released`] waits for it to
+//! stop. A Python-defined puzzle's engine can be held by a callback that does not return (a loop,
+//! a long `time.sleep`), and no poll of the engine's notices a limit then; so [`run_watched`]
+//! also watches the time limit from the waiting thread, tells the run to stop (the adapter raises
+//! an exception inside the running callback), and answers without the engine when it has not
+//! stopped within [`GRACE`]: the engine's thread owns everything it touches, and is left to end
+//! on its own when the callback returns.
 
+use crate::errors::SearchStopped;
 use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyBool;
 use statespace::config::{Config, parse_bytes, parse_duration};
-use statespace::limit::Limits;
+use statespace::limit::{Limit, Limits};
 use std::ops::RangeInclusive;
-use std::sync::Mutex;
+use std::os::raw::c_long;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The interrupt flag every run's [`Limits`] carries; set when Ctrl-C reaches a waiting call.
@@ -28,6 +40,105 @@ static ACTIVE: Mutex<usize> = Mutex::new(0);
 /// How long the waiting thread sleeps between two checks of Python's signals.
 const POLL: Duration = Duration::from_millis(50);
 
+/// How long [`run_watched`] gives an engine to stop after the time limit or Ctrl-C before it
+/// answers without it: time for a callback interrupted in Python code to unwind and the engine
+/// to return its own answer (milliseconds), short enough that with [`POLL`] the answer comes
+/// well within a second.
+const GRACE: Duration = Duration::from_millis(300);
+
+/// One run counted in [`ACTIVE`] while it lives (the first clears [`INTERRUPTED`]).
+struct Active;
+
+impl Active {
+    fn start() -> Active {
+        let mut active = ACTIVE.lock().unwrap_or_else(|e| e.into_inner());
+        if *active == 0 {
+            INTERRUPTED.store(false, Ordering::SeqCst);
+        }
+        *active += 1;
+        Active
+    }
+}
+
+impl Drop for Active {
+    fn drop(&mut self) {
+        *ACTIVE.lock().unwrap_or_else(|e| e.into_inner()) -= 1;
+    }
+}
+
+/// What [`run_watched`] watches besides Ctrl-C, and how it stops the run.
+pub(crate) struct Watch<'a> {
+    /// The run's clock start and time limit: at their sum the run is stopped.
+    pub(crate) time_limit: Option<(Instant, Duration)>,
+    /// Stops the run for a limit (Ctrl-C's or the time's), with the GIL held.
+    pub(crate) stop: &'a dyn Fn(Python<'_>, Limit),
+}
+
+/// How a wait ended besides the engine's answer.
+struct Waited {
+    /// The exception a signal handler raised (Ctrl-C's `KeyboardInterrupt`), to raise after.
+    raised: Option<PyErr>,
+    /// The limit the run was stopped for, when the engine did not stop within [`GRACE`].
+    abandoned: Option<Limit>,
+}
+
+/// Waits until `finished()`, in slices of [`POLL`] with the GIL released (the engine unparks
+/// this thread when it ends), checking Python's signals between them: the first exception a
+/// signal handler raises sets [`INTERRUPTED`] and is kept. With a `watch`, also stops the run on
+/// Ctrl-C or at its time limit, and gives up waiting [`GRACE`] after.
+fn wait(py: Python<'_>, finished: impl Fn() -> bool + Sync, watch: Option<&Watch>) -> Waited {
+    let deadline = watch
+        .and_then(|w| w.time_limit)
+        .and_then(|(start, limit)| Some((start.checked_add(limit)?, limit)));
+    let mut raised = None;
+    let mut stopped: Option<(Instant, Limit)> = None;
+    loop {
+        py.detach(|| {
+            let until = Instant::now() + POLL;
+            while !finished() {
+                let now = Instant::now();
+                if now >= until {
+                    break;
+                }
+                std::thread::park_timeout(until - now);
+            }
+        });
+        if finished() {
+            return Waited {
+                raised,
+                abandoned: None,
+            };
+        }
+        let mut reason = None;
+        if raised.is_none()
+            && let Err(error) = py.check_signals()
+        {
+            INTERRUPTED.store(true, Ordering::SeqCst);
+            raised = Some(error);
+            reason = Some(Limit::Interrupted);
+        }
+        if let Some((at, limit)) = deadline
+            && Instant::now() >= at
+        {
+            reason = reason.or(Some(Limit::Time(limit)));
+        }
+        if let Some(watch) = watch {
+            if let (None, Some(limit)) = (&stopped, reason) {
+                (watch.stop)(py, limit.clone());
+                stopped = Some((Instant::now(), limit));
+            }
+            if let Some((at, limit)) = &stopped
+                && at.elapsed() >= GRACE
+            {
+                return Waited {
+                    raised,
+                    abandoned: Some(limit.clone()),
+                };
+            }
+        }
+    }
+}
+
 /// Runs `work` on a thread of its own with the GIL released, and waits for it in slices of
 /// [`POLL`], checking Python's signals between them. On Ctrl-C (or any exception a signal
 /// handler raises) it sets [`INTERRUPTED`], waits for the engine to stop (the engines poll the
@@ -36,20 +147,7 @@ pub(crate) fn run_released<T: Send>(
     py: Python<'_>,
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
-    {
-        let mut active = ACTIVE.lock().unwrap_or_else(|e| e.into_inner());
-        if *active == 0 {
-            INTERRUPTED.store(false, Ordering::SeqCst);
-        }
-        *active += 1;
-    }
-    struct Done;
-    impl Drop for Done {
-        fn drop(&mut self) {
-            *ACTIVE.lock().unwrap_or_else(|e| e.into_inner()) -= 1;
-        }
-    }
-    let _done = Done;
+    let _active = Active::start();
     std::thread::scope(|scope| {
         let waiter = std::thread::current();
         let engine = scope.spawn(move || {
@@ -57,36 +155,143 @@ pub(crate) fn run_released<T: Send>(
             waiter.unpark();
             result
         });
-        let mut raised = None;
-        loop {
-            py.detach(|| {
-                let until = Instant::now() + POLL;
-                while !engine.is_finished() {
-                    let now = Instant::now();
-                    if now >= until {
-                        break;
-                    }
-                    std::thread::park_timeout(until - now);
-                }
-            });
-            if engine.is_finished() {
-                break;
-            }
-            if raised.is_none()
-                && let Err(error) = py.check_signals()
-            {
-                INTERRUPTED.store(true, Ordering::SeqCst);
-                raised = Some(error);
-            }
-        }
-        let result = engine
-            .join()
-            .map_err(|_| PyRuntimeError::new_err("statespace: the engine panicked (a bug)"))?;
-        match raised {
+        let waited = wait(py, || engine.is_finished(), None);
+        let result = engine.join().map_err(|_| panicked())?;
+        match waited.raised {
             Some(error) => Err(error),
             None => Ok(result),
         }
     })
+}
+
+/// What [`run_watched`] answers: the engine's answer, or the limit it was stopped for when it
+/// did not stop within [`GRACE`] (a callback held it).
+pub(crate) enum Answer<T> {
+    Finished(T),
+    Abandoned(Limit),
+}
+
+/// [`run_released`] for an engine that calls Python (a Python-defined puzzle's): `work` runs on
+/// a thread of its own that owns `owner` (what the work touches) and holds a Python thread state
+/// for the whole run (so each callback only takes the GIL), with the GIL released but for the
+/// callbacks. Watched as [`Watch`] says: on Ctrl-C or at the time limit the waiting thread calls
+/// `watch.stop` and raises [`SearchStopped`] inside the callback running, if one is; if the
+/// engine has not ended [`GRACE`] later (a callback blocked in C code, or one that caught the
+/// exception and went on), its thread is left to end on its own, and the answer is
+/// [`Answer::Abandoned`]. Ctrl-C's exception is raised either way.
+pub(crate) fn run_watched<S: Send + Sync + 'static, T: Send + 'static>(
+    py: Python<'_>,
+    owner: Arc<S>,
+    watch: &Watch,
+    work: impl FnOnce(&S) -> T + Send + 'static,
+) -> PyResult<Answer<T>> {
+    let _active = Active::start();
+    let thread = Arc::new(EngineThread::default());
+    let engine = {
+        let thread = Arc::clone(&thread);
+        let waiter = std::thread::current();
+        std::thread::Builder::new()
+            .name("statespace engine".into())
+            .spawn(move || {
+                let result = Python::attach(move |py| {
+                    thread.enter(py);
+                    let result = py.detach(|| work(&owner));
+                    thread.leave(py);
+                    // The last owner lets go of Python objects with the GIL held.
+                    drop(owner);
+                    result
+                });
+                waiter.unpark();
+                result
+            })
+            .map_err(|e| PyRuntimeError::new_err(format!("statespace: no engine thread: {e}")))?
+    };
+    let stop = |py: Python<'_>, limit: Limit| {
+        (watch.stop)(py, limit);
+        thread.interrupt(py);
+    };
+    let watch = Watch {
+        time_limit: watch.time_limit,
+        stop: &stop,
+    };
+    let waited = wait(py, || engine.is_finished(), Some(&watch));
+    if let Some(error) = waited.raised {
+        return Err(error);
+    }
+    if let Some(limit) = waited.abandoned {
+        return Ok(Answer::Abandoned(limit));
+    }
+    engine.join().map(Answer::Finished).map_err(|_| panicked())
+}
+
+/// The Python thread an engine's callbacks run on, while it has a thread state: where
+/// [`run_watched`] raises [`SearchStopped`]. Read and written only with the GIL held, so the
+/// waiting thread never raises in a thread whose state is gone (its id may be another's then).
+#[derive(Default)]
+struct EngineThread(Mutex<Option<u64>>);
+
+impl EngineThread {
+    /// Records the calling thread (attached). (`_thread`, not `threading`: imported first on
+    /// this thread, `threading` would take it for the main thread, and wait for it at exit.)
+    fn enter(&self, py: Python<'_>) {
+        let ident = py
+            .import("_thread")
+            .and_then(|module| module.call_method0("get_ident"))
+            .and_then(|ident| ident.extract::<u64>());
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = ident.ok();
+    }
+
+    /// Forgets the calling thread, and drops an exception [`interrupt`](Self::interrupt) raised
+    /// that no callback met (the engine had stopped calling Python).
+    fn leave(&self, _py: Python<'_>) {
+        if let Some(ident) = self.0.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            // SAFETY: the GIL is held (`_py`), and a null exception clears the thread's pending
+            // one; `ident` is the calling thread's, alive.
+            unsafe { ffi::PyThreadState_SetAsyncExc(ident as c_long, std::ptr::null_mut()) };
+        }
+    }
+
+    /// Raises [`SearchStopped`] in the engine's thread at its next Python instruction: at once in
+    /// a callback running Python code, when it returns to Python from C code (`time.sleep`), or
+    /// never if no callback runs again (then [`leave`](Self::leave) drops it).
+    fn interrupt(&self, py: Python<'_>) {
+        if let Some(ident) = *self.0.lock().unwrap_or_else(|e| e.into_inner()) {
+            let stopped = py.get_type::<SearchStopped>();
+            // SAFETY: the GIL is held (`py`); the thread has its state (see the type's docs);
+            // the exception type is a live class the call takes a new reference to.
+            unsafe { ffi::PyThreadState_SetAsyncExc(ident as c_long, stopped.as_ptr()) };
+        }
+    }
+}
+
+fn panicked() -> PyErr {
+    PyRuntimeError::new_err("statespace: the engine panicked (a bug)")
+}
+
+/// Stop flags for the engines' [`Limits::interrupt`], one per run in progress: a flag must be
+/// `'static` there, so flags are made when more runs are in progress than ever before and kept
+/// in this pool between runs (their number is the most runs ever in progress at once).
+static FREE_FLAGS: Mutex<Vec<&'static AtomicBool>> = Mutex::new(Vec::new());
+
+/// One run's stop flag, taken from [`FREE_FLAGS`] (cleared) and given back when dropped.
+pub(crate) struct StopFlag(pub(crate) &'static AtomicBool);
+
+impl StopFlag {
+    pub(crate) fn take() -> StopFlag {
+        let pooled = FREE_FLAGS.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let flag = pooled.unwrap_or_else(|| Box::leak(Box::new(AtomicBool::new(false))));
+        flag.store(false, Ordering::SeqCst);
+        StopFlag(flag)
+    }
+}
+
+impl Drop for StopFlag {
+    fn drop(&mut self) {
+        FREE_FLAGS
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(self.0);
+    }
 }
 
 /// A limit given in seconds (a number) or in humantime words (`"30s"`, `"1m 30s"`): positive,
