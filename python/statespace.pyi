@@ -10,10 +10,12 @@ Exceptions: ``ValueError`` for bad input (a config, key, value, board, mode or a
 the library's one-line message); ``TypeError`` for an argument of the wrong type, or a puzzle's
 callback that answers with one; ``OSError`` for a file that cannot be read;
 ``MemoryLimitError`` (a ``MemoryError``) for work refused before it started because it would
-pass the memory budget; ``KeyboardInterrupt`` on Ctrl-C (the engine stops first, within a
-second); ``RuntimeError`` for another limit that stopped a puzzle's setup. A limit that stops
-a search is an answer (``outcome == "limit-reached"``), not an exception. An exception raised
-in a Python-defined puzzle's callback propagates as itself (same type, same traceback).
+pass the memory budget; ``KeyboardInterrupt`` on Ctrl-C (within a second); ``RuntimeError``
+for another limit that stopped a puzzle's setup. A limit that stops a search is an answer
+(``outcome == "limit-reached"``), not an exception. An exception raised in a Python-defined
+puzzle's callback propagates as itself (same type, same traceback). An int argument out of its
+range raises ``ValueError`` naming it and the range (``max_depth: -1 is out of range (allowed:
+0 to 4294967295)``).
 """
 
 import os
@@ -22,7 +24,9 @@ from typing import Any, Hashable, Iterable, Literal, Optional, Protocol, Tuple, 
 __version__: str
 
 Duration = Union[float, int, str]
-"""Seconds (a number) or humantime words: ``"500ms"``, ``"30s"``, ``"1m 30s"``."""
+"""Seconds (a number) or humantime words: ``"500ms"``, ``"30s"``, ``"1m 30s"``. Positive, and at
+most 2^64 seconds: a larger one (``1e300``) raises ``ValueError`` saying it is too large (None is
+no limit)."""
 
 Size = Union[int, str]
 """Bytes (an int) or words: ``"512MiB"``, ``"4GiB"``."""
@@ -31,6 +35,16 @@ Cache = Union[bool, str, os.PathLike[str]]
 """Where distance tables are kept between runs: ``True`` the command line's default directory
 (``$XDG_CACHE_HOME/statespace``, else ``~/.cache/statespace``), ``False`` none, or a
 directory."""
+
+class SearchStopped(BaseException):
+    """Raised inside a Python-defined puzzle's callback that is still running when its search
+    is stopped (the time limit, Ctrl-C), so that the search answers within a second however
+    slow the callback: it stops Python code at once. A callback blocked in C code (a
+    ``time.sleep``, a lock, I/O) meets it only when that call returns: the search answers
+    without waiting for it, and the callback's thread ends on its own when the call returns
+    (calling your puzzle no more). A ``BaseException``, so that ``except Exception`` lets it
+    through; a callback that catches it and goes on runs on until it returns. Never raised out
+    of ``solve``, ``explore`` or ``export``."""
 
 class MemoryLimitError(MemoryError):
     """Work refused before it started because it would pass the memory budget (``memory=``,
@@ -43,7 +57,11 @@ class MemoryLimitError(MemoryError):
     """The budget it passes, in bytes."""
 
 def load(source: Union[str, os.PathLike[str]], *, cache: Cache = True) -> Puzzle:
-    """A puzzle from a config file's path, or from TOML text (a str with a newline in it).
+    """A puzzle from a config file's path, or from TOML text: a str with a newline, or a
+    one-line str that names no file and looks like TOML (starts with ``[`` or ``#``, or holds a
+    ``=``: ``'puzzle = { kind = "flip", rows = 3, cols = 3 }'``), so that mistyped TOML gets
+    the parser's error (``<toml>:1: ...``) rather than "no such file". A one-line str that
+    names a file is that file.
 
     Raises ``ValueError`` with the library's one-line message (file, line, key) for a bad
     config, ``OSError`` for a file that cannot be read.
@@ -280,8 +298,10 @@ def solve(
 
     The engine runs with the GIL released and takes it for each callback. A limit is an answer
     (``outcome == "limit-reached"``): the time limit holds within a second however slow the
-    callbacks; the memory budget counts the engine's tables and the library's record of the
-    states (about 120 bytes a state), not your objects. An exception raised in a callback stops
+    callbacks (a callback still running then gets ``SearchStopped`` raised in it; one blocked in
+    C code is not waited for, and the answer says nothing of what the search found); the memory
+    budget counts the engine's tables and the library's record of the states (about 120 bytes a
+    state), not your objects. An exception raised in a callback stops
     the run at once and propagates as itself; a callback's answer of the wrong type raises
     ``TypeError`` (successors not yielding pairs, a heuristic not an int) or ``ValueError`` (a
     negative heuristic). A built-in ``Puzzle`` is solved from its start board as
@@ -298,7 +318,9 @@ def explore(
     """Every state a puzzle written in Python reaches from its start, counted by its fewest
     moves from the start (``direction == "forward"``): ``histogram``, ``reachable``,
     ``max_distance``, ``example_farthest`` (text) and ``farthest_state`` (the object). A limit
-    stops it with the layers completed (``complete`` False). A built-in ``Puzzle`` explores as
+    stops it with the layers completed (``complete`` False); the time limit holds as in
+    ``solve`` (a callback blocked in C code is not waited for: the layers completed before it,
+    with no farthest state). A built-in ``Puzzle`` explores as
     ``puzzle.explore(...)`` does."""
 
 def export(

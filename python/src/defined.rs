@@ -37,10 +37,11 @@
 //!
 //! # The GIL, errors and stops
 //!
-//! The engine runs on a thread of its own, as a built-in puzzle's does ([`run_released`]): the
-//! GIL is released while it runs and taken for each callback (the engine thread holds a Python
-//! thread state for the whole run, so taking the GIL is a lock, not a new thread state). A
-//! state whose answers are recorded needs no GIL at all.
+//! The engine runs on a thread of its own, as a built-in puzzle's does, but one that owns what
+//! it touches (the adapter is shared by an [`Arc`]: [`run_watched`]): the GIL is released while
+//! it runs and taken for each callback (the engine thread holds a Python thread state for the
+//! whole run, so taking the GIL is a lock, not a new thread state). A state whose answers are
+//! recorded needs no GIL at all.
 //!
 //! A run stops early for four reasons besides the engine's own limits: an exception raised in a
 //! callback (or a callback's answer of the wrong type), Ctrl-C ([`INTERRUPTED`], set by the
@@ -50,10 +51,17 @@
 //! [`StopFlag`]) and calls Python no more: a state not yet recorded has no goal, no estimate, and
 //! [`WORK_PER_POLL`] successors that are itself. Those self-loops add no state, but they are
 //! work the engine counts, so it polls its latch right after, sees the flag and stops: at once,
-//! whatever it was doing and however slow the callbacks were. Then the reason decides the
-//! answer: an exception is raised again as itself (the same type, the same traceback); a limit
-//! becomes the answer's `limit` (a path the engine found before the stop stands: its every step
-//! came from the user's own successors).
+//! whatever it was doing. Then the reason decides the answer: an exception is raised again as
+//! itself (the same type, the same traceback); a limit becomes the answer's `limit` (a path the
+//! engine found before the stop stands: its every step came from the user's own successors).
+//!
+//! A callback that does not return (a loop, a long `time.sleep`) would hold the engine past
+//! any limit, so the waiting thread watches the time limit and Ctrl-C too: it stops the run as
+//! above and raises `SearchStopped` inside the callback, which ends one running Python code at
+//! once. One blocked in C code meets the exception only when the call returns; if the engine
+//! has not stopped a moment later, the answer is given without it (a solve's says nothing of
+//! what it found; a sweep's histogram is the layers it completed, with no farthest state), and
+//! its thread ends on its own when the callback returns (calling Python no more).
 //!
 //! # Costs
 //!
@@ -69,8 +77,8 @@
 
 use crate::errors::limit_error;
 use crate::graphs;
-use crate::records::{Exploration, Picture, Solution};
-use crate::run::{INTERRUPTED, LimitArgs, run_released};
+use crate::records::{Exploration, Picture, Solution, board_style};
+use crate::run::{Answer, INTERRUPTED, LimitArgs, StopFlag, Watch, run_watched};
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyList, PyString, PyTuple};
@@ -80,11 +88,11 @@ use statespace::instance::Direction;
 use statespace::limit::{Limit, Limits, WORK_PER_POLL};
 use statespace::picture::BoardStyle;
 use statespace::search::layers::{self, Layers, forward_hashed};
-use statespace::search::{Outcome, Path, Report, Step, astar, bfs, idastar, iddfs};
+use statespace::search::{Outcome, Path, Report, Stats, Step, astar, bfs, idastar, iddfs};
 use statespace::space::{Heuristic, StateSpace};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// A state: the index of its Python object in the adapter's table.
@@ -156,41 +164,6 @@ fn optional(puzzle: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<Py<PyAny>>
     }
 }
 
-/// The class's `board_style`: `"text"` (the default: `board_text` as it is), `"tiles"`
-/// (whitespace-separated numbers, `_` the blank) or a dict of one-character cells to colours.
-fn board_style(puzzle: &Bound<'_, PyAny>, name: &str) -> PyResult<BoardStyle> {
-    let Some(style) = puzzle.getattr_opt("board_style")? else {
-        return Ok(BoardStyle::Text);
-    };
-    if let Ok(word) = style.extract::<String>() {
-        return match word.as_str() {
-            "text" => Ok(BoardStyle::Text),
-            "tiles" => Ok(BoardStyle::Tiles),
-            other => Err(PyValueError::new_err(format!(
-                "{name}.board_style: `{other}` is not a style (\"text\", \"tiles\", or a dict of \
-                 cell characters to colours)"
-            ))),
-        };
-    }
-    let Ok(colours) = style.cast::<PyDict>() else {
-        return Err(PyTypeError::new_err(format!(
-            "{name}.board_style: \"text\", \"tiles\", or a dict of cell characters to colours"
-        )));
-    };
-    let mut cells = Vec::new();
-    for (cell, colour) in colours.iter() {
-        let cell: String = cell.extract()?;
-        let mut chars = cell.chars();
-        let (Some(c), None) = (chars.next(), chars.next()) else {
-            return Err(PyValueError::new_err(format!(
-                "{name}.board_style: `{cell}` is not one character"
-            )));
-        };
-        cells.push((c, colour.extract::<String>()?));
-    }
-    Ok(BoardStyle::Cells { colours: cells })
-}
-
 /// What the adapter has recorded: the objects by id and what each callback answered.
 #[derive(Default)]
 struct Tables {
@@ -219,32 +192,6 @@ enum Stopped {
     Limit(Limit),
 }
 
-/// Stop flags for the engines' [`Limits::interrupt`], one per run in progress: a flag must be
-/// `'static` there, so flags are made when more runs are in progress than ever before and kept
-/// in this pool between runs (their number is the most runs ever in progress at once).
-static FREE_FLAGS: Mutex<Vec<&'static AtomicBool>> = Mutex::new(Vec::new());
-
-/// One run's stop flag, taken from [`FREE_FLAGS`] (cleared) and given back when dropped.
-struct StopFlag(&'static AtomicBool);
-
-impl StopFlag {
-    fn take() -> StopFlag {
-        let pooled = FREE_FLAGS.lock().unwrap_or_else(|e| e.into_inner()).pop();
-        let flag = pooled.unwrap_or_else(|| Box::leak(Box::new(AtomicBool::new(false))));
-        flag.store(false, Ordering::SeqCst);
-        StopFlag(flag)
-    }
-}
-
-impl Drop for StopFlag {
-    fn drop(&mut self) {
-        FREE_FLAGS
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(self.0);
-    }
-}
-
 /// What a stopped adapter answers for a state it has no record of (see the module docs).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum WhenStopped {
@@ -264,7 +211,8 @@ pub(crate) struct Defined {
     /// only one that touches it during a run, so it is never contended.
     tables: Mutex<Tables>,
     flag: StopFlag,
-    reason: OnceLock<Stopped>,
+    /// The first reason the run was stopped for (set by the engine's thread or the waiting one).
+    reason: Mutex<Option<Stopped>>,
     /// The run's limits, as the adapter checks them between callbacks (time, memory).
     limits: Limits,
     when_stopped: WhenStopped,
@@ -297,7 +245,7 @@ impl Defined {
             move_ids: PyDict::new(py).unbind(),
             tables: Mutex::new(Tables::default()),
             flag: StopFlag::take(),
-            reason: OnceLock::new(),
+            reason: Mutex::new(None),
             limits,
             when_stopped,
         };
@@ -320,7 +268,10 @@ impl Defined {
 
     /// Stops the run for `why`, unless it was stopped already.
     fn stop(&self, why: Stopped) {
-        let _ = self.reason.set(why);
+        self.reason
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_or_insert(why);
         self.flag.0.store(true, Ordering::SeqCst);
     }
 
@@ -531,8 +482,8 @@ impl Defined {
 
     /// The reason the run was stopped, taken: `Err` to raise for an exception, the limit for
     /// a limit, `None` when it was not stopped.
-    fn take_reason(&mut self) -> PyResult<Option<Limit>> {
-        match self.reason.take() {
+    fn take_reason(&self) -> PyResult<Option<Limit>> {
+        match self.reason.lock().unwrap_or_else(|e| e.into_inner()).take() {
             Some(Stopped::Raised(error)) => Err(error),
             Some(Stopped::Limit(limit)) => Ok(Some(limit)),
             None => Ok(None),
@@ -614,14 +565,30 @@ fn modes(heuristic: bool) -> Vec<Mode> {
     modes
 }
 
-/// Runs `engine` on the adapter on a thread of its own with the GIL released; the thread holds
-/// a Python thread state for the whole run, so each callback only takes the GIL.
-fn run<T: Send>(
+/// Runs `engine` on the adapter on a thread of its own, the GIL released but for the callbacks
+/// ([`run_watched`]): at the time limit or on Ctrl-C the waiting thread stops the run and
+/// interrupts the callback running, and answers without the engine if a callback still holds it
+/// a moment later.
+fn run<T: Send + 'static>(
     py: Python<'_>,
-    space: &Defined,
-    engine: impl FnOnce(&Defined) -> T + Send,
-) -> PyResult<T> {
-    run_released(py, || Python::attach(|py| py.detach(|| engine(space))))
+    space: &Arc<Defined>,
+    engine: impl FnOnce(&Defined) -> T + Send + 'static,
+) -> PyResult<Answer<T>> {
+    let limits = &space.limits;
+    let watch = Watch {
+        time_limit: limits.clock_start.zip(limits.time_limit),
+        stop: &|_, limit| space.stop(Stopped::Limit(limit)),
+    };
+    run_watched(py, Arc::clone(space), &watch, engine)
+}
+
+/// The time since the run's clock started.
+fn elapsed(space: &Defined) -> std::time::Duration {
+    space
+        .limits
+        .clock_start
+        .map(|t| t.elapsed())
+        .unwrap_or_default()
 }
 
 /// `statespace.solve(puzzle, ...)` for a Python-defined puzzle (see the module docs).
@@ -632,7 +599,7 @@ pub(crate) fn solve(
 ) -> PyResult<Py<Solution>> {
     let py = puzzle.py();
     let base = limits.over(Limits::default());
-    let mut space = Defined::new(puzzle, base, WhenStopped::SelfLoops)?;
+    let space = Arc::new(Defined::new(puzzle, base, WhenStopped::SelfLoops)?);
     let heuristic = space.callbacks.heuristic.is_some();
     let asked = match mode {
         Some(name) => check_mode(name, &modes(heuristic))
@@ -645,12 +612,17 @@ pub(crate) fn solve(
         other => other,
     };
     let limits = space.limits();
-    let mut report = run(py, &space, |space| match mode {
+    let answer = run(py, &space, move |space| match mode {
         Mode::BFS => bfs::solve(space, 0, &limits),
         Mode::IDDFS => iddfs::solve(space, 0, &limits),
         Mode::ASTAR => astar::solve(space, &Estimate, 0, &limits),
         _ => idastar::solve(space, &Estimate, 0, &limits),
     })?;
+    let mut report = match answer {
+        Answer::Finished(report) => report,
+        // A callback holds the engine: what it found is out of reach.
+        Answer::Abandoned(limit) => Report::stopped(limit, elapsed(&space)),
+    };
     if let Some(limit) = space.take_reason()? {
         // A path found before the stop stands; anything else the stop cut short.
         if !matches!(report.outcome, Outcome::Solved(_)) {
@@ -718,15 +690,30 @@ fn solution_of(
 pub(crate) fn explore(puzzle: &Bound<'_, PyAny>, limits: &LimitArgs) -> PyResult<Py<Exploration>> {
     let py = puzzle.py();
     let base = limits.over(Limits::default());
-    let mut space = Defined::new(puzzle, base, WhenStopped::SelfLoops)?;
+    let space = Arc::new(Defined::new(puzzle, base, WhenStopped::SelfLoops)?);
     let limits = space.limits();
-    let options = layers::Options {
-        limits: &limits,
-        threads: Some(1),
-    };
-    let mut layers: Layers<StateId> = run(py, &space, |space| {
-        forward_hashed(space, 0, options, &mut |_, _| {})
+    // The states found by the end of each layer, for an answer without the engine.
+    let found = Arc::new(Mutex::new(Vec::new()));
+    let progress = Arc::clone(&found);
+    let answer = run(py, &space, move |space| {
+        let options = layers::Options {
+            limits: &limits,
+            threads: Some(1),
+        };
+        forward_hashed(space, 0, options, &mut |_, states| {
+            progress
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(states)
+        })
     })?;
+    let mut layers: Layers<StateId> = match answer {
+        Answer::Finished(layers) => layers,
+        Answer::Abandoned(limit) => {
+            let found = found.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            layers_found(&found, limit, elapsed(&space))
+        }
+    };
     if let Some(limit) = space.take_reason()? {
         // The engine polled at once and dropped the layer the stop cut short.
         layers.stopped = Some(limit);
@@ -760,17 +747,20 @@ pub(crate) fn export<'py>(
     if let Some(bytes) = memory {
         base.memory_budget = bytes;
     }
-    let mut space = Defined::new(puzzle, base, WhenStopped::Nothing)?;
+    let space = Arc::new(Defined::new(puzzle, base, WhenStopped::Nothing)?);
     let limits = ExportLimits {
         max_depth: depth,
         max_states,
         memory_budget: space.limits.memory_budget,
     };
     // Node boards are the states' ids, turned into the user's objects and texts below.
-    let built = run(py, &space, |space| {
+    let built = match run(py, &space, move |space| {
         graph::build(space, 0, false, &limits, |s| s.to_string(), &mut |_, _| {})
             .map(|g| graph::to_json(&g))
-    })?;
+    })? {
+        Answer::Finished(built) => built,
+        Answer::Abandoned(limit) => return Err(limit_error(&limit, &format!("export: {limit}"))),
+    };
     if let Some(limit) = space.take_reason()? {
         return Err(limit_error(&limit, &format!("export: {limit}")));
     }
@@ -782,4 +772,27 @@ pub(crate) fn export<'py>(
         |id| Ok((space.state(py, id), space.board_text(py, id)?)),
         |id| Ok(space.move_object(py, id)),
     )
+}
+
+/// The layers of a sweep answered without its engine, from the states found by the end of each
+/// completed layer: their histogram, `stopped` by `limit` (the farthest state is not known).
+fn layers_found(found: &[u64], limit: Limit, elapsed: std::time::Duration) -> Layers<StateId> {
+    let histogram: Vec<u64> = (found.iter())
+        .scan(0, |before, &states| {
+            Some(states - std::mem::replace(before, states))
+        })
+        .collect();
+    Layers {
+        stats: Stats {
+            visited: found.last().copied().unwrap_or(0),
+            depth: histogram.len().saturating_sub(1) as u32,
+            elapsed,
+            ..Stats::default()
+        },
+        histogram,
+        farthest: None,
+        stopped: Some(limit),
+        threads: 1,
+        memory_bytes: 0,
+    }
 }

@@ -9,6 +9,7 @@
 //! | `OSError` | a file that cannot be read |
 //! | [`MemoryLimitError`] (a `MemoryError`) | work refused before it started because it would pass the memory budget (an export, a puzzle's tables), the figures in the message and as `needed` and `budget` |
 //! | `KeyboardInterrupt` | Ctrl-C |
+//! | [`SearchStopped`] (a `BaseException`) | inside a Python-defined puzzle's callback still running at the time limit or Ctrl-C (see [`run_watched`](crate::run::run_watched)); never out of a search |
 //! | `RuntimeError` | another limit that stopped a puzzle's setup (its time limit), a cluster fault, a bug |
 //!
 //! A limit that stops a search (time, depth, states, memory) is an answer, not an exception:
@@ -16,7 +17,7 @@
 //! raised inside a Python-defined puzzle's callback propagates as itself.
 
 use pyo3::exceptions::{
-    PyKeyboardInterrupt, PyMemoryError, PyOSError, PyRuntimeError, PyValueError,
+    PyBaseException, PyKeyboardInterrupt, PyMemoryError, PyOSError, PyRuntimeError, PyValueError,
 };
 use pyo3::prelude::*;
 use statespace::error::{Error, Place};
@@ -29,6 +30,16 @@ pyo3::create_exception!(
     "Work refused before it started because it would pass the memory budget (``memory=``, \
      default half the physical memory). The message gives both figures; the attributes \
      ``needed`` and ``budget`` are the bytes."
+);
+
+pyo3::create_exception!(
+    statespace,
+    SearchStopped,
+    PyBaseException,
+    "Raised inside a puzzle's callback that is still running when the search it serves is \
+     stopped (the time limit, Ctrl-C): the search answers without it. A BaseException, so that \
+     ``except Exception`` lets it through; a callback that catches it anyway is left running, \
+     and the search answers without waiting for it."
 );
 
 /// The name a config made from keyword arguments has in errors (`Puzzle("tiles")`): its errors

@@ -6,20 +6,20 @@
 //! attribute; a Python-defined puzzle's nodes are the user's own states ([`defined_graph`]), so
 //! `nx.shortest_path(graph, start, goal)` takes them as they are.
 
-use pyo3::exceptions::PyValueError;
+use crate::run::int_opt;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use statespace::graph::MAX_STATES_CAP;
+use statespace::graph::{DEFAULT_MAX_STATES, MAX_STATES_CAP};
 
-/// Refuses an export's `max_states` outside `1..=MAX_STATES_CAP`.
-pub(crate) fn check_max_states(max_states: u64) -> PyResult<()> {
-    if (1..=MAX_STATES_CAP).contains(&max_states) {
-        Ok(())
-    } else {
-        Err(PyValueError::new_err(format!(
-            "max_states: 1 to {MAX_STATES_CAP}, not {max_states}"
-        )))
-    }
+/// An export's `depth` (any `u32`) and `max_states` (1 to [`MAX_STATES_CAP`], default
+/// [`DEFAULT_MAX_STATES`]), checked as [`int_arg`](crate::run::int_arg) checks.
+pub(crate) fn export_args(
+    depth: Option<&Bound<'_, PyAny>>,
+    max_states: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(Option<u32>, u64)> {
+    let depth = int_opt(depth, "depth", 0..=u32::MAX as u64)?.map(|d| d as u32);
+    let max_states = int_opt(max_states, "max_states", 1..=MAX_STATES_CAP)?;
+    Ok((depth, max_states.unwrap_or(DEFAULT_MAX_STATES)))
 }
 
 /// `data` (node-link, as [`graph::to_json`](statespace::graph::to_json) writes it) as a

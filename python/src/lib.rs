@@ -24,15 +24,14 @@ mod puzzle;
 mod records;
 mod run;
 
-use errors::{MemoryLimitError, py_error};
-use graphs::check_max_states;
+use errors::{MemoryLimitError, SearchStopped, py_error};
+use graphs::export_args;
 use puzzle::{Puzzle, table_cache};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyBool;
 use records::{Exploration, Record, Solution, Svg, to_python};
 use run::{LimitArgs, bytes_arg};
-use statespace::graph::DEFAULT_MAX_STATES;
 use statespace::registry::Registry;
 use std::sync::OnceLock;
 
@@ -43,7 +42,7 @@ fn registry() -> &'static Registry {
 }
 
 /// load(source, *, cache=True): a Puzzle from a config file's path (str or os.PathLike), or
-/// from TOML text (any str with a newline in it).
+/// from TOML text (a str that [`is_toml_text`]).
 #[pyfunction]
 #[pyo3(signature = (source, *, cache=None))]
 fn load(
@@ -56,7 +55,7 @@ fn load(
         None => table_cache(PyBool::new(py, true).as_any())?,
     };
     if let Ok(text) = source.extract::<String>()
-        && text.contains('\n')
+        && is_toml_text(&text)
     {
         return Puzzle::build(py, "<toml>", &text, cache);
     }
@@ -65,6 +64,18 @@ fn load(
         .map_err(|_| PyTypeError::new_err("load: a path or TOML text"))?;
     let text = statespace::error::read_text(&path).map_err(py_error)?;
     Puzzle::build(py, &path.display().to_string(), &text, cache)
+}
+
+/// Whether `load`'s str is TOML text rather than a path: it has a newline, or it names no file
+/// and looks like TOML (starts with `[` or `#`, or has a `=`: one line can be a whole config,
+/// `puzzle = { kind = "flip", rows = 3, cols = 3 }`), so that mistyped TOML gets the parser's
+/// error rather than "no such file". A one-line str that names a file is that file.
+fn is_toml_text(text: &str) -> bool {
+    if text.contains('\n') {
+        return true;
+    }
+    let looks_like_toml = text.trim_start().starts_with(['[', '#']) || text.contains('=');
+    looks_like_toml && !std::path::Path::new(text).exists()
 }
 
 /// puzzles(): every built-in puzzle kind with its keys, goals and heuristics (as
@@ -84,8 +95,8 @@ fn solve(
     puzzle: &Bound<'_, PyAny>,
     mode: Option<&str>,
     time_limit: Option<&Bound<'_, PyAny>>,
-    max_depth: Option<u32>,
-    max_states: Option<u64>,
+    max_depth: Option<&Bound<'_, PyAny>>,
+    max_states: Option<&Bound<'_, PyAny>>,
     memory: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<Solution>> {
     if let Ok(builtin) = puzzle.cast::<Puzzle>() {
@@ -114,8 +125,8 @@ fn solve(
 fn explore(
     puzzle: &Bound<'_, PyAny>,
     time_limit: Option<&Bound<'_, PyAny>>,
-    max_depth: Option<u32>,
-    max_states: Option<u64>,
+    max_depth: Option<&Bound<'_, PyAny>>,
+    max_states: Option<&Bound<'_, PyAny>>,
     memory: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<Exploration>> {
     if let Ok(builtin) = puzzle.cast::<Puzzle>() {
@@ -132,17 +143,17 @@ fn explore(
 /// export(puzzle, depth=None, max_states=10000, memory=None): the state graph around the start
 /// of a puzzle written in Python (a built-in `Puzzle` exports as its method does).
 #[pyfunction]
-#[pyo3(signature = (puzzle, depth=None, max_states=DEFAULT_MAX_STATES, memory=None))]
+#[pyo3(signature = (puzzle, depth=None, max_states=None, memory=None))]
 fn export<'py>(
     puzzle: &Bound<'py, PyAny>,
-    depth: Option<u32>,
-    max_states: u64,
+    depth: Option<&Bound<'py, PyAny>>,
+    max_states: Option<&Bound<'py, PyAny>>,
     memory: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     if let Ok(builtin) = puzzle.cast::<Puzzle>() {
         return builtin.call_method1("export", (depth, max_states, None::<&str>, memory));
     }
-    check_max_states(max_states)?;
+    let (depth, max_states) = export_args(depth, max_states)?;
     let memory = memory.map(|m| bytes_arg(m, "memory")).transpose()?;
     defined::export(puzzle, depth, max_states, memory)
 }
@@ -157,6 +168,7 @@ fn statespace_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Exploration>()?;
     m.add_class::<Svg>()?;
     m.add("MemoryLimitError", m.py().get_type::<MemoryLimitError>())?;
+    m.add("SearchStopped", m.py().get_type::<SearchStopped>())?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(puzzles, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;

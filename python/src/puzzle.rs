@@ -7,17 +7,17 @@
 //! the records of [`records`](crate::records).
 
 use crate::errors::{generated_name, py_error};
-use crate::graphs::{check_max_states, networkx_or_dict};
+use crate::graphs::{export_args, networkx_or_dict};
 use crate::records::{Exploration, Solution, Svg};
 use crate::registry;
-use crate::run::{INTERRUPTED, LimitArgs, bytes_arg, duration_arg, run_released};
+use crate::run::{INTERRUPTED, LimitArgs, bytes_arg, duration_arg, int_opt, run_released};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use statespace::board_text::BoardText;
 use statespace::cache::TableCache;
 use statespace::config::{Config, ExploreFrom, Mode};
-use statespace::graph::{self, DEFAULT_MAX_STATES, ExportLimits};
+use statespace::graph::{self, ExportLimits};
 use statespace::instance::{ExploreOptions, Instance};
 use statespace::limit::Limits;
 use std::sync::atomic::Ordering;
@@ -131,8 +131,14 @@ fn puzzle_toml(kind: &str, keys: Option<&Bound<'_, PyDict>>) -> PyResult<String>
             // A duration or a size given as a number is written as the config's words.
             let value = match (name, value.is_instance_of::<PyString>()) {
                 ("time_limit", false) => {
+                    // Whole milliseconds (at least one) while they fit the config's reader,
+                    // else whole seconds.
                     let d = duration_arg(&value, "time_limit")?;
-                    toml::Value::String(format!("{}ms", d.as_millis().max(1)))
+                    let words = match u64::try_from(d.as_millis()) {
+                        Ok(ms) => format!("{}ms", ms.max(1)),
+                        Err(_) => format!("{}s", d.as_secs()),
+                    };
+                    toml::Value::String(words)
                 }
                 ("memory", false) => toml::Value::String(format!("{}B", bytes_arg(&value, name)?)),
                 _ => toml_value(&value, &key)?,
@@ -294,21 +300,17 @@ impl Puzzle {
         board: Option<&str>,
         mode: Option<&str>,
         time_limit: Option<&Bound<'_, PyAny>>,
-        max_depth: Option<u32>,
-        max_states: Option<u64>,
+        max_depth: Option<&Bound<'_, PyAny>>,
+        max_states: Option<&Bound<'_, PyAny>>,
         memory: Option<&Bound<'_, PyAny>>,
         scramble: Option<&str>,
-        solutions: Option<u64>,
+        solutions: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<Solution>> {
         let mode = self.mode(mode)?;
         let mut limits =
             LimitArgs::read(time_limit, max_depth, max_states, memory)?.resolve(&self.config)?;
-        if let Some(n) = solutions {
-            if !(1..=statespace::config::MAX_SOLUTIONS).contains(&n) {
-                let most = statespace::config::MAX_SOLUTIONS;
-                let message = format!("solutions: 1 to {most}, not {n}");
-                return Err(pyo3::exceptions::PyValueError::new_err(message));
-            }
+        let most = statespace::config::MAX_SOLUTIONS;
+        if let Some(n) = int_opt(solutions, "solutions", 1..=most)? {
             limits.solutions = n as usize;
         }
         let board = self.board(board, scramble)?;
@@ -327,8 +329,8 @@ impl Puzzle {
         boards: Vec<String>,
         mode: Option<&str>,
         time_limit: Option<&Bound<'_, PyAny>>,
-        max_depth: Option<u32>,
-        max_states: Option<u64>,
+        max_depth: Option<&Bound<'_, PyAny>>,
+        max_states: Option<&Bound<'_, PyAny>>,
         memory: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<Py<Solution>>> {
         let mode = self.mode(mode)?;
@@ -365,10 +367,10 @@ impl Puzzle {
     fn explore(
         &self,
         py: Python<'_>,
-        threads: Option<usize>,
+        threads: Option<&Bound<'_, PyAny>>,
         time_limit: Option<&Bound<'_, PyAny>>,
-        max_depth: Option<u32>,
-        max_states: Option<u64>,
+        max_depth: Option<&Bound<'_, PyAny>>,
+        max_states: Option<&Bound<'_, PyAny>>,
         memory: Option<&Bound<'_, PyAny>>,
         explore_from: Option<&str>,
         board: Option<&str>,
@@ -376,8 +378,9 @@ impl Puzzle {
     ) -> PyResult<Py<Exploration>> {
         let limits =
             LimitArgs::read(time_limit, max_depth, max_states, memory)?.resolve(&self.config)?;
-        let threads = match threads {
-            Some(n) => Some(n),
+        let most = statespace::config::MAX_THREADS as u64;
+        let threads = match int_opt(threads, "threads", 1..=most)? {
+            Some(n) => Some(n as usize),
             None => self.config.threads().map_err(py_error)?,
         };
         let given_start = board.is_some() || scramble.is_some();
@@ -417,16 +420,16 @@ impl Puzzle {
 
     /// The state graph around `board` (the start board when None): a networkx graph when
     /// networkx imports, else the node-link dict.
-    #[pyo3(signature = (depth=None, max_states=DEFAULT_MAX_STATES, board=None, memory=None))]
+    #[pyo3(signature = (depth=None, max_states=None, board=None, memory=None))]
     fn export<'py>(
         &self,
         py: Python<'py>,
-        depth: Option<u32>,
-        max_states: u64,
+        depth: Option<&Bound<'py, PyAny>>,
+        max_states: Option<&Bound<'py, PyAny>>,
         board: Option<&str>,
         memory: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        check_max_states(max_states)?;
+        let (depth, max_states) = export_args(depth, max_states)?;
         let memory_budget = match memory {
             Some(m) => bytes_arg(m, "memory")?,
             None => {

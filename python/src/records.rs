@@ -10,7 +10,7 @@
 //! notebook calls `_repr_svg_` (the same SVG as `solve --svg` and `explore --plot`); `to_svg()`
 //! returns it as text. [`Svg`] is a picture on its own (a board: `Puzzle.board_svg`).
 
-use pyo3::exceptions::{PyAttributeError, PyValueError};
+use pyo3::exceptions::{PyAttributeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use statespace::picture::BoardStyle;
@@ -22,6 +22,42 @@ pub(crate) fn to_python<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     py.import("json")?
         .call_method1("loads", (value.to_string(),))
+}
+
+/// A Python-defined puzzle's `board_style`: `"text"` (the default: `board_text` as it is),
+/// `"tiles"` (whitespace-separated numbers, `_` the blank) or a dict of one-character cells to
+/// colours.
+pub(crate) fn board_style(puzzle: &Bound<'_, PyAny>, name: &str) -> PyResult<BoardStyle> {
+    let Some(style) = puzzle.getattr_opt("board_style")? else {
+        return Ok(BoardStyle::Text);
+    };
+    if let Ok(word) = style.extract::<String>() {
+        return match word.as_str() {
+            "text" => Ok(BoardStyle::Text),
+            "tiles" => Ok(BoardStyle::Tiles),
+            other => Err(PyValueError::new_err(format!(
+                "{name}.board_style: `{other}` is not a style (\"text\", \"tiles\", or a dict of \
+                 cell characters to colours)"
+            ))),
+        };
+    }
+    let Ok(colours) = style.cast::<PyDict>() else {
+        return Err(PyTypeError::new_err(format!(
+            "{name}.board_style: \"text\", \"tiles\", or a dict of cell characters to colours"
+        )));
+    };
+    let mut cells = Vec::new();
+    for (cell, colour) in colours.iter() {
+        let cell: String = cell.extract()?;
+        let mut chars = cell.chars();
+        let (Some(c), None) = (chars.next(), chars.next()) else {
+            return Err(PyValueError::new_err(format!(
+                "{name}.board_style: `{cell}` is not one character"
+            )));
+        };
+        cells.push((c, colour.extract::<String>()?));
+    }
+    Ok(BoardStyle::Cells { colours: cells })
 }
 
 /// What a record's picture is drawn from.

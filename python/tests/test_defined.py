@@ -319,6 +319,58 @@ def test_slow_callbacks_still_stop_on_time():
         assert time.monotonic() - started < 1.3
 
 
+class Stuck:
+    """A puzzle whose `successors` never returns in time: `hold` says how it holds the engine.
+    `ended` records how each call ended (the exception's name), when it did."""
+
+    start = 0
+
+    def __init__(self, hold):
+        self.hold, self.ended = hold, []
+
+    def successors(self, n):
+        if self.hold == "pass":
+            while True:  # the issue's loop (Python 3.11 raises its exception past `try`)
+                pass
+        try:
+            if self.hold == "loop":
+                while True:
+                    n += 1
+            time.sleep(5)
+            return [("+1", n + 1)]
+        except BaseException as e:
+            self.ended.append(type(e).__name__)
+            raise
+
+    def is_goal(self, n):
+        return False
+
+
+@pytest.mark.parametrize("hold", ["pass", "loop", "sleep"])
+def test_a_callback_that_never_returns_still_stops_at_the_time_limit(hold):
+    # Before: a loop ran on past any limit, and a sleep answered after its 5 s.
+    for run in (statespace.solve, statespace.explore):
+        puzzle = Stuck(hold)
+        started = time.monotonic()
+        answer = run(puzzle, time_limit=1)
+        took = time.monotonic() - started
+        assert answer.limit == "time limit 1s reached", answer.limit
+        assert 1 <= took < 3, took
+        if run is statespace.solve:
+            assert answer.outcome == "limit-reached" and answer.moves is None
+        else:
+            # The start's layer was complete before its expansion stuck.
+            assert answer.histogram == [1] and answer.reachable == 1 and not answer.complete
+        if hold == "loop":
+            # Python code is interrupted, not left running: the callback ended before the answer,
+            # by an exception `except Exception` lets through.
+            assert puzzle.ended == ["SearchStopped"]
+            assert not issubclass(statespace.SearchStopped, Exception)
+        if hold == "sleep":
+            # C code is not: the answer came without waiting for it.
+            assert puzzle.ended == []
+
+
 def test_state_and_memory_limits_are_answers():
     answer = statespace.solve(Faulty(), mode="bfs", max_states=1000)
     assert answer.limit == "state limit 1000 reached"
@@ -346,6 +398,23 @@ class Endless:
     def is_goal(self, n):
         return False
 statespace.solve(Endless(), mode="iddfs", time_limit=60)
+""")
+    assert out == "interrupted"
+    assert took < 1.0, took
+
+
+@pytest.mark.parametrize("hold", ["while True: pass", "time.sleep(60)"])
+def test_ctrl_c_interrupts_a_callback_that_never_returns(hold):
+    # Before: the interpreter waited for the callback (two Ctrl-C ignored under `pass`).
+    out, took = interrupted(f"""
+import time
+class Stuck:
+    start = 0
+    def successors(self, n):
+        {hold}
+    def is_goal(self, n):
+        return False
+statespace.solve(Stuck(), time_limit=60)
 """)
     assert out == "interrupted"
     assert took < 1.0, took

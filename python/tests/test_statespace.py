@@ -224,6 +224,82 @@ def test_depth_and_state_limits():
     assert sweep.histogram == [1, 2, 4, 8, 16, 20] or not sweep.complete
 
 
+def test_a_time_limit_out_of_range_says_why():
+    puzzle = statespace.Puzzle("tiles", rows=3, cols=3)
+    board = "1 2 3\n4 5 6\n7 _ 8"
+    # Before: "must be a positive duration" for a limit too large to hold.
+    too_large = r"time_limit: 1e\+300 seconds is too large \(at most 18446744073709551615 seconds"
+    for call in (lambda **k: puzzle.solve(board, **k), lambda **k: statespace.solve(Line(), **k),
+                 lambda **k: statespace.Puzzle("tiles", rows=3, cols=3, **k)):
+        with pytest.raises(ValueError, match=too_large):
+            call(time_limit=1e300)
+        with pytest.raises(ValueError, match="time_limit: inf seconds is too large"):
+            call(time_limit=float("inf"))
+        with pytest.raises(ValueError, match="time_limit: must be a positive duration, not -1"):
+            call(time_limit=-1)
+    # The largest a config holds in words: written back as seconds, not overflowing milliseconds.
+    patient = statespace.Puzzle("tiles", rows=3, cols=3, time_limit=1e17)
+    assert 'time_limit = "100000000000000000s"' in patient.toml
+    assert patient.solve(board).moves == 1
+
+
+class Line:
+    """0 to 5 in steps of one: a Python puzzle for argument checks."""
+
+    start = 0
+
+    def successors(self, n):
+        return [("+1", n + 1)] if n < 5 else []
+
+    def is_goal(self, n):
+        return n == 5
+
+
+def test_an_int_argument_out_of_range_names_it_and_its_range():
+    puzzle = statespace.Puzzle("tiles", rows=3, cols=3)
+    board = "1 2 3\n4 5 6\n7 _ 8"
+    # Before: a bare OverflowError ("can't convert negative int to unsigned").
+    depth = re.escape("max_depth: -1 is out of range (allowed: 0 to 4294967295)")
+    for call in (lambda **k: puzzle.solve(board, **k), lambda **k: puzzle.explore(**k),
+                 lambda **k: puzzle.solve_many([board], **k), lambda **k: statespace.solve(Line(), **k),
+                 lambda **k: statespace.explore(Line(), **k)):
+        with pytest.raises(ValueError, match=depth):
+            call(max_depth=-1)
+        with pytest.raises(ValueError, match=re.escape("max_depth: 4294967296 is out of range")):
+            call(max_depth=2**32)
+        with pytest.raises(ValueError, match=re.escape(
+                "max_states: -1 is out of range (allowed: 1 to 18446744073709551615)")):
+            call(max_states=-1)
+        with pytest.raises(TypeError, match="max_depth: an int, not str"):
+            call(max_depth="3")
+    assert statespace.solve(Line(), max_depth=5).moves == 5
+    for export in (puzzle.export, lambda **k: statespace.export(Line(), **k)):
+        with pytest.raises(ValueError, match=re.escape("depth: -1 is out of range (allowed: 0 to")):
+            export(depth=-1)
+        with pytest.raises(ValueError, match=re.escape("max_states: -1 is out of range (allowed: 1 to 1000000)")):
+            export(max_states=-1)
+    with pytest.raises(ValueError, match=re.escape("threads: -2 is out of range (allowed: 1 to 1024)")):
+        puzzle.explore(threads=-2)
+    with pytest.raises(ValueError, match=re.escape("memory: `-1` is not a size")):
+        puzzle.solve(board, memory=-1)
+
+
+def test_one_line_toml_text_is_parsed_not_taken_for_a_path(tmp_path, monkeypatch):
+    # Before: "[[[": No such file or directory.
+    with pytest.raises(ValueError, match=r"^<toml>:1: unquoted keys cannot be empty"):
+        statespace.load("[[[")
+    with pytest.raises(ValueError, match=r"^<toml>:1: puzzle: unclosed inline table"):
+        statespace.load("puzzle = {")
+    flip = statespace.load('puzzle = { kind = "flip", rows = 3, cols = 3 }')
+    assert flip.description == "Flip 3 x 3, goal uniform"
+    # A one-line str that names a file is that file, whatever it looks like; else a path.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "rows=3.toml").write_text('[puzzle]\nkind = "flip"\nrows = 3\ncols = 3\n')
+    assert statespace.load("rows=3.toml").description == flip.description
+    with pytest.raises(OSError, match="no-such.toml: No such file"):
+        statespace.load("no-such.toml")
+
+
 def test_the_gil_is_released_while_an_engine_runs():
     puzzle = statespace.Puzzle("tiles", rows=4, cols=4)
     answer, ticks = ticks_beside(lambda: puzzle.solve(HARD_15, mode="iddfs", time_limit=1.0))
@@ -453,7 +529,7 @@ def test_solutions_lists_the_first_optimal_ones_as_the_cli_does():
     first = eight.solve(mode="idastar", solutions=3)
     assert first.solutions == every.solutions[:3] and not first.all_optimal
     assert "solutions" not in eight.solve().to_dict()
-    with pytest.raises(ValueError, match="solutions: 1 to"):
+    with pytest.raises(ValueError, match=re.escape("solutions: 0 is out of range (allowed: 1 to")):
         eight.solve(solutions=0)
     with pytest.raises(ValueError, match="the bfs engine gives one solution"):
         eight.solve(mode="bfs", solutions=2)
