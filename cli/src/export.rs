@@ -95,7 +95,7 @@ pub fn run(args: ExportArgs, registry: &Registry) -> Result<Exit, Error> {
         ..Limits::default()
     };
     let instance = args.config.build(registry, &config, &setup)?;
-    let board = args.start.board(&config)?;
+    let board = args.start.board(&config, budget)?;
     let output = args
         .output
         .as_deref()

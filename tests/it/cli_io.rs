@@ -7,6 +7,7 @@ use predicates::prelude::*;
 use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 #[test]
 fn judge_hdu3278_counts_past_the_cases_given_are_one_error() {
@@ -346,4 +347,202 @@ fn a_directory_as_output_fails_before_any_work() {
         .stderr(format!(
             "statespace: error: {path}: is a directory: give a file name\n"
         ));
+}
+
+/// An answer of a batch: its index, its name and its moves.
+type Answer = (u64, String, Option<u64>);
+
+/// `statespace solve CONFIG --scrambles FILE --json ARGS`, FILE holding `text` (in a directory
+/// of the test's own): the exit code, `(index, name, moves)` of each answer, stderr and how
+/// long it took; and FILE's path. Moves are `None` for an undecided answer.
+fn solve_scrambles(
+    text: &[u8],
+    args: &[&str],
+) -> (Option<i32>, Vec<Answer>, String, Duration, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.txt");
+    std::fs::write(&path, text).unwrap();
+    let path = path.to_str().unwrap().to_string();
+    let started = Instant::now();
+    let out = statespace()
+        .args([
+            "solve",
+            &config("perm-3x3x3.toml"),
+            "--scrambles",
+            &path,
+            "--json",
+        ])
+        .args(["--no-cache"])
+        .args(args)
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let took = started.elapsed();
+    let answers = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .map(|j| {
+            let index = j["index"].as_u64().unwrap();
+            let name = j["name"].as_str().unwrap().to_string();
+            (index, name, j["moves"].as_u64())
+        })
+        .collect();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    (out.status.code(), answers, stderr, took, path)
+}
+
+#[test]
+fn a_scrambles_file_answers_around_a_line_that_is_not_utf8() {
+    // The whole batch was lost: one error with no line, nothing answered.
+    let (code, answers, stderr, _, path) = solve_scrambles(b"R U\nF \xff\n\nL\nD\n", &[]);
+    assert_eq!(code, Some(2), "a bad line makes the exit 2");
+    assert_eq!(
+        answers,
+        [
+            (1, "line 1".into(), Some(2)),
+            (3, "line 4".into(), Some(1)),
+            (4, "line 5".into(), Some(1))
+        ]
+    );
+    assert_eq!(
+        stderr,
+        format!("statespace: error: {path}:2: not UTF-8 text: byte 0xff at column 3\n")
+    );
+}
+
+/// Ten million moves on one line (20 MB): applied as they are read, under the limits.
+fn ten_million_moves_then(last: &str) -> Vec<u8> {
+    let mut text = "R U ".repeat(5_000_000).into_bytes();
+    text.extend_from_slice(format!("\n{last}\n").as_bytes());
+    text
+}
+
+#[test]
+fn a_scramble_of_millions_of_moves_stops_at_its_time_limit_and_the_next_is_answered() {
+    // It took 4.3 s and 200 MB (release) to apply before the search saw its 200 ms limit.
+    let text = ten_million_moves_then("R U");
+    let (code, answers, stderr, took, path) = solve_scrambles(&text, &["--time-limit", "200ms"]);
+    assert_eq!(code, Some(4), "a limit: {stderr}");
+    assert_eq!(
+        stderr,
+        format!("statespace: error: {path}:1: time limit 200ms reached\n")
+    );
+    assert_eq!(answers, [(2, "line 2".into(), Some(2))], "its own clock");
+    assert!(took < Duration::from_millis(2500), "{took:?}");
+}
+
+#[test]
+fn a_scramble_past_the_memory_budget_is_refused_unheld_and_a_long_token_quoted_short() {
+    // A quarter of 16 MiB is 4 MiB: the 20 MB line is read and dropped, the next answered.
+    let text = ten_million_moves_then("F");
+    let (code, answers, stderr, _, path) = solve_scrambles(&text, &["--memory", "16MiB"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(
+        stderr,
+        format!(
+            "statespace: error: {path}:1: more than 4.0 MiB of text, the most a scramble may \
+             take under this memory budget (a quarter of it; raise it with --memory)\n"
+        )
+    );
+    assert_eq!(answers, [(2, "line 2".into(), Some(1))]);
+    // An unknown token of a million bytes: the error quoted it whole (and its line, twice).
+    let mut text = b"R ".to_vec();
+    text.extend(std::iter::repeat_n(b'X', 1_000_000));
+    text.extend_from_slice(b"\nF\n");
+    let (code, answers, stderr, _, path) = solve_scrambles(&text, &[]);
+    assert_eq!(code, Some(2));
+    let (x40, line40) = ("X".repeat(40), format!("R {}", "X".repeat(38)));
+    assert_eq!(
+        stderr,
+        format!(
+            "statespace: error: {path}:1: unknown move \"{x40}…\" (1000000 bytes) (token 2 of \
+             \"{line40}…\" (1000002 bytes))\n"
+        )
+    );
+    assert_eq!(answers, [(2, "line 2".into(), Some(1))]);
+}
+
+#[test]
+fn a_start_scramble_holds_the_time_limit_and_a_board_on_stdin_the_budget() {
+    // `[start] scramble` of ten million moves: the setup's line, exit 4, within the limit.
+    let definition = crate::config_path("defs/3x3x3.tws");
+    let config = crate::config_file(&format!(
+        "[puzzle]\nkind = \"perm\"\ndefinition = {:?}\n[search]\nmode = \"iddfs\"\n\
+         [start]\nscramble = \"{}\"\n",
+        definition.to_str().unwrap(),
+        "R U ".repeat(5_000_000)
+    ));
+    let config = config.path().to_str().unwrap();
+    let started = Instant::now();
+    statespace()
+        .args(["solve", config, "--time-limit", "200ms", "--no-cache"])
+        .timeout(Duration::from_secs(60))
+        .assert()
+        .code(4)
+        .stdout("")
+        .stderr(format!(
+            "statespace: error: {config}:7: start.scramble: time limit 200ms reached\n"
+        ));
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(3), "{took:?}");
+    // `--board -`: no more than a board of a --boards file may hold is read.
+    let mut board = vec![b'7'; 5 << 20];
+    board.push(b'\n');
+    statespace()
+        .args(["solve", &crate::config("tiles-3x3.toml"), "--board", "-"])
+        .args(["--memory", "16MiB", "--no-cache"])
+        .write_stdin(board)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(
+            "statespace: error: <stdin>: more than 4.0 MiB of text, the most a board may take \
+             under this memory budget (a quarter of it; raise it with --memory)\n",
+        );
+}
+
+#[test]
+fn a_comment_after_a_scramble_is_no_move() {
+    // `#` starts a comment to the end of its line, as in a .tws file: in --scramble, in a
+    // scrambles file (its blocks too) and in [start] scramble. It was an unknown move.
+    let cube = config("perm-3x3x3.toml");
+    statespace()
+        .args([
+            "solve",
+            &cube,
+            "--scramble",
+            "R U # two moves",
+            "--no-cache",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("2 moves\n"));
+    let (code, answers, stderr, _, _) = solve_scrambles(b"R U # two\nF # one\n", &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(
+        answers,
+        [(1, "line 1".into(), Some(2)), (2, "line 2".into(), Some(1))]
+    );
+    // A block's moves keep their lines: an unknown one is named by its own.
+    let blocks =
+        b"ScrambleAlg A # first\nR # one\n# none\nU\nEnd # of A\nScrambleAlg B\nR\nQ\nEnd\n";
+    let (code, answers, stderr, _, path) = solve_scrambles(blocks, &[]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(answers, [(1, "A".into(), Some(2))]);
+    assert_eq!(
+        stderr,
+        format!("statespace: error: {path}:8: unknown move \"Q\" (token 1 of \"Q\")\n")
+    );
+    let definition = crate::config_path("defs/3x3x3.tws");
+    let config = crate::config_file(&format!(
+        "[puzzle]\nkind = \"perm\"\ndefinition = {:?}\n[search]\nmode = \"iddfs\"\n\
+         [start]\nscramble = \"\"\"\nR U # two\nF # and one\n\"\"\"\n",
+        definition.to_str().unwrap()
+    ));
+    statespace()
+        .args(["solve", config.path().to_str().unwrap(), "--no-cache"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("3 moves\n"));
 }
