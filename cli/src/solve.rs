@@ -128,7 +128,9 @@ pub fn run(args: SolveArgs, registry: &Registry) -> Result<Exit, Error> {
         return scrambles_batch(&instance, mode, &limits, path, args.json);
     }
     let board = args.start.board(&config, limits.memory_budget)?;
-    let svg = args.svg.as_deref().map(AtomicOutput::create).transpose()?;
+    let svg = (args.svg.as_deref())
+        .map(|path| AtomicOutput::create(path, &limits))
+        .transpose()?;
     let solution = instance.solve(&board, mode, &limits)?;
     if args.json {
         write_stdout(&format!("{}\n", output::json(&solution)))?;

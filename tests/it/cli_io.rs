@@ -546,3 +546,135 @@ fn a_comment_after_a_scramble_is_no_move() {
         .success()
         .stdout(predicate::str::starts_with("3 moves\n"));
 }
+
+/// A FIFO at `path`.
+fn make_fifo(path: &Path) {
+    let name = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: a valid C string; mkfifo only creates a file.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+}
+
+#[test]
+fn an_output_fifo_with_no_reader_is_waited_on_no_longer_than_the_time_limit() {
+    use std::os::unix::fs::FileTypeExt;
+    // They waited in the kernel's open, past the limit, for as long as no reader came.
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("out.svg");
+    make_fifo(&fifo);
+    let fifo = fifo.to_str().unwrap();
+    let (flip_4x4, flip_3x3) = (config("flip-4x4.toml"), config("flip-3x3.toml"));
+    for args in [
+        ["solve", &flip_4x4, "--svg"],
+        ["explore", &flip_3x3, "--plot"],
+    ] {
+        let started = Instant::now();
+        statespace()
+            .args(args)
+            .args([fifo, "--time-limit", "1s"])
+            .timeout(Duration::from_secs(20))
+            .assert()
+            .code(4)
+            .stdout("")
+            .stderr(format!(
+                "statespace: error: {fifo}: waiting for a reader to open it (a FIFO): time \
+                 limit 1s reached\n"
+            ));
+        let took = started.elapsed();
+        assert!(took < Duration::from_secs(3), "{args:?}: {took:?}");
+        assert!(kind(Path::new(fifo)).is_fifo());
+    }
+    // A reader that comes within the limit, after the first look, gets the picture.
+    let child = binary(&["solve", &flip_4x4, "--svg", fifo, "--time-limit", "20s"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let mut picture = String::new();
+    std::fs::File::open(fifo)
+        .unwrap()
+        .read_to_string(&mut picture)
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        picture.starts_with("<svg") && picture.ends_with("</svg>\n"),
+        "{picture}"
+    );
+}
+
+#[test]
+fn ctrl_c_stops_a_wait_on_an_output_fifo() {
+    use crate::limits::{sigint, spawn};
+    use std::os::unix::fs::FileTypeExt;
+    // The first Ctrl-C was ignored (solve, explore) or left the export unhandled.
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("out");
+    make_fifo(&fifo);
+    let fifo = fifo.to_str().unwrap();
+    let (flip_4x4, flip_3x3) = (config("flip-4x4.toml"), config("flip-3x3.toml"));
+    let runs: [&[&str]; 3] = [
+        &["solve", &flip_4x4, "--svg", fifo],
+        &["explore", &flip_3x3, "--plot", fifo],
+        &["export", &flip_3x3, "--format", "dot", "-o", fifo],
+    ];
+    for args in runs {
+        let child = spawn(args);
+        std::thread::sleep(Duration::from_millis(500));
+        let stopped = sigint(child);
+        assert_eq!(stopped.code, Some(130), "{args:?}: {}", stopped.stderr);
+        assert!(
+            stopped.after < Duration::from_secs(2),
+            "{:?}",
+            stopped.after
+        );
+        assert!(stopped.stdout.is_empty(), "{}", stopped.stdout);
+        assert!(kind(Path::new(fifo)).is_fifo());
+    }
+}
+
+#[test]
+fn ctrl_c_during_an_export_leaves_no_temporary_file() {
+    use crate::limits::{sigint, spawn};
+    // A million states of Flip 5 x 5: seconds of work. The signal is sent once the temporary
+    // file is there; it was left behind (export installed no handler).
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("graph.json");
+    let flip_5x5 = config("flip-5x5.toml");
+    let args = [
+        "export",
+        &flip_5x5,
+        "--max-states",
+        "1000000",
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    let child = spawn(&args);
+    let names = || -> Vec<String> {
+        let entries = std::fs::read_dir(dir.path()).unwrap();
+        entries
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect()
+    };
+    let started = Instant::now();
+    while !names().iter().any(|n| n.starts_with(".statespace-")) {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "no temporary file"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    let stopped = sigint(child);
+    assert_eq!(stopped.code, Some(130), "{}", stopped.stderr);
+    assert!(
+        stopped.after < Duration::from_secs(2),
+        "{:?}",
+        stopped.after
+    );
+    assert_eq!(names(), Vec::<String>::new());
+}
