@@ -342,6 +342,23 @@ mod tests {
         assert_eq!(read_back[1], ok("B", "U", 5));
     }
 
+    proptest::proptest! {
+        /// Any bytes, in pieces that make files of both layouts, bad bytes and long lines: the
+        /// reader never panics and reads the same however the stream is cut.
+        #[test]
+        fn any_file_reads_the_same_however_the_stream_is_cut(
+            pieces in proptest::collection::vec(0usize..10, 0..40),
+            chunk in 1usize..16,
+        ) {
+            const PIECES: [&[u8]; 10] = [
+                b"R U", b" ", b"\n", b"# c", b"End", b"ScrambleAlg A", b"\xff", b"\r\n",
+                b"CPOS", b"R U R U R U",
+            ];
+            let text: Vec<u8> = pieces.iter().flat_map(|&i| PIECES[i].to_vec()).collect();
+            proptest::prop_assert_eq!(read(&text, 12, chunk), read(&text, 12, 8192));
+        }
+    }
+
     #[test]
     fn scramble_files_refuse_what_they_cannot_read_with_its_line() {
         assert_eq!(
