@@ -36,9 +36,14 @@ impl BoardText {
 
     /// An error at `line` (1-based) of this text.
     pub fn error(&self, line: usize, message: impl Into<String>) -> Error {
+        Error::input(self.location(line), message)
+    }
+
+    /// Where `line` (1-based) of this text stands: its file, the file's line, the key.
+    pub fn location(&self, line: usize) -> Location {
         let mut location = Location::file(&self.file).at_line(self.first_line + line - 1);
         location.key = self.key.clone();
-        Error::input(location, message)
+        location
     }
 
     /// Refuses a scramble: for puzzles (and engines) that read boards only.

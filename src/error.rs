@@ -205,6 +205,20 @@ pub fn without_bom(text: &str) -> &str {
     text.strip_prefix('\u{feff}').unwrap_or(text)
 }
 
+/// The most characters of an input's text that an error quotes ([`quoted`]).
+pub const QUOTED_CHARS: usize = 40;
+
+/// `text` in double quotes for an error message, at most its first [`QUOTED_CHARS`] characters:
+/// a longer text is cut there, with `…` and its whole length in bytes after the quotes
+/// (`"RRRRRRRR…" (200000000 bytes)`). A token of an untrusted input may be a line of hundreds of
+/// megabytes; quoting it whole would make the error as large.
+pub fn quoted(text: &str) -> String {
+    match text.char_indices().nth(QUOTED_CHARS) {
+        None => format!("\"{text}\""),
+        Some((cut, _)) => format!("\"{}…\" ({} bytes)", &text[..cut], text.len()),
+    }
+}
+
 /// The text of the file at `path`, or an [`Error::Io`] naming it.
 pub fn read_text(path: &std::path::Path) -> Result<String> {
     std::fs::read_to_string(path).map_err(|source| Error::Io {
@@ -228,6 +242,18 @@ mod tests {
         };
         assert_eq!(e.to_string().lines().count(), 1, "{e}");
         assert!(e.to_string().starts_with("defs/pyram\\nx.tws: "), "{e}");
+    }
+
+    #[test]
+    fn a_long_text_is_quoted_by_its_first_characters_and_its_length() {
+        assert_eq!(quoted("R2'"), "\"R2'\"");
+        let exact = "é".repeat(QUOTED_CHARS);
+        assert_eq!(quoted(&exact), format!("\"{exact}\""));
+        let long = format!("{exact}x");
+        assert_eq!(
+            quoted(&long),
+            format!("\"{exact}…\" ({} bytes)", long.len())
+        );
     }
 
     #[test]

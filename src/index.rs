@@ -373,8 +373,12 @@ where
         self.space.format(state)
     }
 
-    fn parse_scramble(&self, text: &BoardText) -> Result<Self::State> {
-        let state = self.space.parse_scramble(text)?;
+    fn parse_scramble(
+        &self,
+        text: &BoardText,
+        setup: &mut crate::setup::Setup,
+    ) -> Result<Self::State> {
+        let state = self.space.parse_scramble(text, setup)?;
         self.held(text, state)
     }
 }

@@ -75,6 +75,7 @@ use crate::search::layers::{self, Layers};
 use crate::search::table::cached::{self, Recipe};
 use crate::search::table::{self, DistanceTable, Inconsistent};
 use crate::search::{Outcome, Report, Stats, astar, bfs, bidirectional, idastar, iddfs};
+use crate::setup::Setup;
 use crate::space::{
     BoardFormat, Describe, GoalSet, Heuristic, Indexed, Invariant, Invertible, SplitMoves,
     StateSpace, Symmetric, XorMoves,
@@ -582,9 +583,11 @@ impl<P: Puzzle> Runner<P> {
         proof: Option<Proof<P>>,
         mode: Mode,
         board: &BoardText,
+        limits: &Limits,
         engine: impl FnOnce(&P, State<P>) -> (Report<State<P>, P::Move>, Option<TableDetails>),
     ) -> Result<Solution> {
-        let start = space.read(board)?;
+        // A scramble is applied under the solve's limits: its time counts, Ctrl-C stops it.
+        let start = space.read(board, &mut Setup::new(limits))?;
         if let Some(name) = proof.and_then(|prove| prove(space, start)) {
             return Ok(Solution::proven_unsolvable(mode, space.format(start), name));
         }
@@ -599,7 +602,7 @@ impl<P: Puzzle> Runner<P> {
     fn engine(&self, mode: Mode, engine: Engine<P>) -> crate::instance::SolveFn {
         let (space, proof) = (self.space.clone(), self.proof);
         Box::new(move |board, limits, _| {
-            Self::solve(&space, proof, mode, board, |space, start| {
+            Self::solve(&space, proof, mode, board, limits, |space, start| {
                 (engine(space, start, limits), None)
             })
         })
@@ -613,7 +616,7 @@ impl<P: Puzzle> Runner<P> {
     ) -> crate::instance::SolveFn {
         let (space, proof, heuristic) = (self.space.clone(), self.proof, heuristic.clone());
         Box::new(move |board, limits, cache| {
-            Self::solve(&space, proof, mode, board, |space, start| {
+            Self::solve(&space, proof, mode, board, limits, |space, start| {
                 // The databases are built (or loaded) by the first board that needs them, and
                 // that board's time counts it.
                 let started = Instant::now();
@@ -646,7 +649,7 @@ impl<P: Puzzle> Runner<P> {
         let (space, proof) = (self.space.clone(), self.proof);
         let kept: Mutex<Option<Arc<(DistanceTable, Source)>>> = Mutex::new(None);
         Box::new(move |board, limits, cache: &TableCache| {
-            Self::solve(&space, proof, Mode::TABLE, board, |space, start| {
+            Self::solve(&space, proof, Mode::TABLE, board, limits, |space, start| {
                 let started = Instant::now();
                 // The time spent building or loading the table, for the stats.
                 let mut build = Duration::ZERO;
@@ -820,7 +823,7 @@ impl<P: Puzzle> Runner<P> {
                             "from start: give a [start] board",
                         )
                     })?;
-                    let start = space.read(start)?;
+                    let start = space.read(start, &mut Setup::new(limits))?;
                     let swept = match (&options.cluster, on_cluster) {
                         (None, _) => (run(&space, start, engine_options, on_layer), None),
                         (Some(cluster), Some(on_cluster)) => {
@@ -894,7 +897,12 @@ impl<P: Puzzle> Runner<P> {
     fn export(&self, undirected: bool) -> crate::instance::ExportFn {
         let space = self.space.clone();
         Box::new(move |board, limits: &ExportLimits, on_layer| {
-            let start = space.read(board)?;
+            // An export has a memory budget and no clock: a scramble is applied within it.
+            let setup = Limits {
+                memory_budget: limits.memory_budget,
+                ..Limits::default()
+            };
+            let start = space.read(board, &mut Setup::new(&setup))?;
             graph::build(
                 &*space,
                 start,

@@ -122,18 +122,28 @@ pub trait BoardFormat: StateSpace {
 
     /// The state a scramble (moves applied to the goal, in the puzzle's notation) reaches. The
     /// default refuses: only puzzles with a move notation read scrambles.
+    ///
+    /// A scramble may be millions of moves (a file's line is capped only by the memory budget),
+    /// so applying one is work under the run's limits: count each move on `setup`
+    /// ([`Setup::step`](crate::setup::Setup::step)), which stops at the time limit and on
+    /// Ctrl-C, and apply the moves as they are read rather than listing them first.
     fn parse_scramble(
         &self,
         text: &crate::board_text::BoardText,
+        _setup: &mut crate::setup::Setup,
     ) -> crate::error::Result<Self::State> {
         text.board_only()?;
         self.parse(text)
     }
 
-    /// `text` as a state: a scramble or a board, as the text says.
-    fn read(&self, text: &crate::board_text::BoardText) -> crate::error::Result<Self::State> {
+    /// `text` as a state: a scramble (applied under `setup`) or a board, as the text says.
+    fn read(
+        &self,
+        text: &crate::board_text::BoardText,
+        setup: &mut crate::setup::Setup,
+    ) -> crate::error::Result<Self::State> {
         if text.scramble {
-            self.parse_scramble(text)
+            self.parse_scramble(text, setup)
         } else {
             self.parse(text)
         }

@@ -15,12 +15,28 @@
 //!
 //! Either way [`create`](AtomicOutput::create) opens the output (the temporary file, or the
 //! target itself) before any work, so an output that cannot be written fails first, not after
-//! a long search. Opening a FIFO waits for its reader, as a shell's redirection does.
+//! a long search.
+//!
+//! *A FIFO waits for its reader*, as a shell's redirection does, but never past the command's
+//! limits: a blocking open or write would wait in the kernel, deaf to the time limit and to
+//! Ctrl-C (whose first press only sets a flag). So the target is opened and written without
+//! blocking (`O_NONBLOCK`, as the cache opens its files): an open that finds no reader, or a
+//! write that finds the pipe full, waits [`WAIT_STEP`] and looks at the run's [`Latch`] (time
+//! limit, Ctrl-C), which stops the wait with the limit's exit code. Why write to a FIFO at all,
+//! rather than refuse it: it is how one tool hands output to another (`mkfifo`, a viewer
+//! reading it), and renaming a file over it would leave its reader waiting forever.
+//!
+//! *Ctrl-C leaves no temporary file*: each one is listed while it exists, and the handler
+//! that exits at once ([`limits`](super::limits)) removes those listed first
+//! ([`remove_temporaries`]); a run stopped more gently drops its output, which removes it.
 
-use statespace::error::Error;
+use statespace::error::{Error, Location};
+use statespace::limit::{Latch, Limits};
 use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
+use std::time::Duration;
 
 /// An output file, opened before the work and written by [`commit`](Self::commit); see the
 /// module docs.
@@ -28,6 +44,8 @@ pub struct AtomicOutput {
     /// The path as the user gave it, for messages.
     target: PathBuf,
     how: How,
+    /// The command's limits: a wait on a FIFO looks at them.
+    latch: Latch,
 }
 
 enum How {
@@ -35,33 +53,42 @@ enum How {
     Replace {
         file: PathBuf,
         temporary: tempfile::NamedTempFile,
+        /// Lists the temporary file while it exists (for the Ctrl-C handler).
+        _listed: Listed,
     },
-    /// Written into the target, opened for appending.
+    /// Written into the target, opened for appending, without blocking.
     Through(File),
 }
 
 /// Symlinks followed before giving up, as the kernel's `ELOOP` does.
 const MAX_LINKS: usize = 40;
 
+/// How long a wait on a FIFO (for a reader, or for room in the pipe) lasts between two looks at
+/// the latch: a limit or Ctrl-C holds within this.
+pub const WAIT_STEP: Duration = Duration::from_millis(50);
+
 impl AtomicOutput {
     /// Opens the output for `target`: the temporary file beside the regular file it names, or
-    /// the target itself when it is a device, a FIFO or an open file; see the module docs.
-    pub fn create(target: &Path) -> Result<Self, Error> {
+    /// the target itself when it is a device, a FIFO or an open file, a FIFO waited on within
+    /// `limits`; see the module docs.
+    pub fn create(target: &Path, limits: &Limits) -> Result<Self, Error> {
+        let latch = Latch::new(limits);
         let how = match resolve(target).map_err(|source| io_error(target, source))? {
             Some(file) => {
                 let temporary = temporary_beside(&file).map_err(|e| io_error(target, e))?;
-                How::Replace { file, temporary }
+                let _listed = Listed::new(temporary.path());
+                How::Replace {
+                    file,
+                    temporary,
+                    _listed,
+                }
             }
-            None => How::Through(
-                File::options()
-                    .append(true)
-                    .open(target)
-                    .map_err(|source| io_error(target, source))?,
-            ),
+            None => How::Through(open_through(target, &latch)?),
         };
         Ok(AtomicOutput {
             target: target.to_path_buf(),
             how,
+            latch,
         })
     }
 
@@ -70,10 +97,11 @@ impl AtomicOutput {
         let target = self.target;
         let failed = |source| io_error(&target, source);
         match self.how {
-            How::Through(mut file) => file.write_all(bytes).and_then(|()| file.flush()),
+            How::Through(mut file) => return write_through(&mut file, bytes, &target, &self.latch),
             How::Replace {
                 file,
                 mut temporary,
+                _listed,
             } => {
                 let out = temporary.as_file_mut();
                 out.write_all(bytes)
@@ -92,6 +120,99 @@ impl AtomicOutput {
         }
         .map_err(failed)
     }
+}
+
+/// The temporary files of the outputs not yet in place (see the module docs).
+static TEMPORARIES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// A temporary file's place in [`TEMPORARIES`], while it lasts.
+struct Listed(PathBuf);
+
+impl Listed {
+    fn new(path: &Path) -> Listed {
+        let mut list = TEMPORARIES.lock().unwrap_or_else(PoisonError::into_inner);
+        list.push(path.to_path_buf());
+        Listed(path.to_path_buf())
+    }
+}
+
+impl Drop for Listed {
+    fn drop(&mut self) {
+        let mut list = TEMPORARIES.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(i) = list.iter().position(|p| *p == self.0) {
+            list.swap_remove(i);
+        }
+    }
+}
+
+/// Removes the temporary files of the outputs not yet in place: for the Ctrl-C handler, just
+/// before it exits (no destructor runs then). One renamed into place meanwhile is not there
+/// any more, and stays where it went.
+pub fn remove_temporaries() {
+    let list = TEMPORARIES.lock().unwrap_or_else(PoisonError::into_inner);
+    for path in list.iter() {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+/// Opens `target` (not a regular file) for appending without blocking. A FIFO with no reader
+/// refuses such an open (`ENXIO`): it is tried again every [`WAIT_STEP`] until a reader comes,
+/// or `latch` stops the wait.
+fn open_through(target: &Path, latch: &Latch) -> Result<File, Error> {
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    loop {
+        let opened = File::options()
+            .append(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(target);
+        match opened {
+            Ok(file) => return Ok(file),
+            Err(e)
+                if e.raw_os_error() == Some(libc::ENXIO)
+                    && std::fs::metadata(target).is_ok_and(|m| m.file_type().is_fifo()) =>
+            {
+                stop_waiting(target, latch, "waiting for a reader to open it (a FIFO)")?;
+                std::thread::sleep(WAIT_STEP);
+            }
+            Err(e) => return Err(io_error(target, e)),
+        }
+    }
+}
+
+/// Writes `bytes` into `file`, opened by [`open_through`]: when the pipe is full, waits for
+/// room [`WAIT_STEP`] at a time, and stops when `latch` says so after a step with none.
+fn write_through(file: &mut File, bytes: &[u8], target: &Path, latch: &Latch) -> Result<(), Error> {
+    use std::os::fd::AsRawFd;
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        match file.write(rest) {
+            Ok(0) => return Err(io_error(target, io::ErrorKind::WriteZero.into())),
+            Ok(n) => rest = &rest[n..],
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                let mut room = libc::pollfd {
+                    fd: file.as_raw_fd(),
+                    events: libc::POLLOUT,
+                    revents: 0,
+                };
+                let step = WAIT_STEP.as_millis() as libc::c_int;
+                // SAFETY: one valid `pollfd`, which outlives the call.
+                if unsafe { libc::poll(&mut room, 1, step) } == 0 {
+                    stop_waiting(target, latch, "waiting for its reader to read (a FIFO)")?;
+                }
+            }
+            Err(e) => return Err(io_error(target, e)),
+        }
+    }
+    Ok(())
+}
+
+/// An error when `latch` stops the run (time limit, Ctrl-C) while `target` is waited on.
+fn stop_waiting(target: &Path, latch: &Latch, waiting: &str) -> Result<(), Error> {
+    latch.check().map_err(|limit| Error::Limit {
+        location: Location::file(target.display().to_string()).with_key(waiting),
+        limit,
+    })
 }
 
 /// The regular file `target` leads to through its symlinks (which may not exist yet), or `None`

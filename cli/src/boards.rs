@@ -1,31 +1,19 @@
 //! The boards of a `solve --boards` input, read one at a time.
 //!
-//! Boards are blocks of non-blank lines, separated by blank ones. The input is read as bytes,
-//! line by line, and handed out board by board, so memory holds one board however long the
+//! Boards are blocks of non-blank lines, separated by blank ones. The input is read line by
+//! line ([`Lines`]) and handed out board by board, so memory holds one board however long the
 //! input is. A board that cannot be one is an error naming its index and line, and the boards
 //! around it are read as usual:
 //! - bytes that are not UTF-8 (the line and column of the first);
-//! - text past [`board_cap`]: at most [`MAX_BOARD_BYTES`] (twice the largest board of any
-//!   puzzle) and a quarter of the memory budget. The rest of such a board is read and dropped,
-//!   never held, so a 200 MB line costs no more memory than a board may take.
-//!
-//! Lines end at `\n` or `\r\n`, as `str::lines` has them, and a byte-order mark at the start of
-//! the input is dropped, as [`read_input`](super::read_input) drops it.
+//! - text past [`item_cap`](super::lines::item_cap): at most
+//!   [`MAX_ITEM_BYTES`](super::lines::MAX_ITEM_BYTES) (twice the largest board of any puzzle)
+//!   and a quarter of the memory budget. The rest of such a board is read and dropped, never
+//!   held, so a 200 MB line costs no more memory than a board may take.
 
+use super::lines::{Lines, is_blank, not_utf8, too_long};
 use statespace::board_text::BoardText;
 use statespace::error::{Error, Location};
-use statespace::limit::human_bytes;
-use std::io::{self, BufRead};
-
-/// The most text one board may take, whatever the memory budget: twice the largest board any
-/// puzzle takes (Flip 4096 x 4096, 16 MiB of `b`/`w` and newlines), room for padding.
-pub const MAX_BOARD_BYTES: u64 = 32 << 20;
-
-/// The most text one board may take under `memory_budget`: [`MAX_BOARD_BYTES`], and a quarter
-/// of the budget (the text is held while the board is parsed and solved).
-pub fn board_cap(memory_budget: u64) -> usize {
-    MAX_BOARD_BYTES.min(memory_budget / 4) as usize
-}
+use std::io::BufRead;
 
 /// One board of the input: its text, or the error that makes it no board (reported, and the
 /// batch goes on).
@@ -33,13 +21,9 @@ pub type Board = Result<BoardText, Error>;
 
 /// The boards of a stream, read on demand; see the module docs.
 pub struct Boards<R> {
-    reader: R,
-    /// The file name, or `<stdin>`.
-    name: String,
+    lines: Lines<R>,
     /// The most bytes of text one board may hold.
     cap: usize,
-    /// Lines read so far.
-    line: usize,
     /// Boards started so far.
     count: usize,
 }
@@ -48,10 +32,8 @@ impl<R: BufRead> Boards<R> {
     /// The boards of `reader`, the file `name`, each at most `cap` bytes of text.
     pub fn new(reader: R, name: &str, cap: usize) -> Self {
         Boards {
-            reader,
-            name: name.to_string(),
+            lines: Lines::new(reader, name),
             cap,
-            line: 0,
             count: 0,
         }
     }
@@ -61,33 +43,19 @@ impl<R: BufRead> Boards<R> {
         let mut text: Vec<u8> = Vec::new();
         // The line the board starts on, once it has started.
         let mut first_line = None;
-        let mut too_long = false;
+        let mut too_long_seen = false;
         loop {
             let start = text.len();
             if start > 0 {
                 text.push(b'\n');
             }
-            let read =
-                read_line(&mut self.reader, &mut text, self.cap).map_err(|source| Error::Io {
-                    path: self.name.clone(),
-                    source,
-                })?;
-            let Some((mut len, newline)) = read else {
+            let Some(line) = self.lines.read_into(&mut text, self.cap)? else {
                 text.truncate(start);
                 break;
             };
-            self.line += 1;
             // Where this line's bytes start in `text`.
             let at = start + (start > 0) as usize;
-            if self.line == 1 && text.starts_with(BOM) {
-                text.drain(..BOM.len());
-                len -= BOM.len();
-            }
-            let whole = text.len() - at == len;
-            if whole && newline && text.ends_with(b"\r") {
-                text.pop();
-            }
-            if whole && is_blank(&text[at..]) {
+            if line.whole && is_blank(&text[at..]) {
                 text.truncate(start);
                 match first_line {
                     Some(_) => break,
@@ -95,12 +63,12 @@ impl<R: BufRead> Boards<R> {
                 }
             }
             if first_line.is_none() {
-                first_line = Some(self.line);
+                first_line = Some(line.number);
                 self.count += 1;
             }
             // Past the cap, the rest of the board is read only to find where it ends.
-            too_long |= !whole;
-            if too_long {
+            too_long_seen |= !line.whole;
+            if too_long_seen {
                 text.clear();
             }
         }
@@ -108,84 +76,23 @@ impl<R: BufRead> Boards<R> {
             return Ok(None);
         };
         let key = format!("board {}", self.count);
-        let at = |line: usize| Location::file(&self.name).at_line(line).with_key(&key);
-        if too_long {
-            let over = format!("more than {} of text", human_bytes(self.cap as u128));
-            let message = match self.cap as u64 == MAX_BOARD_BYTES {
-                true => format!("{over}, the most a board may take"),
-                false => format!(
-                    "{over}, the most a board may take under this memory budget (a quarter of \
-                     it; raise it with --memory)"
-                ),
-            };
+        let name = self.lines.name();
+        let at = |line: usize| Location::file(name).at_line(line).with_key(&key);
+        if too_long_seen {
+            let message = too_long(self.cap, "a board");
             return Ok(Some(Err(Error::input(at(first_line), message))));
         }
-        Ok(Some(match String::from_utf8(text) {
-            Ok(text) => {
-                let mut board = BoardText::from_file(&self.name, text);
-                board.first_line = first_line;
-                board.key = Some(key.clone());
-                Ok(board)
-            }
-            Err(e) => {
-                let bytes = e.as_bytes();
-                let bad = e.utf8_error().valid_up_to();
-                let line_start = bytes[..bad].iter().rposition(|&b| b == b'\n');
-                let lines_before = bytes[..bad].iter().filter(|&&b| b == b'\n').count();
-                let prefix = &bytes[line_start.map_or(0, |i| i + 1)..bad];
-                let column = std::str::from_utf8(prefix).map_or(0, |p| p.chars().count()) + 1;
-                let message = format!(
-                    "not UTF-8 text: byte 0x{:02x} at column {column}",
-                    bytes[bad]
-                );
-                Err(Error::input(at(first_line + lines_before), message))
-            }
-        }))
-    }
-}
-
-/// The UTF-8 byte-order mark some editors start a file with; it is not part of a row.
-const BOM: &[u8] = "\u{feff}".as_bytes();
-
-/// Appends the next line of `reader`, without its `\n`, to `buf` while `buf` holds fewer than
-/// `cap` bytes; the rest of a longer line is read and dropped. Returns the line's whole length
-/// and whether a `\n` ended it, or `None` at the end of the input.
-fn read_line(
-    reader: &mut impl BufRead,
-    buf: &mut Vec<u8>,
-    cap: usize,
-) -> io::Result<Option<(usize, bool)>> {
-    let (mut len, mut any) = (0, false);
-    loop {
-        let chunk = match reader.fill_buf() {
-            Ok(chunk) => chunk,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if chunk.is_empty() {
-            return Ok(any.then_some((len, false)));
+        if let Some((lines_before, message)) = not_utf8(&text) {
+            return Ok(Some(Err(Error::input(
+                at(first_line + lines_before),
+                message,
+            ))));
         }
-        any = true;
-        let newline = chunk.iter().position(|&b| b == b'\n');
-        let part = &chunk[..newline.unwrap_or(chunk.len())];
-        let room = cap.saturating_sub(buf.len());
-        buf.extend_from_slice(&part[..part.len().min(room)]);
-        len += part.len();
-        let used = part.len() + newline.is_some() as usize;
-        reader.consume(used);
-        if newline.is_some() {
-            return Ok(Some((len, true)));
-        }
-    }
-}
-
-/// Whether `line` is blank as `str::trim` sees it: only whitespace, Unicode's included.
-fn is_blank(line: &[u8]) -> bool {
-    let space = |b: &u8| matches!(b, b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r' | b' ');
-    match line.iter().position(|b| !space(b)) {
-        None => true,
-        Some(i) if line[i].is_ascii() => false,
-        Some(_) => std::str::from_utf8(line).is_ok_and(|s| s.trim().is_empty()),
+        let text = String::from_utf8(text).expect("checked to be UTF-8");
+        let mut board = BoardText::from_file(name, text);
+        board.first_line = first_line;
+        board.key = Some(key.clone());
+        Ok(Some(Ok(board)))
     }
 }
 
@@ -196,7 +103,7 @@ mod tests {
     /// Every board of `input`, read through a reader that hands out `chunk` bytes at a time:
     /// `(first line, text)` for a board, `error` for a bad one.
     fn boards(input: &[u8], cap: usize, chunk: usize) -> Vec<Result<(usize, String), String>> {
-        let reader = io::BufReader::with_capacity(chunk, input);
+        let reader = std::io::BufReader::with_capacity(chunk, input);
         let mut boards = Boards::new(reader, "b.txt", cap);
         let mut out = Vec::new();
         while let Some(board) = boards.next_board().unwrap() {
@@ -271,20 +178,5 @@ mod tests {
                 ]
             );
         }
-        // The cap bounds what is held, however long the line.
-        let mut reader = io::BufReader::with_capacity(64, long_line.as_bytes());
-        let mut buf = Vec::new();
-        assert_eq!(
-            read_line(&mut reader, &mut buf, 10).unwrap(),
-            Some((100_000, true))
-        );
-        assert_eq!(buf.len(), 10);
-        assert!(buf.capacity() < 1000, "{}", buf.capacity());
-    }
-
-    #[test]
-    fn the_cap_is_a_quarter_of_the_budget_and_at_most_the_fixed_cap() {
-        assert_eq!(board_cap(16 << 20), 4 << 20);
-        assert_eq!(board_cap(u64::MAX), MAX_BOARD_BYTES as usize);
     }
 }

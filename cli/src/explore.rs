@@ -141,7 +141,9 @@ pub fn run(args: ExploreArgs, registry: &Registry) -> Result<Exit, Error> {
     // Only process 0 speaks: the others compute the same sweep and print nothing on stdout.
     let prints = cluster.as_ref().is_none_or(|c| c.process == 0);
     let plot = match prints {
-        true => args.plot.as_deref().map(AtomicOutput::create).transpose()?,
+        true => (args.plot.as_deref())
+            .map(|path| AtomicOutput::create(path, &limits))
+            .transpose()?,
         false => None,
     };
 

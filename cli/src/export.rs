@@ -18,9 +18,14 @@
 //! complete, so an error never leaves a half-written file (nor an old one clobbered); a device
 //! or a FIFO is written through instead ([`AtomicOutput`]). The output is opened before the
 //! graph is built, so an output path that cannot be written fails before any work.
+//!
+//! The graph's build polls no clock (an export has no time limit, only its sizes) and a cut
+//! graph is no answer, so Ctrl-C exits at once, 130, the temporary file removed; a FIFO with no
+//! reader is waited on until one comes or Ctrl-C.
 
 use super::atomic_output::AtomicOutput;
 use super::config_arg::ConfigArg;
+use super::limits::{FirstCtrlC, install_interrupt_handler, interruptible};
 use super::progress::Progress;
 use super::start::StartArgs;
 use super::{Exit, stderr_line, write_stdout};
@@ -84,6 +89,9 @@ pub fn run(args: ExportArgs, registry: &Registry) -> Result<Exit, Error> {
             )
         })?,
     };
+    // An export polls nothing and prints nothing when stopped: Ctrl-C exits at once, its
+    // output's temporary file removed.
+    install_interrupt_handler(FirstCtrlC::Exit);
     let config = args.config.load()?;
     let budget = match args.memory {
         Some(bytes) => bytes,
@@ -95,11 +103,10 @@ pub fn run(args: ExportArgs, registry: &Registry) -> Result<Exit, Error> {
         ..Limits::default()
     };
     let instance = args.config.build(registry, &config, &setup)?;
-    let board = args.start.board(&config)?;
-    let output = args
-        .output
-        .as_deref()
-        .map(AtomicOutput::create)
+    let board = args.start.board(&config, budget)?;
+    // No time limit: a FIFO is waited on until a reader comes, or Ctrl-C.
+    let output = (args.output.as_deref())
+        .map(|path| AtomicOutput::create(path, &interruptible()))
         .transpose()?;
 
     // The page's cap: a browser draws thousands of boards, not a million.

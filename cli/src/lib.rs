@@ -34,6 +34,7 @@ mod explore;
 mod export;
 mod judge;
 mod limits;
+mod lines;
 mod output;
 mod progress;
 mod puzzles;

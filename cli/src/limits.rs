@@ -1,5 +1,6 @@
 //! Limit flags shared by every subcommand that searches, and the Ctrl-C handler.
 
+use super::atomic_output;
 use statespace::config::{Config, parse_bytes, parse_duration, parse_transpositions};
 use statespace::error::{Error, Location};
 use statespace::limit::{Limits, Transpositions};
@@ -8,14 +9,36 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// Set by the first Ctrl-C; engines poll it through [`Limits::interrupt`].
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
-/// Installs the Ctrl-C handler: the first press asks the running engine to stop (it prints what
-/// it has and exits 130); a second press exits at once.
-fn install_interrupt_handler() {
-    let _ = ctrlc::set_handler(|| {
-        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+/// What the first Ctrl-C does.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum FirstCtrlC {
+    /// Asks the running work to stop: it polls the flag ([`Limits::interrupt`]), prints what
+    /// it has and exits 130. A second press exits at once.
+    Stop,
+    /// Exits at once: for a command whose work polls nothing and has nothing to print when
+    /// stopped (`export`).
+    Exit,
+}
+
+/// Installs the Ctrl-C handler (`first` says what the first press does). Exiting at once
+/// first removes the temporary files of the outputs not yet in place
+/// ([`atomic_output::remove_temporaries`]): no `.statespace-*` file is left beside a target.
+pub fn install_interrupt_handler(first: FirstCtrlC) {
+    let _ = ctrlc::set_handler(move || {
+        let again = INTERRUPTED.swap(true, Ordering::SeqCst);
+        if again || first == FirstCtrlC::Exit {
+            atomic_output::remove_temporaries();
             std::process::exit(130);
         }
     });
+}
+
+/// The default limits under the handler's flag: Ctrl-C stops what polls them.
+pub fn interruptible() -> Limits {
+    Limits {
+        interrupt: Some(&INTERRUPTED),
+        ..Limits::default()
+    }
 }
 
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -42,11 +65,8 @@ impl LimitArgs {
     /// The limits of a run: defaults, then the config's `[search]` keys, then these flags.
     /// Also installs the Ctrl-C handler: only commands whose engines poll the flag take limits.
     pub fn resolve(&self, config: Option<&Config>) -> Result<Limits, Error> {
-        install_interrupt_handler();
-        let mut limits = Limits {
-            interrupt: Some(&INTERRUPTED),
-            ..Limits::default()
-        };
+        install_interrupt_handler(FirstCtrlC::Stop);
+        let mut limits = interruptible();
         if let Some(config) = config {
             limits = config.limits(limits)?;
         }

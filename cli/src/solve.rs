@@ -14,8 +14,10 @@
 //! the worst answer's (130 interrupted, 4 a limit, 3 `Impossible`, 0). Ctrl-C stops the batch
 //! after the board it interrupts; a time limit counts per board; a closed stdout stops it at
 //! once (exit 141, see [`super::report`]). `--scrambles FILE` is the same for a file of
-//! scrambles ([`super::scrambles`]): each answer also carries the scramble's name (`board 2:
-//! TPERM`; `"name"` in JSON).
+//! scrambles ([`super::scrambles`], read one at a time too): each answer also carries the
+//! scramble's name (`board 2: TPERM`; `"name"` in JSON). A scramble is applied under its board's
+//! limits, so one whose time runs out before its search is one line on stderr (exit 4) and the
+//! batch goes on.
 //!
 //! `--solutions N` (or `[search] solutions`) gives the first N optimal solutions instead of one,
 //! all of them when there are fewer: every solution of the optimal length, none longer (twsearch's
@@ -39,12 +41,14 @@
 //! limit), since the text or JSON on stdout is still the answer.
 
 use super::atomic_output::AtomicOutput;
-use super::boards::{Boards, board_cap};
+use super::boards::Boards;
 use super::cache::CacheArgs;
 use super::config_arg::ConfigArg;
 use super::limits::LimitArgs;
+use super::lines::item_cap;
+use super::scrambles::Scrambles;
 use super::start::StartArgs;
-use super::{Exit, output, read_input, scrambles, stderr_line, write_stdout};
+use super::{Exit, output, stderr_line, write_stdout};
 use statespace::board_text::BoardText;
 use statespace::config::{MAX_SOLUTIONS, MAX_THREADS, Mode};
 use statespace::error::{Error, Location};
@@ -83,9 +87,9 @@ pub struct SolveArgs {
     /// Solve every board in FILE (`-` reads stdin), separated by blank lines, with one setup.
     #[arg(long, value_name = "FILE|-", conflicts_with_all = ["board", "scramble", "svg"])]
     boards: Option<String>,
-    /// Solve every scramble in FILE with one setup: twsearch's `ScrambleAlg NAME ... End`
-    /// blocks (a `.scr` file), or one scramble a line.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["board", "scramble", "svg", "boards"])]
+    /// Solve every scramble in FILE (`-` reads stdin) with one setup: twsearch's `ScrambleAlg
+    /// NAME ... End` blocks (a `.scr` file), or one scramble a line.
+    #[arg(long, value_name = "FILE|-", conflicts_with_all = ["board", "scramble", "svg", "boards"])]
     scrambles: Option<String>,
     #[command(flatten)]
     cache: CacheArgs,
@@ -123,8 +127,10 @@ pub fn run(args: SolveArgs, registry: &Registry) -> Result<Exit, Error> {
     if let Some(path) = &args.scrambles {
         return scrambles_batch(&instance, mode, &limits, path, args.json);
     }
-    let board = args.start.board(&config)?;
-    let svg = args.svg.as_deref().map(AtomicOutput::create).transpose()?;
+    let board = args.start.board(&config, limits.memory_budget)?;
+    let svg = (args.svg.as_deref())
+        .map(|path| AtomicOutput::create(path, &limits))
+        .transpose()?;
     let solution = instance.solve(&board, mode, &limits)?;
     if args.json {
         write_stdout(&format!("{}\n", output::json(&solution)))?;
@@ -161,17 +167,8 @@ fn boards_batch(
     path: &str,
     json: bool,
 ) -> Result<Exit, Error> {
-    let name = if path == "-" { "<stdin>" } else { path };
-    let reader: Box<dyn std::io::BufRead> = match path {
-        "-" => Box::new(std::io::stdin().lock()),
-        _ => Box::new(std::io::BufReader::new(std::fs::File::open(path).map_err(
-            |source| Error::Io {
-                path: name.into(),
-                source,
-            },
-        )?)),
-    };
-    let mut boards = Boards::new(reader, name, board_cap(limits.memory_budget));
+    let (name, reader) = open_stream(path)?;
+    let mut boards = Boards::new(reader, name, item_cap(limits.memory_budget));
     let mut next = || Ok(boards.next_board()?.map(|board| (None, board)));
     let (worst, count) = batch(instance, mode, limits, &mut next, json)?;
     if count == 0 {
@@ -183,8 +180,8 @@ fn boards_batch(
     Ok(worst)
 }
 
-/// `--scrambles`: every scramble of the file ([`scrambles`](super::scrambles)) with one setup,
-/// printed as `--boards` prints boards, with the scramble's name.
+/// `--scrambles`: every scramble of the file ([`Scrambles`], read one at a time as `--boards`
+/// reads boards) with one setup, printed as `--boards` prints boards, with the scramble's name.
 fn scrambles_batch(
     instance: &Instance,
     mode: Mode,
@@ -192,10 +189,29 @@ fn scrambles_batch(
     path: &str,
     json: bool,
 ) -> Result<Exit, Error> {
-    let text = read_input(path)?;
-    let mut scrambles = scrambles::parse(path, &text)?.into_iter();
-    let mut next = || Ok(scrambles.next().map(|s| (Some(s.name), s.text)));
-    Ok(batch(instance, mode, limits, &mut next, json)?.0)
+    let (name, reader) = open_stream(path)?;
+    let mut scrambles = Scrambles::new(reader, name, item_cap(limits.memory_budget));
+    let mut next = || Ok(scrambles.next_scramble()?.map(|s| (Some(s.name), s.text)));
+    let (worst, count) = batch(instance, mode, limits, &mut next, json)?;
+    if count == 0 {
+        return Err(Error::input(
+            Location::file(name),
+            "no scrambles: expected ScrambleAlg NAME ... End blocks, or one scramble a line",
+        ));
+    }
+    Ok(worst)
+}
+
+/// The file `path` (`-`: stdin) as a stream, with its name for messages.
+fn open_stream(path: &str) -> Result<(&str, Box<dyn std::io::BufRead>), Error> {
+    if path == "-" {
+        return Ok(("<stdin>", Box::new(std::io::stdin().lock())));
+    }
+    let file = std::fs::File::open(path).map_err(|source| Error::Io {
+        path: path.into(),
+        source,
+    })?;
+    Ok((path, Box::new(std::io::BufReader::new(file))))
 }
 
 /// One item of a batch: its name, if it has one, and its text, or why it cannot be read.
@@ -228,6 +244,17 @@ fn batch(
             Err(error @ Error::Input { .. }) => {
                 stderr_line(&format!("statespace: error: {error}"));
                 Exit::BadInput
+            }
+            // The item's own clock ran out before its search (a scramble of millions of moves
+            // being applied): that item is undecided, the next gets a clock of its own.
+            Err(
+                error @ Error::Limit {
+                    limit: Limit::Time(_),
+                    ..
+                },
+            ) => {
+                stderr_line(&format!("statespace: error: {error}"));
+                Exit::LimitReached
             }
             Err(other) => return Err(other),
             Ok(solution) => {

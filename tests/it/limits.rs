@@ -37,27 +37,77 @@ fn a_time_limit_stops_the_search_with_stats() {
 /// Runs `statespace ARGS`, sends SIGINT after `wait`, and returns what it printed once it
 /// stopped, after checking it stopped within a fraction of a second with exit code 130.
 pub fn interrupted(args: &[&str], wait: Duration) -> String {
-    let binary = assert_cmd::cargo::cargo_bin("statespace");
-    let child = std::process::Command::new(binary)
-        .args(args)
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = spawn(args);
     std::thread::sleep(wait);
+    let stopped = sigint(child);
+    assert!(
+        stopped.after < Duration::from_secs(3),
+        "stopped in {:?}",
+        stopped.after
+    );
+    assert_eq!(stopped.code, Some(130), "{}", stopped.stderr);
+    stopped.stdout
+}
+
+/// `statespace ARGS` started, its stdout and stderr piped.
+pub fn spawn(args: &[&str]) -> std::process::Child {
+    use std::process::Stdio;
+    let binary = assert_cmd::cargo::cargo_bin("statespace");
+    std::process::Command::new(binary)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// How a run stopped by [`sigint`] ended.
+pub struct Stopped {
+    /// The exit code (`None`: a signal ended it).
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+    /// From the signal to the exit.
+    pub after: Duration,
+}
+
+/// Sends SIGINT to `child` now and waits for it to stop. One still running 10 s later is killed
+/// and the test fails: a run that ignores the signal is a failure, not a hang.
+pub fn sigint(mut child: std::process::Child) -> Stopped {
+    use std::io::Read;
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            pipe.unwrap().read_to_string(&mut text).unwrap();
+            text
+        })
+    };
+    let stdout = drain(child.stdout.take().map(|p| Box::new(p) as _));
+    let stderr = drain(child.stderr.take().map(|p| Box::new(p) as _));
     let sent = Instant::now();
     let status = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
         .unwrap();
     assert!(status.success());
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        sent.elapsed() < Duration::from_secs(3),
-        "stopped in {:?}",
-        sent.elapsed()
-    );
-    assert_eq!(out.status.code(), Some(130));
-    String::from_utf8(out.stdout).unwrap()
+    let code = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status.code();
+        }
+        if sent.elapsed() > Duration::from_secs(10) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("still running 10 s after SIGINT");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let after = sent.elapsed();
+    Stopped {
+        code,
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
+        after,
+    }
 }
 
 #[test]

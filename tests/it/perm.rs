@@ -525,7 +525,7 @@ fn perm_state_text_and_scrambles_round_trip() {
     use statespace::space::BoardFormat;
     let mut board = BoardText::from_file("s", "R U R' F2".into());
     board.scramble = true;
-    let s = space.read(&board).unwrap();
+    let s = space.read(&board, &mut Setup::default()).unwrap();
     let text = space.format(s);
     assert!(text.starts_with("CORNERS "), "{text}");
     assert_eq!(space.parse(&BoardText::from_file("b", text)).unwrap(), s);
@@ -541,8 +541,36 @@ fn perm_state_text_and_scrambles_round_trip() {
     assert!(space.may_follow(r, space.move_named("U").unwrap()));
     let mut bad = BoardText::from_file("s", "R Q".into());
     bad.scramble = true;
-    let e = space.read(&bad).unwrap_err().to_string();
-    assert_eq!(e, "s:1: unknown move \"Q\" (token 2 of \"R Q\")");
+    let e = space.read(&bad, &mut Setup::default()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "s:1: unknown move \"Q\" (token 2 of \"R Q\")"
+    );
+    // `#` starts a comment that runs to the end of its line, as in a .tws file.
+    let mut commented = BoardText::from_file("s", "R U # R R R\n\n# F\nR' F2#U".into());
+    commented.scramble = true;
+    assert_eq!(space.read(&commented, &mut Setup::default()).unwrap(), s);
+    // An unknown token is named by its line, and quoted by its start however long it is.
+    let q = "Q".repeat(1000);
+    let mut long = BoardText::from_file("s", format!("R # Q\nU {q}"));
+    long.scramble = true;
+    let e = space.read(&long, &mut Setup::default()).unwrap_err();
+    let (q40, line40) = (&q[..40], format!("U {}", &q[..38]));
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "s:2: unknown move \"{q40}…\" (1000 bytes) (token 2 of \"{line40}…\" (1002 bytes))"
+        )
+    );
+    // Applying a scramble is work under the run's limits: a spent clock stops it at its line.
+    let spent = Limits {
+        time_limit: Some(std::time::Duration::from_nanos(1)),
+        ..Limits::default()
+    };
+    let mut setup = Setup::new(&spent);
+    std::thread::sleep(std::time::Duration::from_millis(1));
+    let e = space.read(&board, &mut setup).unwrap_err();
+    assert_eq!(e.to_string(), "s:1: time limit 1ns reached");
 }
 
 /// Random states of `space`: random walks of `length` moves from solved.
@@ -2027,7 +2055,7 @@ fn perm_6x6x6_four_move_scramble_is_solved_optimally() {
     );
     // Applied and inverted: the scramble then its inverse is the solved state.
     let cube = space::<256>(&own(SIX), None, Metric::Htm);
-    let start = cube.parse_scramble(&board).unwrap();
+    let start = cube.parse_scramble(&board, &mut Setup::default()).unwrap();
     let back = BoardText::from_file("inverse", "3B' U 2R' F'".into());
     let path: Vec<_> = ["3B'", "U", "2R'", "F'"]
         .iter()
@@ -2036,7 +2064,8 @@ fn perm_6x6x6_four_move_scramble_is_solved_optimally() {
     assert_eq!(replay(&cube, start, &path), Some(cube.solved()));
     // The inverse as a scramble (the model's composition) and as packed moves agree.
     let inverse = replay(&cube, cube.solved(), &path).unwrap();
-    assert_eq!(cube.parse_scramble(&back).unwrap(), inverse);
+    let back = cube.parse_scramble(&back, &mut Setup::default()).unwrap();
+    assert_eq!(back, inverse);
     assert_ne!(inverse, start);
 }
 

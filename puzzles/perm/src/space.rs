@@ -634,10 +634,10 @@ impl<const N: usize> BoardFormat for PermSpace<N> {
 
     /// Any move of the definition may appear (derived moves and generators left out of
     /// `moves` too): a scramble outside the searched group is proven unsolvable by the
-    /// invariants, or searched to exhaustion.
-    fn parse_scramble(&self, text: &BoardText) -> Result<Packed<N>> {
-        let turns = self.def.parse_sequence(&text.text, &Self::location(text))?;
-        let t = self.def.sequence_transform(&turns);
+    /// invariants, or searched to exhaustion. `#` starts a comment to the end of its line.
+    fn parse_scramble(&self, text: &BoardText, setup: &mut Setup) -> Result<Packed<N>> {
+        let at = |line| text.location(line);
+        let t = self.def.scramble_transform(&text.text, &at, setup)?;
         let state = self
             .packer
             .pack(&self.def.solved.apply(&t, &self.def.orbits));

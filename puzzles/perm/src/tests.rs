@@ -600,7 +600,11 @@ fn perm_state_text_round_trips() {
     assert_eq!(e(""), "test: orbit TILES is missing");
     assert_eq!(
         e("TILES 0 1 2 3 4 5 6 7 8 / 0 0 0 0 0 0 0 0 1"),
-        "test: TILES: \"1\" is not a orientations below 1"
+        "test: TILES: \"1\" is not an orientation below 1"
+    );
+    assert_eq!(
+        e("TILES 0 1 2 3 4 5 6 7 x"),
+        "test: TILES: \"x\" is not a piece label below 255"
     );
     // A KPattern start pattern.
     let k = kpuzzle::parse(CUBE2_JSON, "2x2x2.json", &mut setup()).unwrap();

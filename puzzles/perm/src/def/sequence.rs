@@ -7,7 +7,7 @@
 
 use super::model::{Definition, MoveDef, Transform};
 use hashbrown::HashMap;
-use statespace::error::{Error, Location, Result};
+use statespace::error::{Error, Location, Result, quoted};
 use statespace::setup::{Setup, heap, listed};
 
 /// One token of a move sequence: a move and a signed exponent (`R2'` is `amount = -2`).
@@ -32,27 +32,31 @@ fn parse_turns(
     step: &mut dyn FnMut() -> Result<()>,
 ) -> Result<Vec<Turn>> {
     let mut turns = Vec::new();
-    for (k, token) in text
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|t| !t.is_empty())
-        .enumerate()
-    {
+    for (k, token) in tokens(text).enumerate() {
         step()?;
         match parse_turn(token, names) {
             Some(turn) => turns.push(turn),
-            None => {
-                return Err(Error::input(
-                    at.clone(),
-                    format!(
-                        "unknown move \"{token}\" (token {} of \"{}\")",
-                        k + 1,
-                        text.trim()
-                    ),
-                ));
-            }
+            None => return Err(Error::input(at.clone(), unknown_move(token, k, text))),
         }
     }
     Ok(turns)
+}
+
+/// The tokens of a move sequence: separated by whitespace or commas, as twsearch splits them.
+fn tokens(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+}
+
+/// Why the `k`-th (0-based) token of `text` is refused: it names no move. Both are quoted by
+/// their first characters only ([`quoted`]): a scramble's line may be megabytes.
+fn unknown_move(token: &str, k: usize, text: &str) -> String {
+    format!(
+        "unknown move {} (token {} of {})",
+        quoted(token),
+        k + 1,
+        quoted(text.trim())
+    )
 }
 
 /// One token (`R`, `R2'`, ...) with the moves `names`, if it names one.
@@ -89,6 +93,35 @@ impl Definition {
     /// `r1` twice when there is a move `r1`). Errors say which token is unknown, at `at`.
     pub fn parse_sequence(&self, text: &str, at: &Location) -> Result<Vec<Turn>> {
         parse_turns(text, at, &self.move_names(), &mut || Ok(()))
+    }
+
+    /// The transform of a scramble's text, its moves applied as they are read: no list of
+    /// turns is held, so a scramble of millions of moves takes the memory of its text and one
+    /// transform. Tokens as [`parse_sequence`](Self::parse_sequence) reads them; `#` starts a
+    /// comment that runs to the end of its line, as in a `.tws` file. Each token is a step of
+    /// `setup` (the time limit and Ctrl-C stop a long scramble); `at(line)` is where the text's
+    /// `line` (1-based) stands, for errors, which name the token and its line.
+    pub fn scramble_transform(
+        &self,
+        text: &str,
+        at: &dyn Fn(usize) -> Location,
+        setup: &mut Setup,
+    ) -> Result<Transform> {
+        let names = self.move_names();
+        let mut t = Transform::identity(&self.orbits);
+        for (i, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("");
+            for (k, token) in tokens(line).enumerate() {
+                setup.step(|| at(i + 1))?;
+                let turn = parse_turn(token, &names)
+                    .ok_or_else(|| Error::input(at(i + 1), unknown_move(token, k, line)))?;
+                let turned = self.moves[turn.mv]
+                    .transform
+                    .power(turn.amount, &self.orbits);
+                t = t.then(&turned, &self.orbits);
+            }
+        }
+        Ok(t)
     }
 
     /// The transform of a parsed sequence, turns applied left to right.

@@ -2,7 +2,7 @@
 //! one orbit per line (`CORNER 0 1 2 3 4 5 6 7 / 0 0 0 0 0 0 0 0`), and its parser.
 
 use super::model::{Definition, OrbitState, State};
-use statespace::error::{Error, Location, Result};
+use statespace::error::{Error, Location, Result, quoted};
 
 impl Definition {
     /// The state as compact text: one line per orbit, the orbit name, its piece labels, and
@@ -40,7 +40,7 @@ impl Definition {
             let Some(name) = toks.next() else { continue };
             let i = self
                 .orbit_index(name)
-                .ok_or_else(|| err(format!("unknown orbit \"{name}\"")))?;
+                .ok_or_else(|| err(format!("unknown orbit {}", quoted(name))))?;
             if orbits[i].is_some() {
                 return Err(err(format!("orbit {name} is given twice")));
             }
@@ -50,10 +50,12 @@ impl Definition {
                 Some(k) => (&rest[..k], Some(&rest[k + 1..])),
                 None => (&rest[..], None),
             };
-            let numbers = |toks: &[&str], what: &str, limit: u8| -> Result<Vec<u8>> {
+            // `what`: the number's name, then its plural (`an orientation`, `orientations`).
+            let numbers = |toks: &[&str], what: [&str; 2], limit: u8| -> Result<Vec<u8>> {
+                let [one, many] = what;
                 if toks.len() != o.pieces {
                     return Err(err(format!(
-                        "{name}: expected {} {what}, found {}",
+                        "{name}: expected {} {many}, found {}",
                         o.pieces,
                         toks.len()
                     )));
@@ -62,14 +64,15 @@ impl Definition {
                     .map(|t| match t.parse::<u8>() {
                         Ok(v) if v < limit => Ok(v),
                         _ => Err(err(format!(
-                            "{name}: \"{t}\" is not a {what} below {limit}"
+                            "{name}: {} is not {one} below {limit}",
+                            quoted(t)
                         ))),
                     })
                     .collect()
             };
-            let pieces = numbers(labels, "piece labels", u8::MAX)?;
+            let pieces = numbers(labels, ["a piece label", "piece labels"], u8::MAX)?;
             let orientation = match oris {
-                Some(t) => numbers(t, "orientations", o.orientations)?,
+                Some(t) => numbers(t, ["an orientation", "orientations"], o.orientations)?,
                 None => vec![0; o.pieces],
             };
             orbits[i] = Some(OrbitState {
