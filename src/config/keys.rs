@@ -36,9 +36,20 @@ pub struct Key {
     pub choices: &'static [&'static str],
     /// The value when the key is absent, as written in the declaration.
     pub default: Option<&'static str>,
+    /// The declared range of an integer key, as `(low, high)` (inclusive): what a front end's
+    /// flag for the same key is checked against too ([`Key::check`]).
+    #[serde(skip)]
+    pub bounds: Option<fn() -> (i64, i64)>,
 }
 
 impl Key {
+    /// `Some(complaint)` when `value` is outside the key's declared range.
+    pub fn check(&self, value: i64) -> Option<String> {
+        let (low, high) = self.bounds?();
+        (!(low..=high).contains(&value))
+            .then(|| format!("{value} is out of range (allowed: {low} to {high})"))
+    }
+
     /// The doc line with the range or the choices and the default, for help: `board rows; 2 to
     /// 12`, `how far a move goes; unit | line | path; default "unit"`.
     pub fn help(&self) -> String {
@@ -251,6 +262,32 @@ impl<T: Copy> Checked<T> {
 /// ```
 #[macro_export]
 macro_rules! keys {
+    // A section without `kind` (the library's `[search]`): the same, but for `kind`.
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $name:ident in [$section:ident] without kind {
+            $(
+                #[doc = $doc:literal]
+                $(#[range($range:expr)])?
+                $(#[choices($($choice:literal),+ $(,)?)])?
+                $(#[default($default:expr)])?
+                $field:ident : $ty:ty
+            ),* $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Default, ::serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        $vis struct $name {
+            $(
+                #[doc = $doc]
+                pub $field: Option<$crate::config::Spanned<$ty>>,
+            )*
+        }
+        $crate::keys!(@keys $name [$section] $(
+            [$doc] [$($range)?] [$($($choice),+)?] [$($default)?] $field : $ty;
+        )*);
+    };
     (
         $(#[$meta:meta])*
         $vis:vis struct $name:ident in [$section:ident] {
@@ -275,6 +312,23 @@ macro_rules! keys {
                 pub $field: Option<$crate::config::Spanned<$ty>>,
             )*
         }
+        $crate::keys!(@keys $name [$section] $(
+            [$doc] [$($range)?] [$($($choice),+)?] [$($default)?] $field : $ty;
+        )*);
+        #[allow(dead_code)]
+        impl $name {
+            /// `kind`, checked (for an error at its line).
+            pub fn kind_at(
+                &self,
+                config: &$crate::config::Config,
+            ) -> $crate::config::Checked<String> {
+                config.checked_kind(&self.kind, concat!(stringify!($section), ".kind"))
+            }
+        }
+    };
+    (@keys $name:ident [$section:ident] $(
+        [$doc:literal] [$($range:expr)?] [$($choice:literal),*] [$($default:expr)?] $field:ident : $ty:ty;
+    )*) => {
         impl $crate::config::Keys for $name {
             const SECTION: &'static str = stringify!($section);
             const KEYS: &'static [$crate::config::Key] = &[
@@ -283,8 +337,9 @@ macro_rules! keys {
                     dotted: concat!(stringify!($section), ".", stringify!($field)),
                     doc: $crate::config::trim_doc($doc),
                     range: $crate::keys!(@range_text $($range)?),
-                    choices: &[$($($choice),+)?],
+                    choices: &[$($choice),*],
                     default: $crate::keys!(@default_text $($default)?),
+                    bounds: $crate::keys!(@bounds $($range)?),
                 }, )*
             ];
             fn validate(
@@ -297,15 +352,8 @@ macro_rules! keys {
         }
         #[allow(dead_code)]
         impl $name {
-            /// `kind`, checked (for an error at its line).
-            pub fn kind_at(
-                &self,
-                config: &$crate::config::Config,
-            ) -> $crate::config::Checked<String> {
-                config.checked_kind(&self.kind, concat!(stringify!($section), ".kind"))
-            }
             $crate::keys!(@accessors 0usize; $(
-                [$doc] [$($range)?] [$($($choice),+)?] [$($default)?] $field : $ty;
+                [$doc] [$($range)?] [$($choice),*] [$($default)?] $field : $ty;
             )*);
         }
     };
@@ -331,6 +379,13 @@ macro_rules! keys {
         Some(|| {
             let range = $range;
             format!("{} to {}", range.start(), range.end())
+        })
+    };
+    (@bounds) => { None };
+    (@bounds $range:expr) => {
+        Some(|| {
+            let range = $range;
+            (*range.start() as i64, *range.end() as i64)
         })
     };
     (@default_text) => { None };

@@ -37,6 +37,7 @@
 //! explore_from = "start"  # explore: from the start board or the goals (default: goals if it can)
 //! transpositions = "32MiB"  # iddfs/idastar: the transposition table, or "off" (default "auto")
 //! solutions = 3      # solve: the first 3 optimal solutions (table, idastar, iddfs; default 1)
+//! beam_width = 10000 # solve: the states beam search keeps at each depth
 //! [heuristic]
 //! kind = "default"   # astar/idastar: the plugin's heuristics (tiles: linear-conflict, pdb, ...)
 //! [start]
@@ -57,15 +58,10 @@ pub use toml::Spanned;
 
 mod keys;
 mod mode;
+mod search;
 pub use keys::{Checked, Field, Key, Keys, RangeCheck, check_choice, trim_doc};
-pub use mode::{Mode, UnsupportedMode, check_mode};
-
-/// The most worker threads `[search] threads` and `--threads` accept.
-pub const MAX_THREADS: usize = 1024;
-
-/// The most solutions `[search] solutions` and `--solutions` ask for: more than any listing
-/// holds in memory (each is a path), enough to count every optimal solution of a puzzle.
-pub const MAX_SOLUTIONS: u64 = 1 << 32;
+pub use mode::{Auto, Engine, Facts, Gives, Mode, Need, UnsupportedMode, check_mode, choose};
+pub use search::{MAX_BEAM_WIDTH, MAX_SOLUTIONS, MAX_THREADS, Overrides, SearchKeys};
 
 /// A parsed config file: the library's sections plus the source text, from which
 /// [`sections`](Config::sections) reads the plugin's.
@@ -77,8 +73,8 @@ pub struct Config {
     pub text: String,
     /// `[puzzle] kind`: the plugin.
     pub kind: Spanned<String>,
-    /// `[search]`: the engine and its limits.
-    pub search: SearchSection,
+    /// `[search]`: the engine, its limits and its options.
+    pub search: SearchKeys,
     /// `[start]`: the position to solve, when given.
     pub start: Option<StartSection>,
     /// `[heuristic] kind`, when the file has the section (the rest is the plugin's).
@@ -94,8 +90,8 @@ struct RawConfig {
     #[allow(dead_code)] // read by the plugin, through Config::sections
     goal: Option<IgnoredAny>,
     heuristic: Option<KindOnly>,
-    #[serde(default)]
-    search: SearchSection,
+    #[allow(dead_code)] // read with its declaration, through Config::section
+    search: Option<IgnoredAny>,
     start: Option<StartSection>,
 }
 
@@ -107,41 +103,19 @@ struct KindOnly {
     kind: Spanned<String>,
 }
 
-/// `[search]`: the engine and its limits.
+/// `[search]` keys that moved to `[heuristic]`: read only to say where they went.
 #[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SearchSection {
-    /// The engine (`bfs`, `table`, ...); the puzzle's default when absent.
-    pub mode: Option<Spanned<String>>,
-    /// Give up deeper than this many moves.
-    pub max_depth: Option<Spanned<i64>>,
-    /// Give up after this many states.
-    pub max_states: Option<Spanned<i64>>,
-    /// Wall-clock limit, e.g. `"30s"`, `"2m"` (humantime syntax).
-    pub time_limit: Option<Spanned<String>>,
-    /// Memory budget, e.g. `"4GiB"`, `"512MB"`.
-    pub memory: Option<Spanned<String>>,
-    /// Worker threads for engines that use several: `explore` (default: chosen by size) and
-    /// `solve`'s IDA* (default 1).
-    pub threads: Option<Spanned<i64>>,
-    /// Where `explore` sweeps from: `start` or `goals` (see [`ExploreFrom`]); default: the goals
-    /// when the puzzle can sweep backward, else the start.
-    pub explore_from: Option<Spanned<String>>,
-    /// The depth-first engines' transposition table: a size (`"32MiB"`), `"auto"` or `"off"`.
-    pub transpositions: Option<Spanned<String>>,
-    /// How many optimal solutions `solve` gives (at least 1; see [`Limits::solutions`]).
-    ///
-    /// [`Limits::solutions`]: crate::limit::Limits::solutions
-    pub solutions: Option<Spanned<i64>>,
-    /// Moved to `[heuristic] kind`: read only to say so.
-    #[serde(default)]
+struct MovedSearchKeys {
     heuristic: Option<Spanned<IgnoredAny>>,
-    /// Moved to `[heuristic] groups`: read only to say so.
-    #[serde(default)]
     pdb: Option<Spanned<IgnoredAny>>,
-    /// Moved to `[heuristic] reflect`: read only to say so.
-    #[serde(default)]
     reflect: Option<Spanned<IgnoredAny>>,
+}
+
+/// The file read for [`MovedSearchKeys`] alone, every other key skipped.
+#[derive(Debug, Default, Deserialize)]
+struct MovedOnly {
+    #[serde(default)]
+    search: MovedSearchKeys,
 }
 
 /// `[start]`: the position to solve.
@@ -164,22 +138,25 @@ impl Config {
     /// Parses `text`; `name` is the file name errors mention.
     pub fn parse(name: &str, text: &str) -> Result<Config> {
         let raw: RawConfig = toml::from_str(text).map_err(|e| toml_error(name, text, e))?;
-        let config = Config {
+        let mut config = Config {
             name: name.to_string(),
             text: text.to_string(),
             kind: raw.puzzle.kind,
-            search: raw.search,
+            search: SearchKeys::default(),
             start: raw.start,
             heuristic: raw.heuristic.map(|h| h.kind),
         };
         config.check_moved()?;
+        config.search = config.section::<SearchKeys>()?.unwrap_or_default();
         config.check_start()?;
         Ok(config)
     }
 
     /// Refuses the `[search]` keys that moved to `[heuristic]`, saying where they went.
     fn check_moved(&self) -> Result<()> {
-        let search = &self.search;
+        let moved: MovedOnly =
+            toml::from_str(&self.text).map_err(|e| toml_error(&self.name, &self.text, e))?;
+        let search = &moved.search;
         let why = "moved: write it in the [heuristic] section as";
         for (raw, key, now) in [
             (&search.heuristic, "search.heuristic", "kind"),
@@ -257,82 +234,6 @@ impl Config {
                 Ok(None)
             }
         }
-    }
-
-    /// `[search] mode` as written, with its span (whether the puzzle has that engine is the
-    /// registry's check: engine names are open).
-    pub fn mode(&self) -> Option<(&str, Range<usize>)> {
-        let raw = self.search.mode.as_ref()?;
-        Some((raw.get_ref().as_str(), raw.span()))
-    }
-
-    /// `[search]` limits, over `base` (which carries the memory budget and any CLI limits).
-    pub fn limits(&self, mut base: crate::limit::Limits) -> Result<crate::limit::Limits> {
-        if self.search.max_depth.is_some() {
-            let d = self.int_in(
-                &self.search.max_depth,
-                "search.max_depth",
-                0..=u32::MAX as i64,
-            )?;
-            base.max_depth = Some(d as u32);
-        }
-        if self.search.max_states.is_some() {
-            let n = self.int_in(&self.search.max_states, "search.max_states", 1..=i64::MAX)?;
-            base.max_states = Some(n as u64);
-        }
-        if let Some(raw) = &self.search.time_limit {
-            let limit = parse_duration(raw.get_ref())
-                .map_err(|e| self.error_at(raw.span(), "search.time_limit", e.to_string()))?;
-            base.time_limit = Some(limit);
-        }
-        if let Some(raw) = &self.search.memory {
-            base.memory_budget = parse_bytes(raw.get_ref())
-                .map_err(|e| self.error_at(raw.span(), "search.memory", e.to_string()))?;
-        }
-        if self.search.solutions.is_some() {
-            let n = self.int_in(
-                &self.search.solutions,
-                "search.solutions",
-                1..=MAX_SOLUTIONS as i64,
-            )?;
-            base.solutions = n as usize;
-        }
-        if let Some(raw) = &self.search.transpositions {
-            base.transpositions = parse_transpositions(raw.get_ref())
-                .map_err(|e| self.error_at(raw.span(), "search.transpositions", e.to_string()))?;
-        }
-        if let Some(threads) = self.threads()? {
-            base.threads = threads;
-        }
-        Ok(base)
-    }
-
-    /// `[search] threads`: 1 to [`MAX_THREADS`], or `None` when absent (the engine chooses).
-    pub fn threads(&self) -> Result<Option<usize>> {
-        match &self.search.threads {
-            None => Ok(None),
-            Some(_) => {
-                let n = self.int_in(
-                    &self.search.threads,
-                    "search.threads",
-                    1..=MAX_THREADS as i64,
-                )?;
-                Ok(Some(n as usize))
-            }
-        }
-    }
-
-    /// `[search] explore_from`, or `None` when absent (explore chooses).
-    pub fn explore_from(&self) -> Result<Option<ExploreFrom>> {
-        let Some(raw) = &self.search.explore_from else {
-            return Ok(None);
-        };
-        raw.get_ref()
-            .parse()
-            .map(Some)
-            .map_err(|e: UnknownDirection| {
-                self.error_at(raw.span(), "search.explore_from", e.to_string())
-            })
     }
 
     /// The `[start] board` (or `scramble`) text with where it stands in the file; an error when
@@ -452,8 +353,8 @@ pub fn parse_bytes(text: &str) -> std::result::Result<u64, SizeError> {
 /// A transposition table's size: `auto`, `off`, or a byte count as [`parse_bytes`] reads it.
 pub fn parse_transpositions(
     text: &str,
-) -> std::result::Result<crate::limit::Transpositions, SizeError> {
-    use crate::limit::Transpositions;
+) -> std::result::Result<crate::options::Transpositions, SizeError> {
+    use crate::options::Transpositions;
     match text.trim() {
         "auto" => Ok(Transpositions::Auto),
         "off" => Ok(Transpositions::Off),

@@ -163,7 +163,7 @@ fn explore_from_is_start_or_goals_and_names_its_line() {
     let err = config("\"up\"").unwrap_err().to_string();
     assert_eq!(
         err,
-        "x.toml:4: search.explore_from: `up` is not a place to explore from (known: start, goals)"
+        "x.toml:4: search.explore_from: unknown value `up` (allowed: start, goals)"
     );
     let absent = Config::parse("x.toml", "[puzzle]\nkind = \"flip\"\n").unwrap();
     assert_eq!(absent.explore_from().unwrap(), None);
@@ -176,12 +176,12 @@ fn solutions_are_read_and_zero_is_refused_at_its_line() {
             "s.toml",
             &format!("[puzzle]\nkind = \"t\"\n[search]\nsolutions = {n}\n"),
         )
-        .unwrap()
     };
-    let limits = config("3").limits(crate::limit::Limits::default()).unwrap();
-    assert_eq!(limits.solutions, 3);
-    assert_eq!(crate::limit::Limits::default().solutions, 1);
-    let err = config("0").limits(crate::limit::Limits::default());
+    let default = crate::options::SearchOptions::default();
+    let options = config("3").unwrap().options(default).unwrap();
+    assert_eq!((options.solutions, default.solutions), (3, 1));
+    // Refused as the file is read, as every declared key is.
+    let err = config("0");
     assert_eq!(
         err.unwrap_err().to_string(),
         "s.toml:4: search.solutions: 0 is out of range (allowed: 1 to 4294967296)"

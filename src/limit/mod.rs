@@ -32,32 +32,6 @@ pub struct Limits {
     pub memory_budget: u64,
     /// Set from outside (the CLI's Ctrl-C handler) to stop the run with [`Limit::Interrupted`].
     pub interrupt: Option<&'static AtomicBool>,
-    /// The transposition table of the depth-first engines (IDDFS, IDA*): its size, part of
-    /// [`memory_budget`](Self::memory_budget), or none.
-    pub transpositions: Transpositions,
-    /// How many optimal solutions a solve gives (`[search] solutions`, `--solutions`; at least
-    /// 1, the default): the engines that list solutions (`table`, `idastar`, `iddfs`) give the
-    /// first this many distinct ones of the optimal length, all of them when there are fewer,
-    /// in the [`Report`](crate::search::Report)'s `others` after the outcome's path.
-    pub solutions: usize,
-    /// Worker threads of the engines that split their work (`[search] threads`, `--threads`; at
-    /// least 1, the default): IDA* searches each iteration's subtrees on this many (see
-    /// `search::idastar`); the other path engines run on one.
-    pub threads: usize,
-}
-
-/// How large a transposition table the depth-first engines keep (`[search] transpositions`,
-/// `--transpositions`); what the table does and why it keeps answers optimal is in
-/// `search::transpositions`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Transpositions {
-    /// The engine's default size, within the memory budget.
-    #[default]
-    Auto,
-    /// No table: a state is searched again along every path the move-order rule allows.
-    Off,
-    /// A table of at most this many bytes; refused, with the figure, when it passes the budget.
-    Bytes(u64),
 }
 
 impl Default for Limits {
@@ -69,9 +43,6 @@ impl Default for Limits {
             clock_start: None,
             memory_budget: default_memory_budget(),
             interrupt: None,
-            transpositions: Transpositions::Auto,
-            solutions: 1,
-            threads: 1,
         }
     }
 }
@@ -135,6 +106,9 @@ pub enum Limit {
     Time(Duration),
     /// The run was interrupted (Ctrl-C).
     Interrupted,
+    /// A beam of this width ran out of states without reaching a goal, having cut some: a
+    /// wider one may find a path (beam search proves nothing else).
+    Width(usize),
     /// The run would need `needed` bytes, more than the budget; refused before allocating.
     Memory {
         /// The bytes the work needs.
@@ -151,6 +125,7 @@ impl fmt::Display for Limit {
             Limit::States(n) => write!(f, "state limit {n} reached"),
             Limit::Time(t) => write!(f, "time limit {} reached", humantime::format_duration(*t)),
             Limit::Interrupted => write!(f, "interrupted"),
+            Limit::Width(w) => write!(f, "beam width {w} reached (no path within it)"),
             Limit::Memory { needed, budget } => {
                 let (mut need, mut have) = (human_bytes(*needed), human_bytes(*budget as u128));
                 // Two figures that round alike say nothing: then the bytes too.

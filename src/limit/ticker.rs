@@ -166,6 +166,7 @@ impl<'a> Ticker<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::options::SearchOptions;
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
 
@@ -368,11 +369,17 @@ mod tests {
             ),
             (
                 "iddfs",
-                Box::new(|| stopped(iddfs::solve(&path, 1, &limits).outcome)),
+                Box::new(|| {
+                    stopped(iddfs::solve(&path, 1, &limits, &SearchOptions::default()).outcome)
+                }),
             ),
             (
                 "idastar",
-                Box::new(|| stopped(idastar::solve(&path, &Zero, 1, &limits).outcome)),
+                Box::new(|| {
+                    stopped(
+                        idastar::solve(&path, &Zero, 1, &limits, &SearchOptions::default()).outcome,
+                    )
+                }),
             ),
             (
                 "astar",
