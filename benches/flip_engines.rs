@@ -13,6 +13,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use statespace::limit::Limits;
+use statespace::options::SearchOptions;
 use statespace::search::{Outcome, bfs, iddfs, table};
 use statespace_flip::{Flip, FlipGoal, Geometry};
 use std::hint::black_box;
@@ -77,7 +78,7 @@ fn bench(c: &mut Criterion) {
     for (name, boards) in [("solvable", solvable_boards(&flip)), ("any", any_boards())] {
         let by_iddfs: u64 = boards
             .iter()
-            .map(|&b| score(&iddfs::solve(&flip, b, &limits).outcome))
+            .map(|&b| score(&iddfs::solve(&flip, b, &limits, &SearchOptions::default()).outcome))
             .sum();
         let by_bfs: u64 = boards
             .iter()
@@ -95,7 +96,9 @@ fn bench(c: &mut Criterion) {
             b.iter(|| {
                 let sum: u64 = boards
                     .iter()
-                    .map(|&x| score(&iddfs::solve(&flip, x, &limits).outcome))
+                    .map(|&x| {
+                        score(&iddfs::solve(&flip, x, &limits, &SearchOptions::default()).outcome)
+                    })
                     .sum();
                 black_box(sum)
             })

@@ -29,6 +29,7 @@ mod perm_common;
 use perm_common::{arg, definition};
 use statespace::cache::TableCache;
 use statespace::limit::{Limits, human_bytes};
+use statespace::options::SearchOptions;
 use statespace::random::Lcg;
 use statespace::search::pdb::Max;
 use statespace::search::{Outcome, idastar};
@@ -179,7 +180,13 @@ fn run<const N: usize>(run: Run) {
                 .iter()
                 .fold(space.solved(), |s, &m| space.apply(s, m));
             let cpu = cpu_seconds();
-            let report = idastar::solve(&space, &pdb, start, &Limits::default());
+            let report = idastar::solve(
+                &space,
+                &pdb,
+                start,
+                &Limits::default(),
+                &SearchOptions::default(),
+            );
             let cpu = cpu_seconds() - cpu;
             let Outcome::Solved(path) = &report.outcome else {
                 panic!("{:?}", report.outcome)

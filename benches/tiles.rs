@@ -25,7 +25,9 @@
 
 use statespace::cache::TableCache;
 use statespace::config::parse_transpositions;
-use statespace::limit::{Limits, Transpositions, human_bytes};
+use statespace::limit::{Limits, human_bytes};
+use statespace::options::SearchOptions;
+use statespace::options::Transpositions;
 use statespace::search::{Outcome, idastar};
 use statespace::space::{Heuristic, StateSpace, replay};
 use statespace_tiles::board::from_blank_first;
@@ -113,9 +115,10 @@ fn run<H: Heuristic<Tiles> + ?Sized>(
     set: &[&Instance],
     transpositions: Transpositions,
 ) -> Totals {
-    let limits = Limits {
+    let limits = Limits::default();
+    let options = SearchOptions {
         transpositions,
-        ..Limits::default()
+        ..SearchOptions::default()
     };
     let mut totals = Totals {
         name: name.into(),
@@ -128,7 +131,7 @@ fn run<H: Heuristic<Tiles> + ?Sized>(
         korf: set.iter().map(|i| i.korf_nodes).sum(),
     };
     for inst in set {
-        let report = idastar::solve(tiles, h, inst.board, &limits);
+        let report = idastar::solve(tiles, h, inst.board, &limits, &options);
         let Outcome::Solved(path) = report.outcome else {
             panic!("{name}: instance {} not solved", inst.id);
         };

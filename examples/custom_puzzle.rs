@@ -19,6 +19,7 @@ use statespace::error::Result;
 use statespace::instance::{Answer, Instance};
 use statespace::kit::Kit;
 use statespace::limit::Limits;
+use statespace::options::SearchOptions;
 use statespace::registry::{Plugin, PluginInfo, Registry};
 use statespace::space::{BoardFormat, Describe, GoalSet, Indexed, Invertible, StateSpace};
 use std::fmt;
@@ -215,7 +216,8 @@ fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
     let board = config.start_board().expect("the config has a start");
     println!("{}: modes {:?}", instance.description(), instance.modes());
     for mode in instance.modes() {
-        let solution = instance.solve(&board, mode, &Limits::default())?;
+        let solution =
+            instance.solve(&board, mode, &Limits::default(), &SearchOptions::default())?;
         let Answer::Solved { moves, .. } = &solution.answer else {
             panic!("{mode}: {:?}", solution.answer);
         };

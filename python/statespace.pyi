@@ -1,7 +1,7 @@
 """statespace: exact state-space search for puzzles, from Python.
 
 The built-in puzzles (Flip, Shift, sliding tiles, permutation puzzles, sliding blocks, peg
-solitaire) and the library's engines (bfs, iddfs, table, astar, idastar, and each puzzle's own),
+solitaire) and the library's engines (bfs, iddfs, table, astar, idastar, beam, and each puzzle's own),
 configured as a TOML config is and answering with the fields of the command line's ``--json``;
 and puzzles written in Python (``solve``, ``explore``, ``export`` of any object with ``start``,
 ``successors`` and ``is_goal``), searched by the same engines.
@@ -292,9 +292,10 @@ def solve(
     memory: Optional[Size] = None,
 ) -> Solution:
     """Solves a puzzle written in Python from its start, by the library's engines: ``bfs``,
-    ``iddfs``, and with a ``heuristic`` ``astar`` and ``idastar``; ``auto`` (the default) is
-    A* with a heuristic, else BFS. Every answer is optimal (A* and IDA* given an admissible
-    heuristic); ``unsolvable`` is proven by BFS and A* when everything reachable is exhausted.
+    ``iddfs``, ``beam``, and with a ``heuristic`` ``astar`` and ``idastar``; ``auto`` (the
+    default) is A* with a heuristic, else BFS. Every answer but ``beam``'s is optimal (A* and
+    IDA* given an admissible heuristic; ``optimal`` says so in the result); ``unsolvable`` is
+    proven by BFS and A* when everything reachable is exhausted.
 
     The engine runs with the GIL released and takes it for each callback. A limit is an answer
     (``outcome == "limit-reached"``): the time limit holds within a second however slow the

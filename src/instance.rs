@@ -17,20 +17,23 @@
 
 use crate::board_text::BoardText;
 use crate::cache::TableCache;
-use crate::config::{ExploreFrom, Mode, UnsupportedMode, check_mode};
+use crate::config::{Engine, ExploreFrom, Facts, Mode, UnsupportedMode, check_mode, choose};
 use crate::error::{Error, Location, Result};
 use crate::graph::{ExportLimits, StateGraph};
 use crate::limit::{Limit, Limits};
+use crate::options::SearchOptions;
 use crate::picture::BoardStyle;
 use crate::search::layers::Layers;
+pub use crate::search::table::TableDetails;
 use crate::search::{Outcome, Report, Stats};
 use serde_json::Value;
 use std::fmt::Display;
 use std::sync::Arc;
 
-/// An engine as the instance holds it: board text, limits and the table cache in, a [`Solution`]
-/// out.
-pub type SolveFn = Box<dyn Fn(&BoardText, &Limits, &TableCache) -> Result<Solution> + Send + Sync>;
+/// An engine as the instance holds it: board text, limits, options and the table cache in, a
+/// [`Solution`] out.
+pub type SolveFn =
+    Box<dyn Fn(&BoardText, &Limits, &SearchOptions, &TableCache) -> Result<Solution> + Send + Sync>;
 
 /// A whole-space sweep: the config's start board (for forward sweeps), options and a progress
 /// callback in, an [`Exploration`] out.
@@ -48,11 +51,13 @@ pub type ExportFn = Box<
 /// A configured puzzle (size, goal): solves boards given as text with the engines it has.
 pub struct Instance {
     description: String,
-    engines: Vec<(Mode, SolveFn)>,
-    /// The engines that list several solutions when [`Limits::solutions`] asks for them.
-    listing: Vec<Mode>,
-    /// The engine `auto` runs.
-    auto: Option<Mode>,
+    /// The engines, each with what it is (its guarantees decide which list solutions, and
+    /// whether an answer is proven minimal).
+    engines: Vec<(&'static Engine, SolveFn)>,
+    /// What `auto`'s rule knows of the puzzle.
+    facts: Facts,
+    /// The engine the plugin asked `auto` to run, when it knows better than the rule.
+    preferred: Option<Mode>,
     default_mode: Option<Mode>,
     explore: Option<ExploreFn>,
     export: Option<ExportFn>,
@@ -71,8 +76,8 @@ impl Instance {
         Instance {
             description: description.into(),
             engines: Vec::new(),
-            listing: Vec::new(),
-            auto: None,
+            facts: Facts::default(),
+            preferred: None,
             default_mode: None,
             explore: None,
             export: None,
@@ -88,31 +93,30 @@ impl Instance {
         self
     }
 
-    /// Adds the engine for `mode`, replacing one the instance had (a plugin's own engine takes
-    /// the place of the generic one).
-    pub fn with_engine(mut self, mode: Mode, engine: SolveFn) -> Self {
+    /// Adds `engine` (the library's, from the [engine table](crate::search::engines), or a
+    /// plugin's own), replacing one of the same mode the instance had (a plugin's own
+    /// implementation takes the place of the generic one).
+    pub fn with_engine(mut self, engine: &'static Engine, run: SolveFn) -> Self {
         assert!(
-            mode != Mode::AUTO,
+            engine.mode != Mode::AUTO,
             "auto is a choice among engines: with_auto"
         );
-        self.engines.retain(|(m, _)| *m != mode);
-        self.listing.retain(|m| *m != mode);
-        self.engines.push((mode, engine));
+        self.engines.retain(|(e, _)| e.mode != engine.mode);
+        self.engines.push((engine, run));
         self
     }
 
-    /// Adds the engine for `mode` as [`with_engine`](Self::with_engine) does, one that lists
-    /// as many optimal solutions as [`Limits::solutions`] asks for (the others give one, and
-    /// are refused when more are asked).
-    pub fn with_listing_engine(mut self, mode: Mode, engine: SolveFn) -> Self {
-        self = self.with_engine(mode, engine);
-        self.listing.push(mode);
-        self
-    }
-
-    /// Makes `auto` run `mode` (which the instance must have).
+    /// Makes `auto` run `mode` (which the instance must have): for a plugin that knows its
+    /// puzzle better than the rule ([`choose`]) does.
     pub fn with_auto(mut self, mode: Mode) -> Self {
-        self.auto = Some(mode);
+        self.preferred = Some(mode);
+        self
+    }
+
+    /// What `auto`'s rule knows of the puzzle (the size of its space, whether moves are
+    /// costly).
+    pub fn with_facts(mut self, facts: Facts) -> Self {
+        self.facts = facts;
         self
     }
 
@@ -174,29 +178,40 @@ impl Instance {
         &self.description
     }
 
-    /// The modes this instance runs: the library's engines in [`Mode::LIBRARY`] order, then the
-    /// plugin's own in the order it added them, then `auto` (when it has engines).
+    /// The modes this instance runs: the library's engines in the engine table's order, then
+    /// the plugin's own in the order it added them, then `auto` (when it has engines).
     pub fn modes(&self) -> Vec<Mode> {
-        let mut modes: Vec<Mode> = self.engines.iter().map(|(m, _)| *m).collect();
-        // A stable sort: the plugin's own engines keep the order they were added in.
-        modes.sort_by_key(|m| m.rank());
-        if self.auto_engine().is_some() {
+        let mut modes: Vec<Mode> = self.engines().iter().map(|e| e.mode).collect();
+        if !modes.is_empty() {
             modes.push(Mode::AUTO);
         }
         modes
+    }
+
+    /// The engines this instance runs, as [`modes`](Self::modes) lists them (without `auto`).
+    pub fn engines(&self) -> Vec<&'static Engine> {
+        let mut engines: Vec<&'static Engine> = self.engines.iter().map(|(e, _)| *e).collect();
+        // A stable sort: the plugin's own engines keep the order they were added in.
+        engines.sort_by_key(|e| crate::search::engines::rank(e.mode));
+        engines
     }
 
     fn has(&self, mode: Mode) -> bool {
         self.modes().contains(&mode)
     }
 
-    /// What `auto` runs: the plugin's choice, else the first engine of bfs, table, iddfs.
-    fn auto_engine(&self) -> Option<Mode> {
-        self.auto
-            .into_iter()
-            .chain([Mode::BFS, Mode::TABLE, Mode::IDDFS])
-            .find(|&m| m != Mode::AUTO && self.engines.iter().any(|(e, _)| *e == m))
-            .or_else(|| self.engines.first().map(|(m, _)| *m))
+    fn engine(&self, mode: Mode) -> Option<&'static Engine> {
+        self.engines
+            .iter()
+            .find(|(e, _)| e.mode == mode)
+            .map(|(e, _)| *e)
+    }
+
+    /// What `auto` runs for `solutions` asked: the rule over this instance's engines
+    /// ([`choose`]), else its first engine.
+    fn auto_engine(&self, solutions: usize) -> Option<Mode> {
+        choose(&self.engines(), &self.facts, solutions, self.preferred)
+            .or_else(|| self.engines().first().map(|e| e.mode))
     }
 
     /// The mode to use when the command line names none: the config's (set by the registry),
@@ -229,37 +244,32 @@ impl Instance {
         Ok(())
     }
 
-    /// The engine `mode` runs when `solutions` are asked for: `auto` resolved (with more than
-    /// one, to the first engine that lists them of: the one `auto` runs, `idastar`, `table`,
-    /// `iddfs`); an error in one line when that engine gives a single solution and more are
-    /// asked, naming the engines of this puzzle that list them. Checked before any work.
+    /// The engine `mode` runs when `solutions` are asked for: `auto` resolved by its rule
+    /// ([`choose`]: with more than one, an engine that lists them); an error in one line when
+    /// that engine gives a single solution and more are asked, naming the engines of this
+    /// puzzle that list them. Checked before any work.
     pub fn engine_for(&self, mode: Mode, solutions: usize) -> Result<Mode> {
         self.check_mode(mode).map_err(|e| {
             Error::input(Location::command("solve").with_key("mode"), e.to_string())
         })?;
-        let auto = self.auto_engine();
-        // What `auto` runs when several solutions are asked: the first engine that lists them.
-        let listing_auto = auto
-            .into_iter()
-            .chain([Mode::IDASTAR, Mode::TABLE, Mode::IDDFS])
-            .find(|m| self.listing.contains(m));
         let engine = match mode {
-            Mode::AUTO if solutions > 1 => listing_auto.or(auto),
-            Mode::AUTO => auto,
+            Mode::AUTO => self.auto_engine(solutions),
             other => Some(other),
         }
         .expect("checked: auto has an engine");
-        if solutions <= 1 || self.listing.contains(&engine) {
+        let lists = |m: Mode| self.engine(m).is_some_and(|e| e.gives.lists);
+        if solutions <= 1 || lists(engine) {
             return Ok(engine);
         }
-        let mut listing = self.listing.clone();
-        listing.sort_by_key(|m| m.rank());
-        let names: Vec<&str> = listing.iter().map(|m| m.name()).collect();
-        let message = match listing_auto {
+        let listing: Vec<&str> = (self.engines().into_iter())
+            .filter(|e| e.gives.lists)
+            .map(|e| e.mode.name())
+            .collect();
+        let message = match self.auto_engine(solutions).filter(|&m| lists(m)) {
             Some(auto) => format!(
                 "{solutions} asked, but the {engine} engine gives one solution; these list \
                  several here: {} (auto runs {auto})",
-                names.join(", "),
+                listing.join(", "),
             ),
             None => format!(
                 "{solutions} asked, but no engine of {} lists several solutions: ask for 1",
@@ -272,23 +282,36 @@ impl Instance {
         ))
     }
 
-    /// Parses `board` and solves it with `mode` within `limits`. `auto` runs the engine it
-    /// stands for; the solution names that engine and carries `"auto": true`. With
-    /// [`Limits::solutions`] above 1, the engine must list solutions
-    /// ([`engine_for`](Self::engine_for)).
-    pub fn solve(&self, board: &BoardText, mode: Mode, limits: &Limits) -> Result<Solution> {
+    /// Parses `board` and solves it with `mode` within `limits`, as `options` ask. `auto` runs
+    /// the engine it stands for; the solution names that engine and carries `"auto": true`.
+    /// With [`SearchOptions::solutions`] above 1, the engine must list solutions
+    /// ([`engine_for`](Self::engine_for)). Whether the answer is proven
+    /// ([`Solution::optimal`]) is the engine's guarantee.
+    pub fn solve(
+        &self,
+        board: &BoardText,
+        mode: Mode,
+        limits: &Limits,
+        options: &SearchOptions,
+    ) -> Result<Solution> {
         self.check_mode(mode).map_err(|e| {
             Error::input(Location::file(&board.file).with_key("mode"), e.to_string())
         })?;
-        let engine = self.engine_for(mode, limits.solutions)?;
-        let (_, solve) = self
+        let engine = self.engine_for(mode, options.solutions)?;
+        let (about, solve) = self
             .engines
             .iter()
-            .find(|(m, _)| *m == engine)
+            .find(|(e, _)| e.mode == engine)
             .expect("checked: the instance has this engine");
-        let mut solution = solve(board, limits, &self.cache)?;
+        let mut solution = solve(board, limits, options, &self.cache)?;
         solution.mode = engine;
-        solution.asked = limits.solutions.max(1);
+        solution.asked = options.solutions.max(1);
+        solution.optimal = about.gives.optimal
+            && !matches!(solution.answer, Answer::LimitReached(_))
+            && solution.details.iter().all(|d| d.proven() != Some(false));
+        if !about.gives.optimal {
+            solution.details.push(Arc::new(NotProvenMinimal));
+        }
         if mode == Mode::AUTO {
             solution.details.push(Arc::new(ChosenByAuto));
         }
@@ -442,11 +465,15 @@ pub struct Solution {
     /// Solved, unsolvable or stopped.
     pub answer: Answer,
     /// The further optimal solutions after the answer's, as move labels, when more than one was
-    /// asked for ([`Limits::solutions`]); each as long as the answer's path.
+    /// asked for ([`SearchOptions::solutions`]); each as long as the answer's path.
     pub others: Vec<Vec<String>>,
     /// How many solutions were asked for (1 by default): with fewer found, the answer and
     /// [`others`](Self::others) are every optimal solution there is.
     pub asked: usize,
+    /// Whether the answer is proven: a path of the fewest moves, or a proof that there is
+    /// none (`"optimal"` in the JSON). False for an engine that does not guarantee it (beam
+    /// search), an answer its engine could not prove, and a run stopped by a limit.
+    pub optimal: bool,
     /// What the engine did (all zero when an invariant proved the answer).
     pub stats: Stats,
     /// The invariant that proved the start unsolvable without a search (`parity`), if one did.
@@ -466,6 +493,12 @@ pub trait Details: std::fmt::Debug + Send + Sync {
     fn qualifier(&self) -> Option<String> {
         None
     }
+    /// Whether this answer is proven minimal, where the engine decides it answer by answer
+    /// (the Flip algebra on boards too large to enumerate): `Some(false)` makes the solution
+    /// not [`optimal`](Solution::optimal). `None`: as the engine guarantees.
+    fn proven(&self) -> Option<bool> {
+        None
+    }
     /// Labelled boards drawn instead of the start and the board after each move (the algebra
     /// draws the start, the cells pressed and the final board of a large board).
     fn summary(&self) -> Option<Vec<(String, String)>> {
@@ -475,6 +508,20 @@ pub trait Details: std::fmt::Debug + Send + Sync {
     fn lines(&self, answer: &Answer) -> Vec<String> {
         let _ = answer;
         Vec::new()
+    }
+}
+
+/// An answer of an engine that does not guarantee the fewest moves (beam search): said after
+/// the move count.
+#[derive(Debug)]
+struct NotProvenMinimal;
+
+impl Details for NotProvenMinimal {
+    fn json(&self) -> serde_json::Map<String, Value> {
+        serde_json::Map::new()
+    }
+    fn qualifier(&self) -> Option<String> {
+        Some("not proven minimal".into())
     }
 }
 
@@ -488,20 +535,7 @@ impl Details for ChosenByAuto {
     }
 }
 
-/// What the table engine used: the table's size and entry width, whether an earlier board of
-/// the run built it, whether it was read from the cache (`table_*` in the JSON).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TableDetails {
-    /// The table's bytes.
-    pub bytes: u64,
-    /// Bits per entry.
-    pub bits_per_entry: u32,
-    /// An earlier board of this run built (or loaded) it.
-    pub reused: Option<bool>,
-    /// It was read from the cache on disk.
-    pub loaded: Option<bool>,
-}
-
+/// `table_*` in the JSON: what the table engine used.
 impl Details for TableDetails {
     fn json(&self) -> serde_json::Map<String, Value> {
         let mut json = serde_json::Map::new();
@@ -543,6 +577,7 @@ impl Solution {
             answer,
             others: Vec::new(),
             asked: 1,
+            optimal: false,
             stats,
             proof: None,
             details: Vec::new(),
@@ -626,6 +661,7 @@ impl Solution {
             answer: Answer::Unsolvable,
             others: Vec::new(),
             asked: 1,
+            optimal: true,
             stats: Stats::default(),
             proof: Some(proof),
             details: Vec::new(),
@@ -660,9 +696,20 @@ mod tests {
         assert_eq!(plain.engine_for(Mode::AUTO, 1).unwrap(), Mode::BFS);
         assert_eq!(plain.engine_for(Mode::AUTO, 2).unwrap(), Mode::IDDFS);
         // A plugin's own engine gives one; replacing a listing engine makes it give one.
-        let own = Mode::new("own");
-        let one: fn() -> SolveFn = || Box::new(|_, _, _| unreachable!("not run"));
-        let mine = Instance::new("Mine").with_engine(own, one());
+        const OWN: Engine = Engine {
+            mode: Mode::new("own"),
+            about: "a plugin's own",
+            needs: &[],
+            gives: crate::config::Gives::EXACT,
+            options: &[],
+            auto: crate::config::Auto::Never,
+        };
+        const ONE_AT_A_TIME: Engine = Engine {
+            gives: crate::config::Gives::EXACT,
+            ..crate::search::iddfs::ENGINE
+        };
+        let one: fn() -> SolveFn = || Box::new(|_, _, _, _| unreachable!("not run"));
+        let mine = Instance::new("Mine").with_engine(&OWN, one());
         let refused = mine.engine_for(Mode::AUTO, 2).unwrap_err().to_string();
         assert_eq!(
             refused,
@@ -670,7 +717,7 @@ mod tests {
         );
         let replaced = Kit::new(lights(), "Lights")
             .build(Mode::AUTO)
-            .with_engine(Mode::IDDFS, one());
+            .with_engine(&ONE_AT_A_TIME, one());
         assert!(replaced.engine_for(Mode::AUTO, 2).is_err());
     }
 
@@ -680,11 +727,13 @@ mod tests {
         let instance = Kit::new(lights(), "Lights").table().build(Mode::AUTO);
         let solve_board = |board: u64, mode, solutions| {
             let board = BoardText::from_file("t", lights().format(board));
-            let limits = Limits {
+            let options = SearchOptions {
                 solutions,
-                ..Limits::default()
+                ..SearchOptions::default()
             };
-            instance.solve(&board, mode, &limits).unwrap()
+            instance
+                .solve(&board, mode, &Limits::default(), &options)
+                .unwrap()
         };
         // The first board with several optimal solutions.
         let board = (0..512)

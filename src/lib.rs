@@ -7,7 +7,9 @@
 //!
 //! - [`space`]: the [`StateSpace`](space::StateSpace) trait every puzzle implements, and the
 //!   optional capabilities engines ask for (dense index, invertible moves, goal enumeration, ...).
-//! - [`search`]: the engines and what they share: outcomes, paths, stats.
+//! - [`search`]: the engines and what they share: outcomes, paths, stats;
+//!   [`search::engines`]: the engine table, every engine once, and `auto`'s rule over it;
+//!   [`search::caps`]: a puzzle's capabilities as the engines see them.
 //!   - [`search::bfs`], [`search::iddfs`], [`search::astar`], [`search::idastar`]: path searches.
 //!   - [`search::table`] (folder): distance tables, every state's distance by one backward BFS;
 //!     [`search::table::cached`]: a table in the cache (fingerprint, check, `load_or_build`).
@@ -17,6 +19,9 @@
 //!   - [`search::visited`]: BFS's visited stores, a bitset or a hash set.
 //! - [`limit`] (folder): the run's [`Limits`](limit::Limits), the [`Limit`](limit::Limit) that
 //!   stopped it; [`limit::ticker`]: how every engine stops for the time limit and Ctrl-C.
+//! - [`options`]: what a search is asked for beyond its budgets
+//!   ([`SearchOptions`](options::SearchOptions): solutions, threads, transposition table, beam
+//!   width).
 //! - [`cache`] (folder): tables saved on disk and loaded back, checked, on the next run: bytes
 //!   and fingerprints only (a distance table's side is [`search::table::cached`]).
 //! - [`kit`]: the generic glue: a plugin's space and its capabilities -> every engine they allow.
@@ -50,7 +55,7 @@
 //!
 //! | floor | modules |
 //! |---|---|
-//! | 0, the ground | [`limit`], [`escape`], [`random`], [`rank`] |
+//! | 0, the ground | [`limit`], [`options`], [`escape`], [`random`], [`rank`] |
 //! | 1 | [`error`], [`cache`] (bytes and fingerprints), [`picture`], [`plot`] |
 //! | 2 | [`board_text`], [`setup`] |
 //! | 3 | [`space`], [`config`] |
@@ -75,6 +80,7 @@ pub mod index;
 pub mod instance;
 pub mod kit;
 pub mod limit;
+pub mod options;
 pub mod picture;
 pub mod plot;
 pub mod random;

@@ -16,7 +16,7 @@
 //! (`statespace judge poj1753`), answered with the plugin's engines.
 
 use crate::cache::TableCache;
-use crate::config::{Config, Key, Mode};
+use crate::config::{Config, Engine, Key, Mode};
 use crate::error::{Error, Location, Result};
 use crate::instance::Instance;
 use crate::limit::Limits;
@@ -46,10 +46,10 @@ pub struct PluginInfo {
     pub scramble: Option<&'static str>,
     /// A small config that builds (`statespace puzzles` lists the modes it offers).
     pub example: &'static str,
-    /// The plugin's own engines, beside the library's ([`Mode::LIBRARY`]): each mode and what
-    /// it does (`algebraic`: linear algebra over GF(2)).
+    /// The plugin's own engines, beside the library's ([`ENGINES`](crate::search::engines::ENGINES)):
+    /// each registered with its [`Engine`] (`algebraic`: linear algebra over GF(2)).
     #[serde(skip)]
-    pub engines: &'static [(Mode, &'static str)],
+    pub engines: &'static [&'static Engine],
 }
 
 /// A puzzle kind: turns a config into a ready [`Instance`].
@@ -148,9 +148,12 @@ impl Registry {
     /// Every mode some plugin offers, with what it does: the library's, then each plugin's own
     /// in the order they were added, `auto` last.
     pub fn modes(&self) -> Vec<(Mode, &'static str)> {
-        let (auto, library) = Mode::LIBRARY.split_last().expect("auto is listed");
-        let own = self.plugins.iter().flat_map(|p| p.info().engines).copied();
-        library.iter().copied().chain(own).chain([*auto]).collect()
+        let library = crate::search::engines::ENGINES.iter();
+        let own = self.plugins.iter().flat_map(|p| p.info().engines.iter());
+        (library.chain(own))
+            .map(|e| (e.mode, e.about))
+            .chain([(Mode::AUTO, Mode::AUTO_ABOUT)])
+            .collect()
     }
 
     /// The judge named `name`.

@@ -1,9 +1,10 @@
 //! Limit flags shared by every subcommand that searches, and the Ctrl-C handler.
 
 use super::atomic_output;
-use statespace::config::{Config, parse_bytes, parse_duration, parse_transpositions};
+use statespace::config::{Config, Overrides, parse_bytes, parse_duration, parse_transpositions};
 use statespace::error::{Error, Location};
-use statespace::limit::{Limits, Transpositions};
+use statespace::limit::Limits;
+use statespace::options::{SearchOptions, Transpositions};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Set by the first Ctrl-C; engines poll it through [`Limits::interrupt`].
@@ -65,34 +66,28 @@ impl LimitArgs {
     /// The limits of a run: defaults, then the config's `[search]` keys, then these flags.
     /// Also installs the Ctrl-C handler: only commands whose engines poll the flag take limits.
     pub fn resolve(&self, config: Option<&Config>) -> Result<Limits, Error> {
+        Ok(self.resolve_with(config, Overrides::default())?.0)
+    }
+
+    /// [`resolve`](Self::resolve), with the options too: the config's, then the command's own
+    /// flags in `more` (`--solutions`, `--threads`, `--beam-width`), then these. The one
+    /// function that puts flags over the config ([`Overrides::apply`]).
+    pub fn resolve_with(
+        &self,
+        config: Option<&Config>,
+        more: Overrides,
+    ) -> Result<(Limits, SearchOptions), Error> {
         install_interrupt_handler(FirstCtrlC::Stop);
-        let mut limits = interruptible();
-        if let Some(config) = config {
-            limits = config.limits(limits)?;
-        }
-        if self.max_depth.is_some() {
-            limits.max_depth = self.max_depth;
-        }
-        if let Some(n) = self.max_states {
-            if n == 0 {
-                return Err(Error::input(
-                    Location::flag("--max-states"),
-                    "must be at least 1",
-                ));
-            }
-            limits.max_states = Some(n);
-        }
-        if self.time_limit.is_some() {
-            limits.time_limit = self.time_limit;
-        }
-        // One clock for the whole command, however many engine runs it takes.
-        limits.clock_start = Some(std::time::Instant::now());
-        if let Some(bytes) = self.memory {
-            limits.memory_budget = bytes;
-        }
-        if let Some(transpositions) = self.transpositions {
-            limits.transpositions = transpositions;
-        }
-        Ok(limits)
+        let overrides = Overrides {
+            max_depth: self.max_depth,
+            max_states: self.max_states,
+            time_limit: self.time_limit,
+            memory: self.memory,
+            transpositions: self.transpositions,
+            ..more
+        };
+        overrides.apply(config, interruptible(), |key| {
+            Location::flag(format!("--{}", key.replace('_', "-")))
+        })
     }
 }

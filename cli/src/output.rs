@@ -144,8 +144,9 @@ fn draw_boards(labels: &[String], boards: &[String]) -> String {
 }
 
 /// The JSON form: `solvable` (true, false, or null when a limit stopped the run), `moves`,
-/// `path`, `boards`, `mode`, `outcome`, `limit`, `stats`, `proof` (the invariant that proved the
-/// start unsolvable, or null), plus the fields of the engine's details; when more than one
+/// `path`, `boards`, `mode`, `outcome`, `limit`, `optimal` (whether the answer is proven: the
+/// fewest moves, or a proof of none), `stats`, `proof` (the invariant that proved the start
+/// unsolvable, or null), plus the fields of the engine's details; when more than one
 /// solution was asked for, `solutions` (every one's moves, `path` first) and `all_optimal`.
 pub fn json(solution: &Solution) -> String {
     json_value(solution).to_string()
@@ -181,6 +182,7 @@ pub fn json_value(solution: &Solution) -> serde_json::Value {
         "mode": solution.mode,
         "outcome": outcome,
         "limit": limit,
+        "optimal": solution.optimal,
         "stats": solution.stats,
         "proof": solution.proof,
     });

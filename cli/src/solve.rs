@@ -50,10 +50,11 @@ use super::scrambles::Scrambles;
 use super::start::StartArgs;
 use super::{Exit, output, stderr_line, write_stdout};
 use statespace::board_text::BoardText;
-use statespace::config::{MAX_SOLUTIONS, MAX_THREADS, Mode};
+use statespace::config::{MAX_THREADS, Mode, Overrides};
 use statespace::error::{Error, Location};
 use statespace::instance::{Answer, Instance, Solution};
 use statespace::limit::{Limit, Limits};
+use statespace::options::SearchOptions;
 use statespace::picture::{self, BoardStyle, Frame};
 use statespace::registry::Registry;
 use std::path::PathBuf;
@@ -76,6 +77,10 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
     threads: Option<u16>,
+    /// The states beam search keeps at each depth (overrides `[search] beam_width`; default
+    /// 10000; wider finds shorter paths, slower).
+    #[arg(long, value_name = "N")]
+    beam_width: Option<u64>,
     #[command(flatten)]
     limits: LimitArgs,
     /// Print one JSON object instead of text.
@@ -98,17 +103,13 @@ pub struct SolveArgs {
 pub fn run(args: SolveArgs, registry: &Registry) -> Result<Exit, Error> {
     let config = args.config.load()?;
     // The limits first: the clock and Ctrl-C cover the puzzle's setup too.
-    let mut limits = args.limits.resolve(Some(&config))?;
-    if let Some(n) = args.solutions {
-        if !(1..=MAX_SOLUTIONS).contains(&n) {
-            let message = format!("{n} is out of range (allowed: 1 to {MAX_SOLUTIONS})");
-            return Err(Error::input(Location::flag("--solutions"), message));
-        }
-        limits.solutions = n as usize;
-    }
-    if let Some(n) = args.threads {
-        limits.threads = n.into();
-    }
+    let more = Overrides {
+        solutions: args.solutions,
+        threads: args.threads.map(u64::from),
+        beam_width: args.beam_width,
+        ..Overrides::default()
+    };
+    let (limits, options) = args.limits.resolve_with(Some(&config), more)?;
     let instance = args
         .config
         .build(registry, &config, &limits)?
@@ -120,18 +121,18 @@ pub fn run(args: SolveArgs, registry: &Registry) -> Result<Exit, Error> {
         None => instance.default_mode(),
     };
     // An engine that gives one solution when more are asked: refused before any work.
-    instance.engine_for(mode, limits.solutions)?;
+    instance.engine_for(mode, options.solutions)?;
     if let Some(path) = &args.boards {
-        return boards_batch(&instance, mode, &limits, path, args.json);
+        return boards_batch(&instance, mode, &limits, &options, path, args.json);
     }
     if let Some(path) = &args.scrambles {
-        return scrambles_batch(&instance, mode, &limits, path, args.json);
+        return scrambles_batch(&instance, mode, &limits, &options, path, args.json);
     }
     let board = args.start.board(&config, limits.memory_budget)?;
     let svg = (args.svg.as_deref())
         .map(|path| AtomicOutput::create(path, &limits))
         .transpose()?;
-    let solution = instance.solve(&board, mode, &limits)?;
+    let solution = instance.solve(&board, mode, &limits, &options)?;
     if args.json {
         write_stdout(&format!("{}\n", output::json(&solution)))?;
     } else {
@@ -164,13 +165,14 @@ fn boards_batch(
     instance: &Instance,
     mode: Mode,
     limits: &Limits,
+    options: &SearchOptions,
     path: &str,
     json: bool,
 ) -> Result<Exit, Error> {
     let (name, reader) = open_stream(path)?;
     let mut boards = Boards::new(reader, name, item_cap(limits.memory_budget));
     let mut next = || Ok(boards.next_board()?.map(|board| (None, board)));
-    let (worst, count) = batch(instance, mode, limits, &mut next, json)?;
+    let (worst, count) = batch(instance, mode, (limits, options), &mut next, json)?;
     if count == 0 {
         return Err(Error::input(
             Location::file(name),
@@ -186,13 +188,14 @@ fn scrambles_batch(
     instance: &Instance,
     mode: Mode,
     limits: &Limits,
+    options: &SearchOptions,
     path: &str,
     json: bool,
 ) -> Result<Exit, Error> {
     let (name, reader) = open_stream(path)?;
     let mut scrambles = Scrambles::new(reader, name, item_cap(limits.memory_budget));
     let mut next = || Ok(scrambles.next_scramble()?.map(|s| (Some(s.name), s.text)));
-    let (worst, count) = batch(instance, mode, limits, &mut next, json)?;
+    let (worst, count) = batch(instance, mode, (limits, options), &mut next, json)?;
     if count == 0 {
         return Err(Error::input(
             Location::file(name),
@@ -223,7 +226,7 @@ type Item = (Option<String>, Result<BoardText, Error>);
 fn batch(
     instance: &Instance,
     mode: Mode,
-    limits: &Limits,
+    (limits, options): (&Limits, &SearchOptions),
     next: &mut dyn FnMut() -> Result<Option<Item>, Error>,
     json: bool,
 ) -> Result<(Exit, usize), Error> {
@@ -240,7 +243,7 @@ fn batch(
         count += 1;
         let mut limits = limits.clone();
         limits.clock_start = Some(std::time::Instant::now());
-        let exit = match board.and_then(|board| instance.solve(&board, mode, &limits)) {
+        let exit = match board.and_then(|board| instance.solve(&board, mode, &limits, options)) {
             Err(error @ Error::Input { .. }) => {
                 stderr_line(&format!("statespace: error: {error}"));
                 Exit::BadInput

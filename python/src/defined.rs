@@ -20,12 +20,14 @@
 //! to the adapter, which lives for one run and is dropped after it (with the GIL held): nothing
 //! is kept and nothing leaked.
 //!
-//! The engines are [`bfs`], [`iddfs`], [`astar`], [`idastar`] (the last two when the class has a
-//! `heuristic`) and [`forward_hashed`] for `explore` (the space has no dense index), called
+//! The engines are the engine table's ([`engines`]): those a space with no index and no goal
+//! set runs (`bfs`, `iddfs`, `beam`), and `astar` and `idastar` when the class has a
+//! `heuristic`; [`forward_hashed`] for `explore` (the space has no dense index). They run
 //! directly rather than through the [`kit`](statespace::kit): the kit's glue turns results into
-//! board text, and here the answer carries the user's own objects (the path's states and moves).
-//! `auto` runs A* when there is a heuristic (each state expanded once: the callbacks are what
-//! costs, so IDA*'s repeated expansions would cost more than A*'s memory), else BFS.
+//! board text, and here the answer carries the user's own objects (the path's states and
+//! moves). `auto` is the table's rule, told that moves are costly (each a Python call): A* when
+//! there is a heuristic (each state expanded once: IDA*'s repeated expansions would cost more
+//! than A*'s memory), else BFS.
 //!
 //! **Each callback is called at most once per state.** The successors of a state (as pairs of
 //! ids), its goal test and its estimate are recorded the first time the engine asks; every
@@ -82,13 +84,17 @@ use crate::run::{Answer, INTERRUPTED, LimitArgs, StopFlag, Watch, run_watched};
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyList, PyString, PyTuple};
-use statespace::config::{Mode, check_mode};
+use statespace::cache::TableCache;
+use statespace::config::{Engine, Facts, Mode, check_mode, choose};
 use statespace::graph::{self, ExportLimits};
-use statespace::instance::Direction;
+use statespace::instance::{Answer as SolveAnswer, Direction};
+use statespace::kit::{HeuristicFactory, SharedHeuristic};
 use statespace::limit::{Limit, Limits, WORK_PER_POLL};
 use statespace::picture::BoardStyle;
+use statespace::search::caps::{Caps, Lazy, Run};
+use statespace::search::engines;
 use statespace::search::layers::{self, Layers, forward_hashed};
-use statespace::search::{Outcome, Path, Report, Stats, Step, astar, bfs, idastar, iddfs};
+use statespace::search::{Outcome, Path, Report, Stats, Step};
 use statespace::space::{Heuristic, StateSpace};
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
@@ -554,15 +560,25 @@ impl Heuristic<Defined> for Estimate {
     }
 }
 
-/// The modes a Python-defined puzzle runs: bfs and iddfs, astar and idastar with a heuristic,
-/// auto.
-fn modes(heuristic: bool) -> Vec<Mode> {
-    let mut modes = vec![Mode::BFS, Mode::IDDFS];
-    if heuristic {
-        modes.extend([Mode::ASTAR, Mode::IDASTAR]);
-    }
-    modes.push(Mode::AUTO);
-    modes
+/// The engines a Python-defined puzzle runs, from the engine table: those that need nothing
+/// but the space, and those that need a heuristic when the class has one. Its moves are
+/// costly (each a Python call), which `auto`'s rule weighs: A* over IDA* ([`choose`]).
+fn engines(heuristic: bool) -> (Arc<Caps<Defined>>, Vec<(&'static Engine, Run<Defined>)>) {
+    let heuristic = heuristic.then(|| {
+        let made: SharedHeuristic<Defined> = Arc::new(Estimate);
+        let factory: HeuristicFactory<Defined> = Arc::new(move |_, _| Ok(made.clone()));
+        Arc::new(Lazy::new(factory))
+    });
+    let caps = Arc::new(Caps {
+        heuristic,
+        facts: Facts {
+            states: None,
+            costly_moves: true,
+        },
+        ..Caps::default()
+    });
+    let runs = engines::runs(&caps);
+    (caps, runs)
 }
 
 /// Runs `engine` on the adapter on a thread of its own, the GIL released but for the callbacks
@@ -598,25 +614,31 @@ pub(crate) fn solve(
     limits: &LimitArgs,
 ) -> PyResult<Py<Solution>> {
     let py = puzzle.py();
-    let base = limits.over(Limits::default());
+    let (base, options) = limits.resolve(None)?;
     let space = Arc::new(Defined::new(puzzle, base, WhenStopped::SelfLoops)?);
-    let heuristic = space.callbacks.heuristic.is_some();
+    let (caps, runs) = engines(space.callbacks.heuristic.is_some());
+    let available: Vec<&Engine> = runs.iter().map(|(e, _)| *e).collect();
+    let modes: Vec<Mode> = (available.iter().map(|e| e.mode))
+        .chain([Mode::AUTO])
+        .collect();
     let asked = match mode {
-        Some(name) => check_mode(name, &modes(heuristic))
-            .map_err(|e| PyValueError::new_err(format!("mode: {e}")))?,
+        Some(name) => {
+            check_mode(name, &modes).map_err(|e| PyValueError::new_err(format!("mode: {e}")))?
+        }
         None => Mode::AUTO,
     };
     let mode = match asked {
-        Mode::AUTO if heuristic => Mode::ASTAR,
-        Mode::AUTO => Mode::BFS,
+        Mode::AUTO => {
+            choose(&available, &caps.facts, options.solutions, None).expect("bfs runs every puzzle")
+        }
         other => other,
     };
+    let (engine, chosen) = (runs.into_iter())
+        .find(|(e, _)| e.mode == mode)
+        .expect("checked: a mode of the puzzle's");
     let limits = space.limits();
-    let answer = run(py, &space, move |space| match mode {
-        Mode::BFS => bfs::solve(space, 0, &limits),
-        Mode::IDDFS => iddfs::solve(space, 0, &limits),
-        Mode::ASTAR => astar::solve(space, &Estimate, 0, &limits),
-        _ => idastar::solve(space, &Estimate, 0, &limits),
+    let answer = run(py, &space, move |space| {
+        chosen(space, 0, &limits, &options, &TableCache::disabled()).0
     })?;
     let mut report = match answer {
         Answer::Finished(report) => report,
@@ -629,7 +651,7 @@ pub(crate) fn solve(
             report.outcome = Outcome::LimitReached(limit);
         }
     }
-    solution_of(py, &space, mode, asked == Mode::AUTO, report)
+    solution_of(py, &space, engine, asked == Mode::AUTO, report)
 }
 
 /// The [`Solution`] of `report`: the fields of `solve --json` (boards as `board_text` or
@@ -638,10 +660,11 @@ pub(crate) fn solve(
 fn solution_of(
     py: Python<'_>,
     space: &Defined,
-    mode: Mode,
+    engine: &Engine,
     auto: bool,
     report: Report<StateId, MoveId>,
 ) -> PyResult<Py<Solution>> {
+    let mode = engine.mode;
     let steps: &[Step<StateId, MoveId>] = match &report.outcome {
         Outcome::Solved(path) => &path.steps,
         _ => &[],
@@ -669,8 +692,10 @@ fn solution_of(
         Outcome::LimitReached(limit) => Outcome::LimitReached(limit),
     };
     let labelled = Report::new(outcome, report.stats);
-    let solution =
+    let mut solution =
         statespace::instance::Solution::from_report(mode, 0, labelled, |s| texts[&s].clone());
+    solution.optimal =
+        engine.gives.optimal && !matches!(solution.answer, SolveAnswer::LimitReached(_));
     let fields = Solution::fields(py, &solution)?;
     fields.set_item("path", moves)?;
     fields.set_item("states", states)?;
@@ -689,7 +714,7 @@ fn solution_of(
 /// fewest moves from it ([`forward_hashed`]).
 pub(crate) fn explore(puzzle: &Bound<'_, PyAny>, limits: &LimitArgs) -> PyResult<Py<Exploration>> {
     let py = puzzle.py();
-    let base = limits.over(Limits::default());
+    let (base, _) = limits.resolve(None)?;
     let space = Arc::new(Defined::new(puzzle, base, WhenStopped::SelfLoops)?);
     let limits = space.limits();
     // The states found by the end of each layer, for an answer without the engine.

@@ -185,7 +185,7 @@ impl Puzzle {
         cache: TableCache,
     ) -> PyResult<Puzzle> {
         let config = Config::parse(name, text).map_err(py_error)?;
-        let limits = LimitArgs::read(None, None, None, None)?.resolve(&config)?;
+        let (limits, _) = LimitArgs::read(None, None, None, None)?.resolve(Some(&config))?;
         let instance = run_released(py, || registry().build(&config, &limits))?
             .map_err(py_error)?
             .with_cache(cache);
@@ -307,15 +307,13 @@ impl Puzzle {
         solutions: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<Solution>> {
         let mode = self.mode(mode)?;
-        let mut limits =
-            LimitArgs::read(time_limit, max_depth, max_states, memory)?.resolve(&self.config)?;
+        let mut args = LimitArgs::read(time_limit, max_depth, max_states, memory)?;
         let most = statespace::config::MAX_SOLUTIONS;
-        if let Some(n) = int_opt(solutions, "solutions", 1..=most)? {
-            limits.solutions = n as usize;
-        }
+        args.0.solutions = int_opt(solutions, "solutions", 1..=most)?;
+        let (limits, options) = args.resolve(Some(&self.config))?;
         let board = self.board(board, scramble)?;
-        let solution =
-            run_released(py, || self.instance.solve(&board, mode, &limits))?.map_err(py_error)?;
+        let solution = run_released(py, || self.instance.solve(&board, mode, &limits, &options))?
+            .map_err(py_error)?;
         self.solution(py, solution)
     }
 
@@ -335,14 +333,14 @@ impl Puzzle {
     ) -> PyResult<Vec<Py<Solution>>> {
         let mode = self.mode(mode)?;
         let args = LimitArgs::read(time_limit, max_depth, max_states, memory)?;
-        let limits = args.resolve(&self.config)?;
+        let (limits, options) = args.resolve(Some(&self.config))?;
         let answers = run_released(py, || {
             let mut answers = Vec::with_capacity(boards.len());
             for (i, text) in boards.iter().enumerate() {
                 let board = BoardText::from_file(&format!("<board {}>", i + 1), text.clone());
                 let mut limits = limits.clone();
                 limits.clock_start = Some(Instant::now());
-                answers.push(self.instance.solve(&board, mode, &limits)?);
+                answers.push(self.instance.solve(&board, mode, &limits, &options)?);
                 if INTERRUPTED.load(Ordering::SeqCst) {
                     break;
                 }
@@ -376,8 +374,8 @@ impl Puzzle {
         board: Option<&str>,
         scramble: Option<&str>,
     ) -> PyResult<Py<Exploration>> {
-        let limits =
-            LimitArgs::read(time_limit, max_depth, max_states, memory)?.resolve(&self.config)?;
+        let (limits, _) = LimitArgs::read(time_limit, max_depth, max_states, memory)?
+            .resolve(Some(&self.config))?;
         let most = statespace::config::MAX_THREADS as u64;
         let threads = match int_opt(threads, "threads", 1..=most)? {
             Some(n) => Some(n as usize),

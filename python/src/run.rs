@@ -22,8 +22,9 @@ use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyTypeError, PyValueErro
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyBool;
-use statespace::config::{Config, parse_bytes, parse_duration};
+use statespace::config::{Config, Overrides, parse_bytes, parse_duration};
 use statespace::limit::{Limit, Limits};
+use statespace::options::SearchOptions;
 use std::ops::RangeInclusive;
 use std::os::raw::c_long;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -402,12 +403,7 @@ pub(crate) fn int_opt(
 }
 
 /// The limits of one run given as arguments; they override a config's `[search]` keys.
-pub(crate) struct LimitArgs {
-    time_limit: Option<Duration>,
-    max_depth: Option<u32>,
-    max_states: Option<u64>,
-    memory: Option<u64>,
-}
+pub(crate) struct LimitArgs(pub(crate) Overrides);
 
 impl LimitArgs {
     /// Reads the arguments: a duration in seconds or words, a size in bytes or words.
@@ -417,42 +413,28 @@ impl LimitArgs {
         max_states: Option<&Bound<'_, PyAny>>,
         memory: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<LimitArgs> {
-        Ok(LimitArgs {
+        Ok(LimitArgs(Overrides {
             time_limit: time_limit
                 .map(|t| duration_arg(t, "time_limit"))
                 .transpose()?,
             max_depth: int_opt(max_depth, "max_depth", 0..=u32::MAX as u64)?.map(|d| d as u32),
             max_states: int_opt(max_states, "max_states", 1..=u64::MAX)?,
             memory: memory.map(|m| bytes_arg(m, "memory")).transpose()?,
-        })
+            ..Overrides::default()
+        }))
     }
 
-    /// The limits of a run of `config`'s puzzle: its `[search]` keys, then the arguments; the
-    /// clock starts now and Ctrl-C sets [`INTERRUPTED`].
-    pub(crate) fn resolve(&self, config: &Config) -> PyResult<Limits> {
+    /// The limits and options of a run of `config`'s puzzle (none: a puzzle written in
+    /// Python): its `[search]` keys, then the arguments, as the command line's flags go over
+    /// them ([`Overrides::apply`]); the clock starts now and Ctrl-C sets [`INTERRUPTED`].
+    pub(crate) fn resolve(&self, config: Option<&Config>) -> PyResult<(Limits, SearchOptions)> {
         let base = Limits {
             interrupt: Some(&INTERRUPTED),
             ..Limits::default()
         };
-        let limits = config.limits(base).map_err(crate::errors::py_error)?;
-        Ok(self.over(limits))
-    }
-
-    /// `limits` with the arguments given set over them, the clock starting now.
-    pub(crate) fn over(&self, mut limits: Limits) -> Limits {
-        if self.time_limit.is_some() {
-            limits.time_limit = self.time_limit;
-        }
-        if self.max_depth.is_some() {
-            limits.max_depth = self.max_depth;
-        }
-        if self.max_states.is_some() {
-            limits.max_states = self.max_states;
-        }
-        if let Some(bytes) = self.memory {
-            limits.memory_budget = bytes;
-        }
-        limits.clock_start = Some(Instant::now());
-        limits
+        let at = |key: &str| statespace::error::Location::flag(key);
+        self.0
+            .apply(config, base, at)
+            .map_err(crate::errors::py_error)
     }
 }

@@ -1,11 +1,18 @@
-//! Every path engine against BFS on every toy space, from many starts: the depth-first engines
-//! with the transposition table off, at its default size and so small that entries are pushed
-//! out all the time, and bidirectional BFS. Same lengths, paths that replay to a goal, the same
-//! proofs of unsolvability (where the pruned tree is finite: elsewhere a depth limit, never a
-//! wrong answer); and the table saves what it is for.
+//! Every path engine of the [engine table](super::engines) against BFS on every toy space, from
+//! many starts, each checked by what it guarantees: an exact engine gives BFS's length with a
+//! path that replays to a goal, and the same proofs of unsolvability (where the pruned tree is
+//! finite: elsewhere a depth limit, never a wrong answer); an engine that is not exact gives a
+//! path that replays to a goal and is no shorter, or no answer. An engine a toy lacks the
+//! capability for is skipped by name. The depth-first engines run with the transposition table
+//! off, at its default size and so small that entries are pushed out all the time; and the
+//! table saves what it is for. A new engine is checked here as soon as it is in the table.
 
-use super::{Outcome, Report, bfs, bidirectional, idastar, iddfs};
-use crate::limit::{Limit, Limits, Transpositions};
+use super::caps::{Caps, GoalOps, IndexOps, Lazy, SharedHeuristic};
+use super::{Outcome, Report, bfs, bidirectional, engines, idastar, iddfs};
+use crate::cache::TableCache;
+use crate::config::Engine;
+use crate::limit::{Limit, Limits};
+use crate::options::{SearchOptions, Transpositions};
 use crate::random::Lcg;
 use crate::space::{GoalSet, Heuristic, Indexed, Invertible, StateSpace, replay};
 use crate::toys::heuristic::{
@@ -13,6 +20,7 @@ use crate::toys::heuristic::{
     SlidePatchy, Zero, maze,
 };
 use crate::toys::{Counter, Lights, LightsGoal, Line, Ring};
+use std::sync::Arc;
 
 /// The table settings every depth-first run is tried with: none, the default, and a table of
 /// a few buckets (constant replacement).
@@ -21,12 +29,6 @@ const TABLES: [Transpositions; 3] = [
     Transpositions::Auto,
     Transpositions::Bytes(200),
 ];
-
-type Engine<P> = fn(
-    &P,
-    <P as StateSpace>::State,
-    &Limits,
-) -> Report<<P as StateSpace>::State, <P as StateSpace>::Move>;
 
 /// The length BFS finds, or `None` when it proves the start unsolvable.
 fn bfs_length<P: StateSpace>(space: &P, start: P::State) -> Option<usize> {
@@ -51,12 +53,7 @@ fn check<P: StateSpace>(
     match (&report.outcome, expected) {
         (Outcome::Solved(path), Some(length)) => {
             assert_eq!(path.len(), length, "{what}: start {start:?}");
-            let end = replay(space, start, &path.moves()).expect("the moves replay");
-            assert!(
-                space.is_goal(end),
-                "{what}: start {start:?} ends off the goal"
-            );
-            assert_eq!(end, path.end());
+            replays(what, space, start, path);
         }
         (Outcome::Unsolvable, None) => {}
         (Outcome::LimitReached(Limit::Depth(_)), None) if !finite => {}
@@ -64,43 +61,163 @@ fn check<P: StateSpace>(
     }
 }
 
-/// IDDFS and IDA* with every table setting, and bidirectional BFS when the space has it, from
-/// each of `starts`; `depth` caps the deepening where BFS proves a start unsolvable.
-fn agree<P: StateSpace>(
-    name: &str,
+/// Asserts that `path` replays from `start` to a goal.
+fn replays<P: StateSpace>(
+    what: &str,
     space: &P,
-    heuristics: &[&dyn Heuristic<P>],
-    starts: &[P::State],
-    both_ways: Option<Engine<P>>,
+    start: P::State,
+    path: &super::Path<P::State, P::Move>,
+) {
+    let end = replay(space, start, &path.moves()).expect("the moves replay");
+    assert!(
+        space.is_goal(end),
+        "{what}: start {start:?} ends off the goal"
+    );
+    assert_eq!(end, path.end());
+}
+
+/// Checks `report` of `engine` by what the engine guarantees: an exact one as [`check`]; one
+/// that is not exact (beam search) a path that replays to a goal and is no shorter than BFS's,
+/// or no answer (a limit), or a proof only where BFS finds none.
+fn check_engine<P: StateSpace>(
+    engine: &Engine,
+    what: &str,
+    space: &P,
+    start: P::State,
+    expected: Option<usize>,
+    report: &Report<P::State, P::Move>,
     finite: bool,
 ) {
-    for &start in starts {
-        let expected = bfs_length(space, start);
-        let cap = match expected {
-            Some(_) => None,
-            None => Some(24),
-        };
-        for transpositions in TABLES {
-            let limits = Limits {
-                max_depth: cap,
-                transpositions,
-                ..Limits::default()
-            };
-            let what = format!("{name}, iddfs, table {transpositions:?}");
-            let report = iddfs::solve(space, start, &limits);
-            check(&what, space, start, expected, &report, finite);
-            for (i, &heuristic) in heuristics.iter().enumerate() {
-                let what = format!("{name}, idastar {i}, table {transpositions:?}");
-                let report = idastar::solve(space, heuristic, start, &limits);
-                check(&what, space, start, expected, &report, finite);
-            }
+    if engine.gives.optimal {
+        return check(what, space, start, expected, report, finite);
+    }
+    match (&report.outcome, expected) {
+        (Outcome::Solved(path), Some(length)) => {
+            assert!(
+                path.len() >= length,
+                "{what}: start {start:?}: shorter than BFS"
+            );
+            replays(what, space, start, path);
         }
-        if let Some(engine) = both_ways {
-            let report = engine(space, start, &Limits::default());
-            let what = format!("{name}, bidirectional");
-            check(&what, space, start, expected, &report, true);
+        (Outcome::Unsolvable, None) | (Outcome::LimitReached(_), _) => {}
+        (outcome, expected) => panic!("{what}: start {start:?}: {outcome:?}, BFS {expected:?}"),
+    }
+}
+
+/// What a toy has for the engine table's engines: its index and its goals, where it has them.
+struct Toy<P: StateSpace> {
+    index: Option<IndexOps<P>>,
+    goals: Option<GoalOps<P>>,
+}
+
+impl<P: StateSpace> Toy<P> {
+    fn plain() -> Toy<P> {
+        Toy {
+            index: None,
+            goals: None,
         }
     }
+
+    fn indexed(space: &P) -> Toy<P>
+    where
+        P: Indexed,
+    {
+        Toy {
+            index: Some(IndexOps::of(space)),
+            goals: None,
+        }
+    }
+
+    fn both(space: &P) -> Toy<P>
+    where
+        P: Indexed + Invertible + GoalSet,
+    {
+        Toy {
+            index: Some(IndexOps::of(space)),
+            goals: Some(GoalOps::of()),
+        }
+    }
+
+    fn goals() -> Toy<P>
+    where
+        P: Invertible + GoalSet,
+    {
+        Toy {
+            index: None,
+            goals: Some(GoalOps::of()),
+        }
+    }
+}
+
+/// A heuristic the engines share, made of a value.
+fn shared<P: StateSpace, H: Heuristic<P> + Send + 'static>(h: H) -> SharedHeuristic<P> {
+    Arc::new(h)
+}
+
+/// Every engine of the table that runs on `space` (what `toy` says it has, with each of
+/// `heuristics` in turn and with none) against BFS from each of `starts`, the depth-first ones
+/// with every table setting; `finite` says whether the deepening engines' pruned tree is
+/// finite (they prove an unsolvable start; else a depth cap stops them).
+fn agree<P: StateSpace + Send + 'static>(
+    name: &str,
+    space: &P,
+    toy: Toy<P>,
+    heuristics: Vec<SharedHeuristic<P>>,
+    starts: &[P::State],
+    finite: bool,
+) {
+    let guides = std::iter::once(None).chain(heuristics.into_iter().map(Some));
+    let mut ran = std::collections::BTreeSet::new();
+    for (g, heuristic) in guides.enumerate() {
+        let caps = Arc::new(Caps {
+            index: toy.index,
+            goals: toy.goals,
+            heuristic: heuristic.map(|h| {
+                Arc::new(Lazy::new(Arc::new(move |_: &Limits, _: &TableCache| {
+                    Ok(h.clone())
+                })))
+            }),
+            ..Caps::default()
+        });
+        let runs = engines::runs(&caps);
+        for &start in starts {
+            let expected = bfs_length(space, start);
+            let cap = match expected {
+                Some(_) => None,
+                None => Some(24),
+            };
+            for transpositions in TABLES {
+                let options = SearchOptions {
+                    transpositions,
+                    beam_width: 3,
+                    ..SearchOptions::default()
+                };
+                for (engine, run) in &runs {
+                    // The deepening engines (those with a transposition table) stop at a depth
+                    // cap where their pruned tree may be infinite; the others exhaust the space.
+                    let deepening = engine.options.contains(&"transpositions");
+                    let limits = Limits {
+                        max_depth: cap.filter(|_| deepening),
+                        ..Limits::default()
+                    };
+                    let what = format!("{name}, {}, guide {g}, {transpositions:?}", engine.mode);
+                    let (report, _) = run(space, start, &limits, &options, &TableCache::disabled());
+                    let finite = finite || !deepening;
+                    check_engine(engine, &what, space, start, expected, &report, finite);
+                    ran.insert(engine.mode.name());
+                }
+            }
+        }
+    }
+    // Skipped by name: the engines this toy lacks a capability for.
+    let skipped: Vec<&str> = (engines::ENGINES.iter())
+        .map(|e| e.mode.name())
+        .filter(|m| !ran.contains(m))
+        .collect();
+    assert!(
+        ran.contains("bfs") && ran.contains("beam"),
+        "{name}: {skipped:?} skipped"
+    );
 }
 
 /// `count` states of `space` drawn with a fixed seed.
@@ -120,15 +237,20 @@ fn all<P: Indexed>(space: &P) -> Vec<P::State> {
 fn rings_and_lines_agree() {
     for n in [1, 2, 7, 12, 31] {
         let ring = Ring::new(n);
-        let exact: [&dyn Heuristic<Ring>; 2] = [&RingDistance, &Zero];
-        let both = bidirectional::solve_indexed::<Ring>;
-        agree("ring", &ring, &exact, &all(&ring), Some(both), false);
+        let exact = vec![shared(RingDistance), shared(Zero)];
+        agree("ring", &ring, Toy::both(&ring), exact, &all(&ring), false);
     }
     // No move-order rule: without the table, 2^d walks to depth d.
     for n in [1, 2, 7, 12] {
         let line = Line(n);
-        let both = bidirectional::solve::<Line>;
-        agree("line", &line, &[&Zero], &all(&line), Some(both), false);
+        agree(
+            "line",
+            &line,
+            Toy::goals(),
+            vec![shared(Zero)],
+            &all(&line),
+            false,
+        );
     }
     // A step of 5 around 24 states: one cycle through all of them, distances up to 12.
     let wide = Ring {
@@ -136,13 +258,13 @@ fn rings_and_lines_agree() {
         step: 5,
         goal: 3,
     };
-    let both = bidirectional::solve_indexed::<Ring>;
+    let toy = Toy::both(&wide);
     agree(
         "ring step 5",
         &wide,
-        &[&Zero],
+        toy,
+        vec![shared(Zero)],
         &all(&wide),
-        Some(both),
         false,
     );
 }
@@ -150,7 +272,15 @@ fn rings_and_lines_agree() {
 #[test]
 fn the_counter_agrees() {
     // Not invertible: no bidirectional search; every start is solvable.
-    agree("counter", &Counter, &[&Zero], &[0, 1, 4, 7, 9], None, false);
+    let starts = [0, 1, 4, 7, 9];
+    agree(
+        "counter",
+        &Counter,
+        Toy::plain(),
+        vec![shared(Zero)],
+        &starts,
+        false,
+    );
 }
 
 #[test]
@@ -158,7 +288,6 @@ fn lights_agree_and_their_proofs_too() {
     // Presses in increasing order: a finite pruned tree, so IDDFS and IDA* prove unsolvable
     // boards as BFS does (on a 3 x 3 torus the presses span 5 of 9 dimensions: 15 of 16
     // boards are unsolvable; on 2 x 3, 3 of 4).
-    let both = bidirectional::solve_indexed::<Lights>;
     for (rows, cols, wrap, goal, seed) in [
         (3, 3, true, LightsGoal::AllOff, 1),
         (2, 3, false, LightsGoal::AllOff, 2),
@@ -171,33 +300,29 @@ fn lights_agree_and_their_proofs_too() {
         if wrap {
             assert!(unsolvable.count() > 30, "the sample has unsolvable boards");
         }
-        agree("lights", &lights, &[&Zero], &starts, Some(both), true);
+        let toy = Toy::both(&lights);
+        agree("lights", &lights, toy, vec![shared(Zero)], &starts, true);
     }
 }
 
 #[test]
 fn grids_and_the_sliding_puzzle_agree() {
     let grid = maze();
-    let guides: [&dyn Heuristic<Grid>; 3] = [&GridManhattan, &GridPatchy, &Zero];
-    agree("maze", &grid, &guides, &grid.cells(), None, false);
-    let guides: [&dyn Heuristic<Slide>; 3] = [&SlideManhattan, &SlidePatchy, &Zero];
-    let both = bidirectional::solve_indexed::<Slide>;
+    let guides = vec![shared(GridManhattan), shared(GridPatchy), shared(Zero)];
+    let cells = grid.cells();
+    agree("maze", &grid, Toy::plain(), guides, &cells, false);
+    let guides = vec![shared(SlideManhattan), shared(SlidePatchy), shared(Zero)];
     // Half the boards are of the other parity: BFS proves them, the deepening engines stop at
     // the depth cap (their pruned tree is infinite), bidirectional BFS proves them too.
-    agree(
-        "slide",
-        &Slide,
-        &guides,
-        &sample(&Slide, 40, 4),
-        Some(both),
-        false,
-    );
+    let starts = sample(&Slide, 40, 4);
+    agree("slide", &Slide, Toy::both(&Slide), guides, &starts, false);
+    let guides = vec![shared(DetourEstimate), shared(Zero)];
     agree(
         "detour",
         &Detour,
-        &[&DetourEstimate, &Zero],
+        Toy::indexed(&Detour),
+        guides,
         &all(&Detour),
-        None,
         false,
     );
 }
@@ -205,13 +330,14 @@ fn grids_and_the_sliding_puzzle_agree() {
 /// Runs IDDFS (`guide` `None`) or IDA* from cell 0 of `grid` with the table set so, and returns
 /// the stats of the optimal run.
 fn deepen(grid: &Grid, guide: Option<&dyn Heuristic<Grid>>, table: Transpositions) -> super::Stats {
-    let limits = Limits {
+    let limits = Limits::default();
+    let options = SearchOptions {
         transpositions: table,
-        ..Limits::default()
+        ..SearchOptions::default()
     };
     let report = match guide {
-        Some(guide) => idastar::solve(grid, guide, 0, &limits),
-        None => iddfs::solve(grid, 0, &limits),
+        Some(guide) => idastar::solve(grid, guide, 0, &limits, &options),
+        None => iddfs::solve(grid, 0, &limits, &options),
     };
     assert_eq!(bfs_length(grid, 0), report.outcome_length());
     report.stats
@@ -438,14 +564,18 @@ fn random_graphs_agree_with_bfs_whatever_the_table() {
                         Transpositions::Auto => n + 6,
                         _ => 6,
                     }),
-                    transpositions,
                     ..Limits::default()
                 };
+                let options = SearchOptions {
+                    transpositions,
+                    ..SearchOptions::default()
+                };
                 let estimates: [&dyn Heuristic<Random>; 2] = [&guess, &Zero];
-                let mut reports = vec![("iddfs", iddfs::solve(&space, start, &limits))];
+                let mut reports = vec![("iddfs", iddfs::solve(&space, start, &limits, &options))];
                 for (i, &estimate) in estimates.iter().enumerate() {
                     let name = ["idastar", "idastar zero"][i];
-                    reports.push((name, idastar::solve(&space, estimate, start, &limits)));
+                    let report = idastar::solve(&space, estimate, start, &limits, &options);
+                    reports.push((name, report));
                 }
                 for (name, report) in reports {
                     let what = format!("graph {graph} {space:?}, {name}, {transpositions:?}");
@@ -488,20 +618,15 @@ fn a_repeat_by_another_move_searches_what_the_first_refused() {
     assert!(space.keeps_the_invariant());
     assert!(!space.may_follow(a, c) && space.may_follow(b, c));
     for transpositions in TABLES {
-        let limits = Limits {
+        let limits = Limits::default();
+        let options = SearchOptions {
             transpositions,
-            ..Limits::default()
+            ..SearchOptions::default()
         };
         let what = format!("table {transpositions:?}");
-        check(
-            &what,
-            &space,
-            0,
-            Some(2),
-            &iddfs::solve(&space, 0, &limits),
-            true,
-        );
-        let report = idastar::solve(&space, &Zero, 0, &limits);
+        let report = iddfs::solve(&space, 0, &limits, &options);
+        check(&what, &space, 0, Some(2), &report, true);
+        let report = idastar::solve(&space, &Zero, 0, &limits, &options);
         check(&what, &space, 0, Some(2), &report, true);
     }
 }

@@ -47,10 +47,13 @@
 //! open set empties: every state reachable from the start (under the move-order rule) was
 //! expanded and none is a goal.
 
+use super::caps::{Caps, Run, Through, guided};
 use super::{Outcome, Path, Report, Stats, Step};
+use crate::config::{Auto, Engine, Gives, Mode, Need};
 use crate::limit::{Latch, Limit, Limits};
 use crate::space::{Heuristic, Indexed, StateSpace};
 use hashbrown::HashMap;
+use std::sync::Arc;
 
 /// A* with a hash-map closed set; works on any space.
 ///
@@ -577,6 +580,33 @@ impl<S: Copy> Open<S> {
         }
         bytes as u64
     }
+}
+
+/// `astar` in the [engine table](super::engines): `auto`'s choice over IDA* where successors
+/// are costly (a puzzle written in Python: each state expanded once).
+pub const ENGINE: Engine = Engine {
+    mode: Mode::ASTAR,
+    about: "A* with the puzzle's heuristic: optimal, memory for every state it reaches",
+    needs: &[Need::Heuristic],
+    gives: Gives::EXACT,
+    options: &[],
+    auto: Auto::When {
+        priority: 10,
+        condition: |facts| facts.costly_moves,
+    },
+};
+
+/// A* where the puzzle has a heuristic: dense arrays over a small dense index.
+pub(crate) fn make<P: StateSpace + Send + 'static>(caps: &Arc<Caps<P>>) -> Option<Run<P>> {
+    let lazy = caps.heuristic.clone()?;
+    let caps = caps.clone();
+    Some(Box::new(move |space, start, limits, _, cache| {
+        let report = guided(&lazy, limits, cache, |h| match caps.index {
+            Some(_) => solve_indexed(&caps.view(space), &Through(h), start, limits),
+            None => solve(space, h, start, limits),
+        });
+        (report, None)
+    }))
 }
 
 #[cfg(test)]

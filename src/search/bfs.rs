@@ -13,10 +13,13 @@
 //! [`Outcome::Unsolvable`] is returned only when every state reachable from the start was visited
 //! and none is a goal.
 
+use super::caps::{Caps, Run};
 use super::visited::{BitVisited, HashVisited, Visited};
 use super::{Outcome, Path, Report, Stats, Step};
+use crate::config::{Auto, Engine, Gives, Mode};
 use crate::limit::{Latch, Limit, Limits};
 use crate::space::{Indexed, StateSpace};
+use std::sync::Arc;
 
 /// BFS with a hash-set visited store; works on any space.
 ///
@@ -190,4 +193,29 @@ pub(crate) fn rebuild_path<P: StateSpace>(
         start: current,
         steps,
     }
+}
+
+/// `bfs` in the [engine table](super::engines).
+pub const ENGINE: Engine = Engine {
+    mode: Mode::BFS,
+    about: "Breadth-first search from the start",
+    needs: &[],
+    gives: Gives::EXACT,
+    options: &[],
+    auto: Auto::When {
+        priority: 40,
+        condition: |_| true,
+    },
+};
+
+/// BFS on any space: a bitset over the dense index where the space has one.
+pub(crate) fn make<P: StateSpace + Send + 'static>(caps: &Arc<Caps<P>>) -> Option<Run<P>> {
+    let caps = caps.clone();
+    Some(Box::new(move |space, start, limits, _, _| {
+        let report = match caps.index {
+            Some(_) => solve_indexed(&caps.view(space), start, limits),
+            None => solve(space, start, limits),
+        };
+        (report, None)
+    }))
 }

@@ -40,10 +40,13 @@
 //! successors generated (the goals listed count too).
 
 use super::bfs::rebuild_path;
+use super::caps::{Caps, Run};
 use super::visited::{BitVisited, HashVisited, Visited};
 use super::{Outcome, Path, Report, Stats, Step};
+use crate::config::{Auto, Engine, Gives, Mode, Need};
 use crate::limit::{Latch, Limit, Limits};
-use crate::space::{GoalSet, Indexed, Invertible};
+use crate::space::{GoalSet, Indexed, Invertible, StateSpace};
+use std::sync::Arc;
 
 /// Bidirectional BFS with hash-set stores; works on any invertible space with listed goals.
 ///
@@ -290,6 +293,34 @@ fn join<P: Invertible, V: Visited<P::State>>(
         current = next;
     }
     path
+}
+
+/// `bidirectional` in the [engine table](super::engines).
+pub const ENGINE: Engine = Engine {
+    mode: Mode::BIDIRECTIONAL,
+    about: "Breadth-first search from the start and the goals until they meet",
+    needs: &[Need::Goals],
+    gives: Gives::EXACT,
+    options: &[],
+    auto: Auto::When {
+        priority: 30,
+        condition: |_| true,
+    },
+};
+
+/// Meeting in the middle where moves are invertible and the goals listed: bitsets over the
+/// dense index where the space has one.
+pub(crate) fn make<P: StateSpace + Send + 'static>(caps: &Arc<Caps<P>>) -> Option<Run<P>> {
+    caps.goals?;
+    let caps = caps.clone();
+    Some(Box::new(move |space, start, limits, _, _| {
+        let view = caps.view(space);
+        let report = match caps.index {
+            Some(_) => solve_indexed(&view, start, limits),
+            None => solve(&view, start, limits),
+        };
+        (report, None)
+    }))
 }
 
 #[cfg(test)]

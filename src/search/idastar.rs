@@ -30,7 +30,7 @@
 //!
 //! [`Max`]: super::pdb::Max
 //!
-//! The table ([`Limits::transpositions`]; on by default) is asked about a node when it is
+//! The table ([`SearchOptions::transpositions`](crate::options::SearchOptions::transpositions); on by default) is asked about a node when it is
 //! entered, before its successors are generated and estimated: a state entered earlier in the
 //! iteration in fewer moves, or in as many by the same move, is not searched again; one entered
 //! in as many moves by another move searches only the successors the earlier move refused. A
@@ -43,7 +43,7 @@
 //! would have put the first node beyond the threshold of a shortest path to it among the cuts. The
 //! per-iteration counts are in [`Stats::iterations`].
 //!
-//! Several solutions ([`Limits::solutions`] `n` above 1): the iteration that finds the first goal
+//! Several solutions ([`SearchOptions::solutions`](crate::options::SearchOptions::solutions) `n` above 1): the iteration that finds the first goal
 //! (its threshold is the optimal length `L`) goes on past it, keeps each goal's path and does not
 //! search below a goal, and stops at the `n`-th; when it ends with fewer, they are every path of
 //! `L` moves that the move-order rule allows (the first in the outcome, the rest in
@@ -54,7 +54,7 @@
 //! table's ([`DistanceTable::lookup`](super::table::DistanceTable::lookup)). A limit reached
 //! while collecting ends the run with that limit.
 //!
-//! Threads ([`Limits::threads`] above 1, `solve --threads N`): each iteration is split at a
+//! Threads ([`SearchOptions::threads`](crate::options::SearchOptions::threads) above 1, `solve --threads N`): each iteration is split at a
 //! shallow depth into subtrees in depth-first order that the threads search, each with its own
 //! successor buffers and transposition table ([`parallel`]'s module docs). The outcome and the
 //! list of solutions are exactly the one-thread run's; the node counts are not (the threads
@@ -76,10 +76,14 @@
 
 pub mod parallel;
 
+use super::caps::{Caps, Run, guided};
 use super::transpositions::TranspositionTable;
 use super::{Iteration, Outcome, Path, Report, Stats, Step};
+use crate::config::{Auto, Engine, Gives, Mode, Need};
 use crate::limit::{Latch, Limit, Limits, Ticker};
+use crate::options::SearchOptions;
 use crate::space::{Heuristic, Prefetched, StateSpace, Symmetric};
+use std::sync::Arc;
 
 /// IDA* from `start`.
 ///
@@ -88,14 +92,16 @@ use crate::space::{Heuristic, Prefetched, StateSpace, Symmetric};
 /// - `start`: where the search begins.
 /// - `limits`: `max_depth` bounds the thresholds (a threshold beyond it ends the run with
 ///   [`Limit::Depth`]), `max_states` the total expansions, plus time and interrupt (polled as
-///   successors are generated and estimated); `transpositions` sizes the transposition table
-///   (within `memory_budget`: an explicit size over it ends the run with [`Limit::Memory`]
-///   before anything is allocated); `solutions` asks for several optimal paths (module docs).
+///   successors are generated and estimated).
+/// - `options`: `transpositions` sizes the transposition table (within the memory budget: an
+///   explicit size over it ends the run with [`Limit::Memory`] before anything is allocated);
+///   `solutions` asks for several optimal paths; `threads` splits each iteration (module docs).
 ///
 /// ```
 /// # use statespace::space::{Heuristic, StateSpace};
 /// # use statespace::search::{idastar, Outcome};
 /// # use statespace::limit::Limits;
+/// # use statespace::options::SearchOptions;
 /// struct Line; // states 0..=9, a move steps left or right, the goal is 7
 /// impl StateSpace for Line {
 ///     type State = u8;
@@ -111,7 +117,7 @@ use crate::space::{Heuristic, Prefetched, StateSpace, Symmetric};
 /// impl Heuristic<Line> for Gap {
 ///     fn estimate(&self, _: &Line, s: u8) -> u32 { s.abs_diff(7) as u32 }
 /// }
-/// let report = idastar::solve(&Line, &Gap, 2, &Limits::default());
+/// let report = idastar::solve(&Line, &Gap, 2, &Limits::default(), &SearchOptions::default());
 /// let Outcome::Solved(path) = report.outcome else { panic!() };
 /// assert_eq!(path.moves(), vec!['R'; 5]);
 /// assert_eq!(report.stats.iterations.len(), 1);
@@ -122,8 +128,9 @@ pub fn solve<P: StateSpace, H: Heuristic<P> + ?Sized>(
     heuristic: &H,
     start: P::State,
     limits: &Limits,
+    options: &SearchOptions,
 ) -> Report<P::State, P::Move> {
-    solve_with(space, heuristic, start, limits, None)
+    solve_with(space, heuristic, start, limits, options, None)
 }
 
 /// [`solve`] on a space with symmetries: of the start's successors, one per symmetry class is
@@ -135,27 +142,38 @@ pub fn solve_symmetric<P: Symmetric, H: Heuristic<P> + ?Sized>(
     heuristic: &H,
     start: P::State,
     limits: &Limits,
+    options: &SearchOptions,
 ) -> Report<P::State, P::Move> {
-    solve_with(space, heuristic, start, limits, Some(P::representative))
+    solve_with(
+        space,
+        heuristic,
+        start,
+        limits,
+        options,
+        Some(P::representative),
+    )
 }
 
 /// The state that stands for a state's symmetry class ([`Symmetric::representative`]).
-type Representative<P> = fn(&P, <P as StateSpace>::State) -> <P as StateSpace>::State;
+pub type Representative<P> = fn(&P, <P as StateSpace>::State) -> <P as StateSpace>::State;
 
-fn solve_with<P: StateSpace, H: Heuristic<P> + ?Sized>(
+/// [`solve`], and with `root_classes` [`solve_symmetric`] for a space whose symmetry is given
+/// as the function (the engine table's glue holds it so, not as the trait).
+pub fn solve_with<P: StateSpace, H: Heuristic<P> + ?Sized>(
     space: &P,
     heuristic: &H,
     start: P::State,
     limits: &Limits,
+    options: &SearchOptions,
     root_classes: Option<Representative<P>>,
 ) -> Report<P::State, P::Move> {
     // A list of solutions would lose those through the successors left out.
-    let root_classes = root_classes.filter(|_| limits.solutions <= 1);
-    if limits.threads > 1 {
-        return parallel::solve(space, heuristic, start, limits, root_classes);
+    let root_classes = root_classes.filter(|_| options.solutions <= 1);
+    if options.threads > 1 {
+        return parallel::solve(space, heuristic, start, limits, options, root_classes);
     }
     let latch = Latch::new(limits);
-    let table = match TranspositionTable::for_limits(limits) {
+    let table = match TranspositionTable::for_limits(limits, options) {
         Ok(table) => table,
         Err(limit) => return Report::stopped(limit, latch.elapsed()),
     };
@@ -163,6 +181,7 @@ fn solve_with<P: StateSpace, H: Heuristic<P> + ?Sized>(
         space,
         heuristic,
         limits,
+        options.solutions,
         table,
         Alone {
             limits,
@@ -220,6 +239,8 @@ struct Search<'a, P: StateSpace, H: ?Sized, T> {
     space: &'a P,
     heuristic: &'a H,
     limits: &'a Limits,
+    /// The solutions asked for ([`SearchOptions::solutions`]).
+    wanted: usize,
     /// States entered in this iteration, when the run has a table.
     table: Option<TranspositionTable<P::State, P::Move>>,
     /// Counts expansions and polls the limits.
@@ -245,7 +266,7 @@ struct Search<'a, P: StateSpace, H: ?Sized, T> {
     pending: u64,
     /// Where the search starts.
     start: P::State,
-    /// The solutions found, when [`Limits::solutions`] asks for more than one (the first is
+    /// The solutions found, when [`SearchOptions::solutions`](crate::options::SearchOptions::solutions) asks for more than one (the first is
     /// taken out for the outcome when the run ends).
     found: Vec<Path<P::State, P::Move>>,
     /// Of the start's successors, search one per symmetry class ([`solve_symmetric`]).
@@ -257,6 +278,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace> Search<'a, P, H, T> {
         space: &'a P,
         heuristic: &'a H,
         limits: &'a Limits,
+        wanted: usize,
         table: Option<TranspositionTable<P::State, P::Move>>,
         pace: T,
         start: P::State,
@@ -265,6 +287,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace> Search<'a, P, H, T> {
             space,
             heuristic,
             limits,
+            wanted,
             table,
             pace,
             work: 0,
@@ -470,7 +493,13 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace> Search<'a, P, H, T> {
     #[cold]
     #[inline(never)]
     fn at_goal(&mut self) -> Result<(), Stop> {
-        match super::keep_solution(&mut self.found, self.start, &self.path, self.limits) {
+        match super::keep_solution(
+            &mut self.found,
+            self.start,
+            &self.path,
+            self.limits,
+            self.wanted,
+        ) {
             Ok(true) => Err(Stop::Found),
             Ok(false) => Ok(()),
             Err(limit) => Err(Stop::Limit(limit)),
@@ -486,10 +515,47 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace> Search<'a, P, H, T> {
     }
 }
 
+/// `idastar` in the [engine table](super::engines): `auto`'s choice where the puzzle has a
+/// heuristic, unless its space is small enough to exhaust (an unsolvable start is proven only
+/// once the iterations stop finding states) or its successors are costly (A* expands each
+/// state once).
+pub const ENGINE: Engine = Engine {
+    mode: Mode::IDASTAR,
+    about: "IDA* with the puzzle's heuristic: optimal, memory linear in depth",
+    needs: &[Need::Heuristic],
+    gives: Gives::LISTING,
+    options: &["solutions", "threads", "transpositions"],
+    auto: Auto::When {
+        priority: 10,
+        condition: |facts| {
+            !facts.costly_moves && facts.states.is_none_or(|n| n > AUTO_EXHAUST_MAX_STATES)
+        },
+    },
+};
+
+/// `auto` never deepens over an indexed space of at most this many states: a search that
+/// exhausts it (a bitset of 2 MiB) proves an unsolvable start in well under a second, where a
+/// deepening search proves it only once its iterations stop finding states.
+pub const AUTO_EXHAUST_MAX_STATES: u128 = 1 << 24;
+
+/// IDA* where the puzzle has a heuristic; one of the start's successors per symmetry class
+/// where the space has symmetries.
+pub(crate) fn make<P: StateSpace + Send + 'static>(caps: &Arc<Caps<P>>) -> Option<Run<P>> {
+    let lazy = caps.heuristic.clone()?;
+    let roots = caps.representative;
+    Some(Box::new(move |space, start, limits, options, cache| {
+        let report = guided(&lazy, limits, cache, |h| {
+            solve_with(space, h, start, limits, options, roots)
+        });
+        (report, None)
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::limit::{Transpositions, WORK_PER_POLL};
+    use crate::limit::WORK_PER_POLL;
+    use crate::options::Transpositions;
     use crate::search::{bfs, iddfs};
     use crate::space::{Indexed, replay};
     use crate::toys::Ring;
@@ -514,7 +580,7 @@ mod tests {
             let Some(expected) = length(&bfs::solve(space, start, &limits)) else {
                 continue; // an infinite pruned tree: IDA* would deepen forever
             };
-            let report = solve(space, heuristic, start, &limits);
+            let report = solve(space, heuristic, start, &limits, &SearchOptions::default());
             let Outcome::Solved(path) = &report.outcome else {
                 panic!("{start:?}: {:?}", report.outcome)
             };
@@ -561,8 +627,8 @@ mod tests {
                 max_depth: Some(12),
                 ..Limits::default()
             };
-            let ida = solve(&Slide, &Zero, board, &limits);
-            let id = iddfs::solve(&Slide, board, &limits);
+            let ida = solve(&Slide, &Zero, board, &limits, &SearchOptions::default());
+            let id = iddfs::solve(&Slide, board, &limits, &SearchOptions::default());
             match (&ida.outcome, &id.outcome) {
                 (Outcome::Solved(a), Outcome::Solved(b)) => assert_eq!(a.len(), b.len()),
                 (Outcome::LimitReached(a), Outcome::LimitReached(b)) => assert_eq!(a, b),
@@ -607,9 +673,15 @@ mod tests {
             if length(&bfs::solve(&Slide, board, &limits)).is_none() {
                 continue; // an infinite pruned tree: IDA* would deepen forever
             }
-            let exact = solve(&Slide, &Exact(max()), board, &limits);
+            let exact = solve(
+                &Slide,
+                &Exact(max()),
+                board,
+                &limits,
+                &SearchOptions::default(),
+            );
             ASKED.store(0, Ordering::Relaxed);
-            let early = solve(&Slide, &max(), board, &limits);
+            let early = solve(&Slide, &max(), board, &limits, &SearchOptions::default());
             let asked = ASKED.load(Ordering::Relaxed);
             assert_eq!(early.outcome, exact.outcome, "board {board}");
             assert_eq!(early.stats.iterations, exact.stats.iterations);
@@ -671,9 +743,15 @@ mod tests {
             if length(&bfs::solve(&Slide, board, &limits)).is_none() {
                 continue; // an infinite pruned tree: IDA* would deepen forever
             }
-            let exact = solve(&Slide, &Exact(max()), board, &limits);
+            let exact = solve(
+                &Slide,
+                &Exact(max()),
+                board,
+                &limits,
+                &SearchOptions::default(),
+            );
             STAGES.store(0, Ordering::Relaxed);
-            let staged = solve(&Slide, &max(), board, &limits);
+            let staged = solve(&Slide, &max(), board, &limits, &SearchOptions::default());
             assert_eq!(staged.outcome, exact.outcome, "board {board}");
             assert_eq!(staged.stats.iterations, exact.stats.iterations);
             assert_eq!(staged.stats.expanded, exact.stats.expanded);
@@ -704,7 +782,13 @@ mod tests {
 
     #[test]
     fn an_exhausted_pruned_tree_is_unsolvable() {
-        let report = solve(&DeadLine, &Zero, 3, &Limits::default());
+        let report = solve(
+            &DeadLine,
+            &Zero,
+            3,
+            &Limits::default(),
+            &SearchOptions::default(),
+        );
         assert_eq!(report.outcome, Outcome::Unsolvable);
         // Thresholds 0..=6: the longest branch (six moves right) is cut last at 6.
         assert_eq!(report.stats.iterations.len(), 7);
@@ -718,7 +802,13 @@ mod tests {
             .into_iter()
             .max_by_key(|&b| length(&bfs::solve(&Slide, b, &limits)).unwrap_or(0))
             .unwrap();
-        let report = solve(&Slide, &SlideManhattan, board, &limits);
+        let report = solve(
+            &Slide,
+            &SlideManhattan,
+            board,
+            &limits,
+            &SearchOptions::default(),
+        );
         assert_eq!(length(&report), Some(21));
 
         for (max, solved) in [(20, false), (21, true)] {
@@ -726,7 +816,13 @@ mod tests {
                 max_depth: Some(max),
                 ..Limits::default()
             };
-            let report = solve(&Slide, &SlideManhattan, board, &limits);
+            let report = solve(
+                &Slide,
+                &SlideManhattan,
+                board,
+                &limits,
+                &SearchOptions::default(),
+            );
             match report.outcome {
                 Outcome::Solved(path) => assert!(solved && path.len() == 21),
                 Outcome::LimitReached(Limit::Depth(d)) => {
@@ -742,7 +838,13 @@ mod tests {
             max_depth: Some(SlideManhattan.estimate(&Slide, board) - 1),
             ..Limits::default()
         };
-        let report = solve(&Slide, &SlideManhattan, board, &limits);
+        let report = solve(
+            &Slide,
+            &SlideManhattan,
+            board,
+            &limits,
+            &SearchOptions::default(),
+        );
         assert!(matches!(
             report.outcome,
             Outcome::LimitReached(Limit::Depth(_))
@@ -753,7 +855,13 @@ mod tests {
             max_states: Some(50),
             ..Limits::default()
         };
-        let report = solve(&Slide, &SlideManhattan, board, &limits);
+        let report = solve(
+            &Slide,
+            &SlideManhattan,
+            board,
+            &limits,
+            &SearchOptions::default(),
+        );
         assert_eq!(report.outcome, Outcome::LimitReached(Limit::States(50)));
         assert_eq!(report.stats.expanded, 51);
 
@@ -762,13 +870,25 @@ mod tests {
             interrupt: Some(&STOP),
             ..Limits::default()
         };
-        let report = solve(&Ring::new(100_000), &Zero, 50_000, &limits);
+        let report = solve(
+            &Ring::new(100_000),
+            &Zero,
+            50_000,
+            &limits,
+            &SearchOptions::default(),
+        );
         assert_eq!(report.outcome, Outcome::LimitReached(Limit::Interrupted));
     }
 
     #[test]
     fn iterations_serialize_and_are_left_out_when_empty() {
-        let report = solve(&Ring::new(11), &RingDistance, 4, &Limits::default());
+        let report = solve(
+            &Ring::new(11),
+            &RingDistance,
+            4,
+            &Limits::default(),
+            &SearchOptions::default(),
+        );
         let json = serde_json::to_value(&report.stats).unwrap();
         assert_eq!(json["iterations"][0]["threshold"], 4);
         assert_eq!(json["iterations"][0]["expanded"], 4);
@@ -792,22 +912,18 @@ mod tests {
                 for solutions in [1, 4] {
                     let limits = Limits {
                         max_depth,
-                        transpositions,
-                        solutions,
                         ..Limits::default()
                     };
-                    let one = solve(space, heuristic, start, &limits);
+                    let options = SearchOptions {
+                        transpositions,
+                        solutions,
+                        ..SearchOptions::default()
+                    };
+                    let one = solve(space, heuristic, start, &limits, &options);
                     solved += matches!(one.outcome, Outcome::Solved(_)) as usize;
                     for threads in [2, 3].into_iter().take(1 + (solutions == 1) as usize) {
-                        let many = solve(
-                            space,
-                            heuristic,
-                            start,
-                            &Limits {
-                                threads,
-                                ..limits.clone()
-                            },
-                        );
+                        let on_threads = SearchOptions { threads, ..options };
+                        let many = solve(space, heuristic, start, &limits, &on_threads);
                         let why = format!(
                             "start {start:?}, {threads} threads, {transpositions:?}, {solutions} solutions"
                         );
@@ -864,14 +980,20 @@ mod tests {
         assert_eq!(solved, 0);
     }
 
+    /// Options of a run on `threads` threads with the table `transpositions`.
+    fn on(threads: usize, transpositions: Transpositions) -> SearchOptions {
+        SearchOptions {
+            threads,
+            transpositions,
+            ..SearchOptions::default()
+        }
+    }
+
     #[test]
     fn threads_prove_unsolvable_like_one() {
         for threads in [1, 2, 4] {
-            let limits = Limits {
-                threads,
-                ..Limits::default()
-            };
-            let report = solve(&DeadLine, &Zero, 3, &limits);
+            let options = on(threads, Transpositions::Auto);
+            let report = solve(&DeadLine, &Zero, 3, &Limits::default(), &options);
             assert_eq!(report.outcome, Outcome::Unsolvable, "{threads} threads");
             assert_eq!(report.stats.depth, 6);
         }
@@ -880,14 +1002,14 @@ mod tests {
     #[test]
     fn limits_stop_a_run_on_threads() {
         let board = pack(&[0, 5, 4, 3, 2, 1]);
-        let limits = |threads| Limits {
+        let limits = Limits {
             max_states: Some(50),
-            threads,
             ..Limits::default()
         };
-        let one = solve(&Slide, &SlideManhattan, board, &limits(1));
+        let auto = Transpositions::Auto;
+        let one = solve(&Slide, &SlideManhattan, board, &limits, &on(1, auto));
         assert_eq!(one.outcome, Outcome::LimitReached(Limit::States(50)));
-        let two = solve(&Slide, &SlideManhattan, board, &limits(2));
+        let two = solve(&Slide, &SlideManhattan, board, &limits, &on(2, auto));
         assert_eq!(two.outcome, Outcome::LimitReached(Limit::States(50)));
         // Within a poll's work per thread of the limit.
         assert!(
@@ -899,21 +1021,19 @@ mod tests {
         static STOP: AtomicBool = AtomicBool::new(true);
         let limits = Limits {
             interrupt: Some(&STOP),
-            threads: 2,
             ..Limits::default()
         };
-        let report = solve(&Ring::new(100_000), &Zero, 50_000, &limits);
+        let report = solve(&Ring::new(100_000), &Zero, 50_000, &limits, &on(2, auto));
         assert_eq!(report.outcome, Outcome::LimitReached(Limit::Interrupted));
 
         // A time limit on an endless deepening (the ring's far side, no table to stop cycles).
         let limits = Limits {
             time_limit: Some(Duration::from_millis(200)),
-            transpositions: Transpositions::Off,
-            threads: 2,
             ..Limits::default()
         };
         let started = std::time::Instant::now();
-        let report = solve(&Ring::new(1_000_000), &Zero, 500_000, &limits);
+        let off = on(2, Transpositions::Off);
+        let report = solve(&Ring::new(1_000_000), &Zero, 500_000, &limits, &off);
         assert_eq!(
             report.outcome,
             Outcome::LimitReached(Limit::Time(Duration::from_millis(200)))
@@ -926,12 +1046,11 @@ mod tests {
 
         // A table over the budget is refused before any work, as on one thread.
         let limits = Limits {
-            transpositions: Transpositions::Bytes(2 << 20),
             memory_budget: 1 << 20,
-            threads: 2,
             ..Limits::default()
         };
-        let report = solve(&Slide, &SlideManhattan, board, &limits);
+        let over = on(2, Transpositions::Bytes(2 << 20));
+        let report = solve(&Slide, &SlideManhattan, board, &limits, &over);
         assert!(matches!(
             report.outcome,
             Outcome::LimitReached(Limit::Memory { .. })

@@ -9,7 +9,7 @@
 //! [`may_follow`](StateSpace::may_follow) rule cuts redundant sequences: never undoing the previous
 //! move in an invertible space, or a canonical order where moves commute (Flip presses each cell
 //! at most once, in increasing order, which turns 16^d sequences into C(16, d) sets). The
-//! [transposition table](super::transpositions) ([`Limits::transpositions`]; on by default, its
+//! [transposition table](super::transpositions) ([`SearchOptions::transpositions`](crate::options::SearchOptions::transpositions); on by default, its
 //! size fixed in advance) cuts the repeats the rule does not know: a node whose state the table
 //! holds from this round in fewer moves, or in as many by the same move, is not searched again;
 //! one entered in as many moves by another move searches only the successors the earlier move
@@ -23,31 +23,36 @@
 //! the bound. Without the table that takes a finite pruned tree (Flip's canonical order); with
 //! it, a table that holds the current branch ends the rounds of any finite space.
 //!
-//! Several solutions ([`Limits::solutions`] `n` above 1): the round that finds the first goal
+//! Several solutions ([`SearchOptions::solutions`](crate::options::SearchOptions::solutions) `n` above 1): the round that finds the first goal
 //! goes on past it, keeps each goal's path (not searching below it) and stops at the `n`-th;
 //! when it ends with fewer, they are every shortest path the move-order rule allows, first in
 //! the outcome and the rest in [`Report::others`], as [`idastar`](super::idastar) lists them
 //! (its module docs say why none is lost, with the table too).
 
+use super::caps::{Caps, Run};
 use super::transpositions::TranspositionTable;
 use super::{Outcome, Path, Report, Stats, Step};
+use crate::config::{Auto, Engine, Gives, Mode};
 use crate::limit::{Latch, Limit, Limits, Ticker};
+use crate::options::SearchOptions;
 use crate::space::StateSpace;
+use std::sync::Arc;
 
 /// IDDFS from `start`.
 ///
 /// - `space`: the graph; its `may_follow` rule prunes the tree.
 /// - `start`: where the search begins.
 /// - `limits`: `max_depth` bounds the rounds, `max_states` the total expansions, plus time and
-///   Ctrl-C (polled as successors are generated, those at the depth bound included);
-///   `transpositions` sizes the transposition table (within `memory_budget`: an explicit size
-///   over it ends the run with [`Limit::Memory`] before anything is allocated); `solutions`
-///   asks for several shortest paths (module docs).
+///   Ctrl-C (polled as successors are generated, those at the depth bound included).
+/// - `options`: `transpositions` sizes the transposition table (within the memory budget: an
+///   explicit size over it ends the run with [`Limit::Memory`] before anything is allocated);
+///   `solutions` asks for several shortest paths (module docs).
 ///
 /// ```
 /// # use statespace::space::StateSpace;
 /// # use statespace::search::{iddfs, Outcome};
 /// # use statespace::limit::Limits;
+/// # use statespace::options::SearchOptions;
 /// struct Line; // states 0..=9, a move steps left or right, the goal is 7
 /// impl StateSpace for Line {
 ///     type State = u8;
@@ -59,7 +64,7 @@ use crate::space::StateSpace;
 ///     fn is_goal(&self, s: u8) -> bool { s == 7 }
 ///     fn may_follow(&self, previous: char, next: char) -> bool { previous == next }
 /// }
-/// let report = iddfs::solve(&Line, 2, &Limits::default());
+/// let report = iddfs::solve(&Line, 2, &Limits::default(), &SearchOptions::default());
 /// let Outcome::Solved(path) = report.outcome else { panic!() };
 /// assert_eq!(path.len(), 5);
 /// ```
@@ -67,15 +72,17 @@ pub fn solve<P: StateSpace>(
     space: &P,
     start: P::State,
     limits: &Limits,
+    options: &SearchOptions,
 ) -> Report<P::State, P::Move> {
     let latch = Latch::new(limits);
-    let table = match TranspositionTable::for_limits(limits) {
+    let table = match TranspositionTable::for_limits(limits, options) {
         Ok(table) => table,
         Err(limit) => return Report::stopped(limit, latch.elapsed()),
     };
     let mut search = Search {
         space,
         limits,
+        wanted: options.solutions,
         table,
         ticker: latch.ticker(),
         work: 0,
@@ -107,6 +114,8 @@ enum Stop {
 struct Search<'a, P: StateSpace> {
     space: &'a P,
     limits: &'a Limits,
+    /// The solutions asked for ([`SearchOptions::solutions`]).
+    wanted: usize,
     /// States entered in this round, when the run has a table.
     table: Option<TranspositionTable<P::State, P::Move>>,
     ticker: Ticker<'a>,
@@ -124,7 +133,7 @@ struct Search<'a, P: StateSpace> {
     pending: u64,
     /// Where the search starts.
     start: P::State,
-    /// The solutions found, when [`Limits::solutions`] asks for more than one (the first is
+    /// The solutions found, when [`SearchOptions::solutions`](crate::options::SearchOptions::solutions) asks for more than one (the first is
     /// taken out for the outcome when the run ends).
     found: Vec<Path<P::State, P::Move>>,
 }
@@ -253,7 +262,13 @@ impl<P: StateSpace> Search<'_, P> {
     #[cold]
     #[inline(never)]
     fn at_goal(&mut self) -> Result<(), Stop> {
-        match super::keep_solution(&mut self.found, self.start, &self.path, self.limits) {
+        match super::keep_solution(
+            &mut self.found,
+            self.start,
+            &self.path,
+            self.limits,
+            self.wanted,
+        ) {
             Ok(true) => Err(Stop::Found),
             Ok(false) => Ok(()),
             Err(limit) => Err(Stop::Limit(limit)),
@@ -263,4 +278,23 @@ impl<P: StateSpace> Search<'_, P> {
     fn expand_checks(&mut self) -> Result<(), Stop> {
         super::count_expansion(&mut self.stats, self.limits).map_err(Stop::Limit)
     }
+}
+
+/// `iddfs` in the [engine table](super::engines): never `auto`'s choice (without a heuristic it
+/// expands more than BFS visits; it is there for spaces too large for any store), but the last
+/// resort for several solutions.
+pub const ENGINE: Engine = Engine {
+    mode: Mode::IDDFS,
+    about: "Iterative deepening: memory linear in depth",
+    needs: &[],
+    gives: Gives::LISTING,
+    options: &["solutions", "transpositions"],
+    auto: Auto::Never,
+};
+
+/// IDDFS on any space.
+pub(crate) fn make<P: StateSpace + Send + 'static>(_: &Arc<Caps<P>>) -> Option<Run<P>> {
+    Some(Box::new(|space, start, limits, options, _| {
+        (solve(space, start, limits, options), None)
+    }))
 }

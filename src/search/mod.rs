@@ -1,7 +1,10 @@
 //! Search engines and what they share: [`Outcome`], [`Path`], [`Stats`]; the limits they stop at
-//! are [`limit`](crate::limit)'s.
+//! are [`limit`](crate::limit)'s, the options they read [`options`](crate::options)'.
 //!
-//! Every engine is a module with free functions generic over the capabilities it needs:
+//! The path engines are listed, each once, in the engine table ([`engines`]: what each needs,
+//! what it guarantees, when `auto` runs it), and see a puzzle through its capabilities
+//! ([`caps`]). Every engine is a module with free functions generic over the capabilities it
+//! needs:
 //!
 //! | engine | needs | memory | gives |
 //! |---|---|---|---|
@@ -11,13 +14,15 @@
 //! | [`astar`] | [`StateSpace`](crate::space::StateSpace) + a [`Heuristic`](crate::space::Heuristic) (+ [`Indexed`](crate::space::Indexed) for dense arrays) | every state generated (closed and open) | optimal path, expanding only states with `g + h` up to the answer's length; unsolvability proof when everything reachable is closed |
 //! | [`idastar`] | [`StateSpace`](crate::space::StateSpace) + a [`Heuristic`](crate::space::Heuristic) | linear in depth (+ a [transposition table](transpositions) of fixed size) | optimal path, deepening by `g + h` thresholds instead of depth; unsolvability proof when the pruned tree is exhausted |
 //! | [`table`] | [`Indexed`](crate::space::Indexed) + [`Invertible`](crate::space::Invertible) + [`GoalSet`](crate::space::GoalSet) | 4 bits per state of the whole space (wider if deep), or 2 bits (distance mod 3) | the distance of every state to the goal set; then each query is a lookup (mod 3: a walk), its path a descent |
+//! | [`beam`] | [`StateSpace`](crate::space::StateSpace) (+ a [`Heuristic`](crate::space::Heuristic) to rank by) | `width` states a depth, and every state met | a path that replays to a goal, not proven minimal; for puzzles too large to solve optimally |
 //! | [`pdb`] | an [`Abstraction`](pdb::Abstraction): a projection onto an [`Indexed`](crate::space::Indexed) + [`Invertible`](crate::space::Invertible) + [`GoalSet`](crate::space::GoalSet) space | the abstract space's exact table (4 or 8 bits per abstract state) | [`Heuristic`](crate::space::Heuristic)s for A* and IDA*: one database, [`Max`](pdb::Max) of several, [`Additive`](pdb::Additive) over disjoint pieces with symmetric lookups |
 //! | [`pruning`] | [`Invertible`](crate::space::Invertible) + [`GoalSet`](crate::space::GoalSet) (states hashed) | a fixed hash table, one byte a cell (64 MiB by default) | a [`Heuristic`](crate::space::Heuristic): exact within a depth `d` of the goals (least distance per cell), `d + 1` outside; filled from the goals at once and deepened while the search pays for it, so a first solve needs no build |
 //! | [`layers`] | [`Indexed`](crate::space::Indexed) (word-at-a-time with [`XorMoves`](crate::space::XorMoves), block-at-a-time with [`SplitMoves`](crate::space::SplitMoves)) | three bits per state of the whole space (+ two move tables with `SplitMoves`) | every reachable state counted by distance (histogram), one farthest state; multi-threaded |
 //!
 //! Every path search returns a [`Report`]: an [`Outcome`] (solved with a path, proven unsolvable, or a
 //! named limit reached) and [`Stats`]. Engines never print; the CLI does. [`idastar`], [`iddfs`]
-//! and the [`table`] also list several optimal solutions when [`Limits::solutions`] asks
+//! and the [`table`] also list several optimal solutions when
+//! [`SearchOptions::solutions`](crate::options::SearchOptions::solutions) asks
 //! ([`Report::others`]); the rest give one.
 //!
 //! Every engine and table builder stops for the time limit and Ctrl-C the same way: it counts
@@ -27,9 +32,12 @@
 //! [`Limits::memory_budget`] before anything is allocated.
 
 pub mod astar;
+pub mod beam;
 pub mod bfs;
 pub mod bidirectional;
+pub mod caps;
 pub mod cluster;
+pub mod engines;
 pub mod idastar;
 pub mod iddfs;
 pub mod layers;
@@ -68,8 +76,9 @@ pub(crate) fn keep_solution<S: Copy, M: Copy>(
     start: S,
     steps: &[Step<S, M>],
     limits: &Limits,
+    wanted: usize,
 ) -> Result<bool, Limit> {
-    if limits.solutions <= 1 {
+    if wanted <= 1 {
         return Ok(true);
     }
     keep_within_budget(found, limits, steps.len())?;
@@ -77,7 +86,7 @@ pub(crate) fn keep_solution<S: Copy, M: Copy>(
         start,
         steps: steps.to_vec(),
     });
-    Ok(found.len() >= limits.solutions)
+    Ok(found.len() >= wanted)
 }
 
 /// Refuses with [`Limit::Memory`] a path of `steps` steps more in `found` when the paths then
@@ -278,7 +287,7 @@ pub struct Report<S, M> {
     /// How the run ended.
     pub outcome: Outcome<S, M>,
     /// The further optimal solutions, after the outcome's path, in the order found: when
-    /// [`Limits::solutions`] asked for more than one of an engine that lists them
+    /// [`SearchOptions::solutions`](crate::options::SearchOptions::solutions) asked for more than one of an engine that lists them
     /// ([`idastar`], [`iddfs`], the [`table`]'s [`lookup`](table::DistanceTable::lookup)); each
     /// as long as the outcome's path and a distinct sequence of moves. Empty otherwise.
     pub others: Vec<Path<S, M>>,

@@ -537,6 +537,7 @@ impl<P: StateSpace> Walk<'_, P> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::options::SearchOptions;
     use crate::search::{Outcome, bfs, idastar};
     use crate::space::Indexed;
     use crate::toys::{Lights, LightsGoal};
@@ -637,7 +638,8 @@ mod tests {
                 Outcome::Solved(path) => path.len(),
                 other => panic!("{other:?}"),
             };
-            match idastar::solve(&lights, &table, board, &limits).outcome {
+            match idastar::solve(&lights, &table, board, &limits, &SearchOptions::default()).outcome
+            {
                 Outcome::Solved(path) => assert_eq!(path.len(), want, "board {board}"),
                 other => panic!("board {board}: {other:?}"),
             }

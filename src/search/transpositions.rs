@@ -20,7 +20,7 @@
 //! empties every slot at once (entries of earlier iterations were searched to another bound:
 //! see below why they are not used).
 //!
-//! Its largest size is fixed before the search starts, by [`Limits::transpositions`]: by default
+//! Its largest size is fixed before the search starts, by [`SearchOptions::transpositions`](crate::options::SearchOptions::transpositions): by default
 //! [`AUTO_BYTES`], at most a quarter of the memory budget; an explicit size over the budget is
 //! refused with the figure, before anything is allocated. The array starts at
 //! [`INITIAL_BYTES`] and grows between iterations, never within one: when the iteration that
@@ -118,7 +118,7 @@
 //!
 //! # Several solutions
 //!
-//! A run that lists several optimal solutions ([`Limits::solutions`] above 1) needs every path
+//! A run that lists several optimal solutions ([`SearchOptions::solutions`](crate::options::SearchOptions::solutions) above 1) needs every path
 //! of `T` to a goal, not one: the repeats at `g' = g` are other prefixes of the same suffixes,
 //! each a distinct solution, so skipping them (the second and third rules) would drop
 //! solutions. Such a run's table ([`listing`](TranspositionTable::listing)) keeps only the first
@@ -137,13 +137,14 @@
 //! one that goes back, which the table then skips). What it saves and what it costs on Klotski
 //! and a smaller board: BENCHMARKS.md ("Transposition tables: Klotski by deepening").
 
-use crate::limit::{Limit, Limits, Transpositions};
+use crate::limit::{Limit, Limits};
+use crate::options::{SearchOptions, Transpositions};
 use crate::space::StateSpace;
 use hashbrown::HashSet;
 use std::hash::{Hash, Hasher};
 use std::mem::MaybeUninit;
 
-/// The table's largest size when [`Limits::transpositions`] is [`Transpositions::Auto`]
+/// The table's largest size when [`SearchOptions::transpositions`](crate::options::SearchOptions::transpositions) is [`Transpositions::Auto`]
 /// (further capped at a quarter of the memory budget): a few hundred thousand entries, and a
 /// table that stays in the last-level cache. Measured (BENCHMARKS.md, "Transposition tables"):
 /// on the 15-puzzle 8 MiB keeps nearly every saving of 64 MiB, while 64 MiB costs a memory
@@ -196,18 +197,22 @@ pub struct TranspositionTable<S, M> {
 }
 
 impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
-    /// The table `limits` ask for: `None` when they turn it off or the size holds no bucket;
+    /// The table `options` ask for (its size within the memory budget of `limits`): `None` when they turn it off or the size holds no bucket;
     /// [`Limit::Memory`] when an explicit size passes the budget.
-    pub fn for_limits(limits: &Limits) -> Result<Option<Self>, Limit> {
-        Ok(Self::for_workers(limits, 1)?.pop().flatten())
+    pub fn for_limits(limits: &Limits, options: &SearchOptions) -> Result<Option<Self>, Limit> {
+        Ok(Self::for_workers(limits, options, 1)?.pop().flatten())
     }
 
     /// One table for each of `workers` threads of a parallel search, the size `limits` ask for
     /// split evenly between them (the default size too: the workers share the last-level
     /// cache that [`AUTO_BYTES`] is chosen for); [`Limit::Memory`] when an explicit size passes
     /// the budget, before anything is allocated.
-    pub fn for_workers(limits: &Limits, workers: usize) -> Result<Vec<Option<Self>>, Limit> {
-        let bytes = match limits.transpositions {
+    pub fn for_workers(
+        limits: &Limits,
+        options: &SearchOptions,
+        workers: usize,
+    ) -> Result<Vec<Option<Self>>, Limit> {
+        let bytes = match options.transpositions {
             Transpositions::Off => 0,
             Transpositions::Auto => AUTO_BYTES.min(limits.memory_budget / 4),
             Transpositions::Bytes(bytes) => {
@@ -216,7 +221,7 @@ impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
             }
         };
         let share = bytes / workers.max(1) as u64;
-        let listing = limits.solutions > 1;
+        let listing = options.solutions > 1;
         Ok((0..workers.max(1))
             .map(|_| Self::with_bytes(share).map(|table| table.listing(listing)))
             .collect())
@@ -654,26 +659,31 @@ mod tests {
     #[test]
     fn sizes_follow_the_limits() {
         type Table = TranspositionTable<u64, i8>;
-        let limits = |transpositions, memory_budget| Limits {
-            transpositions,
+        let limits = |memory_budget| Limits {
             memory_budget,
             ..Limits::default()
         };
-        let auto = Table::for_limits(&limits(Transpositions::Auto, 1 << 40)).unwrap();
+        let of = |transpositions| SearchOptions {
+            transpositions,
+            ..SearchOptions::default()
+        };
+        let table = |t, budget| Table::for_limits(&limits(budget), &of(t));
+        let auto = table(Transpositions::Auto, 1 << 40).unwrap();
         assert_eq!(auto.unwrap().max_buckets, AUTO_BYTES / 48);
-        let small = Table::for_limits(&limits(Transpositions::Auto, 1 << 20)).unwrap();
+        let small = table(Transpositions::Auto, 1 << 20).unwrap();
         assert_eq!(
             small.unwrap().max_buckets,
             (1 << 18) / 48,
             "a quarter of the budget"
         );
-        let off = Table::for_limits(&limits(Transpositions::Off, 1 << 30)).unwrap();
+        let off = table(Transpositions::Off, 1 << 30).unwrap();
         assert!(off.is_none());
-        let over = Table::for_limits(&limits(Transpositions::Bytes(2 << 20), 1 << 20));
+        let over = table(Transpositions::Bytes(2 << 20), 1 << 20);
         assert!(matches!(over, Err(Limit::Memory { needed, .. }) if needed == 2 << 20));
-        let tiny = Table::for_limits(&limits(Transpositions::Bytes(10), 1 << 20)).unwrap();
+        let tiny = table(Transpositions::Bytes(10), 1 << 20).unwrap();
         assert!(tiny.is_none(), "no bucket fits in 10 bytes");
-        let halves = Table::for_workers(&limits(Transpositions::Bytes(96 << 10), 1 << 20), 2);
+        let workers = |t, budget| Table::for_workers(&limits(budget), &of(t), 2);
+        let halves = workers(Transpositions::Bytes(96 << 10), 1 << 20);
         for half in halves.unwrap() {
             assert_eq!(
                 half.unwrap().max_buckets,
@@ -681,7 +691,7 @@ mod tests {
                 "each worker's share"
             );
         }
-        let over = Table::for_workers(&limits(Transpositions::Bytes(2 << 20), 1 << 20), 2);
+        let over = workers(Transpositions::Bytes(2 << 20), 1 << 20);
         assert!(over.is_err(), "the whole size is held against the budget");
         let exact = Table::with_bytes(1000).unwrap();
         assert!(exact.bytes() <= 1000 && exact.bytes() > 1000 - 48);

@@ -6,6 +6,7 @@ use proptest::prelude::*;
 use statespace::config::{Config, Mode};
 use statespace::instance::{Answer, Instance, Solution};
 use statespace::limit::Limits;
+use statespace::options::SearchOptions;
 use statespace::search::{Outcome, bfs};
 use statespace_flip::algebra::{self, AlgebraOutcome, PressSet};
 use statespace_flip::{BitBoard, Flip, FlipGoal, Geometry};
@@ -207,7 +208,9 @@ fn a_large_nullity_gives_a_valid_answer_not_claimed_minimal() {
 /// Solves `config`'s start board with `mode` and no limits.
 fn solve_start(instance: &Instance, config: &Config, mode: Mode) -> Solution {
     let board = config.start_board().unwrap();
-    instance.solve(&board, mode, &Limits::default()).unwrap()
+    instance
+        .solve(&board, mode, &Limits::default(), &SearchOptions::default())
+        .unwrap()
 }
 
 fn config(rows: u32, cols: u32, goal: &str, mode: Option<&str>, board: &BitBoard) -> Config {

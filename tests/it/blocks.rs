@@ -9,6 +9,7 @@ use predicates::prelude::*;
 use statespace::config::{Config, ExploreFrom};
 use statespace::instance::{Answer, ExploreOptions};
 use statespace::limit::Limits;
+use statespace::options::SearchOptions;
 use std::collections::{HashMap, VecDeque};
 
 /// A sliding-block puzzle the slow way.
@@ -218,7 +219,9 @@ fn klotski_reaches_25955_boards_in_116_90_and_81_moves_as_a_brute_force_finds() 
         assert_eq!(explored.space_size, 65_880, "{metric}");
         for mode in ["table", "bfs"] {
             let mode = instance.mode_named(mode).unwrap();
-            let solved = instance.solve(&board, mode, &Limits::default()).unwrap();
+            let solved = instance
+                .solve(&board, mode, &Limits::default(), &SearchOptions::default())
+                .unwrap();
             let Answer::Solved {
                 moves: path,
                 boards,
@@ -311,7 +314,9 @@ fn a_puzzle_whose_positions_pass_the_budget_is_solved_without_an_index() {
     );
     let board = config.start_board().unwrap();
     let bfs = instance.mode_named("bfs").unwrap();
-    let solved = instance.solve(&board, bfs, &Limits::default()).unwrap();
+    let solved = instance
+        .solve(&board, bfs, &Limits::default(), &SearchOptions::default())
+        .unwrap();
     assert!(matches!(solved.answer, Answer::Solved { moves, .. } if moves.len() == 116));
     let options = ExploreOptions::default();
     let explored = instance

@@ -4,6 +4,7 @@
 
 use proptest::prelude::*;
 use statespace::limit::Limits;
+use statespace::options::SearchOptions;
 use statespace::search::{Outcome, bfs, iddfs};
 use statespace::space::{StateSpace, replay};
 use statespace_flip::{Flip, FlipGoal, FlipGoalKeys, FlipKeys, Geometry};
@@ -80,7 +81,7 @@ proptest! {
         let limits = Limits::default();
         let by_bfs = checked_length(&flip, board, bfs::solve_indexed(&flip, board, &limits).outcome);
         let by_hash_bfs = checked_length(&flip, board, bfs::solve(&flip, board, &limits).outcome);
-        let by_iddfs = checked_length(&flip, board, iddfs::solve(&flip, board, &limits).outcome);
+        let by_iddfs = checked_length(&flip, board, iddfs::solve(&flip, board, &limits, &SearchOptions::default()).outcome);
         prop_assert_eq!(by_bfs, expected);
         prop_assert_eq!(by_hash_bfs, expected);
         prop_assert_eq!(by_iddfs, expected);
@@ -130,7 +131,7 @@ fn limits_stop_the_search() {
     };
     for outcome in [
         bfs::solve_indexed(&flip, board, &shallow).outcome,
-        iddfs::solve(&flip, board, &shallow).outcome,
+        iddfs::solve(&flip, board, &shallow, &SearchOptions::default()).outcome,
     ] {
         assert!(
             matches!(

@@ -10,6 +10,7 @@ use proptest::prelude::*;
 use statespace::board_text::BoardText;
 use statespace::config::Config;
 use statespace::limit::Limits;
+use statespace::options::SearchOptions;
 use statespace_flip::Geometry;
 use std::time::Duration;
 
@@ -37,7 +38,12 @@ fn config_round(text: &str) {
         Err(e) => return assert_one_line(&e.to_string()),
     };
     if let Some(board) = config.start_board()
-        && let Err(e) = instance.solve(&board, instance.default_mode(), &limits)
+        && let Err(e) = instance.solve(
+            &board,
+            instance.default_mode(),
+            &limits,
+            &SearchOptions::default(),
+        )
     {
         assert_one_line(&e.to_string());
     }

@@ -5,6 +5,7 @@
 
 use statespace::cache::{Source, TableCache};
 use statespace::limit::{Limit, Limits};
+use statespace::options::SearchOptions;
 use statespace::search::pdb::{Max, PatternDatabase, PdbError};
 use statespace::search::{Outcome, astar, idastar, table};
 use statespace::space::{Heuristic, Indexed, Invariant, StateSpace, replay};
@@ -127,7 +128,13 @@ fn idastar_and_astar_are_optimal_with_every_heuristic_on_8_puzzle_boards() {
             let reports = [
                 (
                     "ida*",
-                    idastar::solve(&tiles, &**h, board, &Limits::default()),
+                    idastar::solve(
+                        &tiles,
+                        &**h,
+                        board,
+                        &Limits::default(),
+                        &SearchOptions::default(),
+                    ),
                 ),
                 ("a*", astar::solve(&tiles, &**h, board, &Limits::default())),
             ];
@@ -204,7 +211,13 @@ fn the_converter_keeps_distances() {
         if step % 8 == 7 {
             let board = from_blank_first(4, 4, &korf).unwrap();
             // The walk is at most `step + 1` long, and its parity is that of the distance.
-            let report = idastar::solve(&tiles, &lc, board, &Limits::default());
+            let report = idastar::solve(
+                &tiles,
+                &lc,
+                board,
+                &Limits::default(),
+                &SearchOptions::default(),
+            );
             let Outcome::Solved(path) = report.outcome else {
                 panic!()
             };
@@ -228,7 +241,13 @@ fn the_easiest_korf_instances_solve_at_their_lengths() {
     for id in [79, 55, 42, 12] {
         let (_, length, board) = all[id - 1];
         for (name, h) in [("lc", &lc as &dyn Heuristic<Tiles>), ("pdb 5-5-5", &pdb555)] {
-            let report = idastar::solve(&tiles, h, board, &Limits::default());
+            let report = idastar::solve(
+                &tiles,
+                h,
+                board,
+                &Limits::default(),
+                &SearchOptions::default(),
+            );
             let Outcome::Solved(path) = report.outcome else {
                 panic!("{id} {name}")
             };
@@ -283,7 +302,13 @@ fn additive_databases_never_exceed_the_distance_near_the_goal() {
                 tiles.successors(board, &mut |_, t| next.push(t));
                 board = next[(x >> 16) as usize % next.len()];
             }
-            let report = idastar::solve(&tiles, &manhattan, board, &Limits::default());
+            let report = idastar::solve(
+                &tiles,
+                &manhattan,
+                board,
+                &Limits::default(),
+                &SearchOptions::default(),
+            );
             let Outcome::Solved(path) = report.outcome else {
                 panic!()
             };

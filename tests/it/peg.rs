@@ -11,6 +11,7 @@ use statespace::board_text::BoardText;
 use statespace::config::Config;
 use statespace::instance::{Answer, ExploreOptions};
 use statespace::limit::Limits;
+use statespace::options::SearchOptions;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 type Grid = Vec<Vec<u8>>;
@@ -156,7 +157,12 @@ fn the_triangle_from_each_start_reaches_what_a_brute_force_reaches() {
             histogram.truncate(explored.histogram.len());
             assert_eq!(explored.histogram, histogram, "start r{r}c{c}");
             let solved = instance
-                .solve(&board(&start), bfs, &Limits::default())
+                .solve(
+                    &board(&start),
+                    bfs,
+                    &Limits::default(),
+                    &SearchOptions::default(),
+                )
                 .unwrap();
             match (solved.answer, solvable.contains(&start)) {
                 (Answer::Solved { moves, boards }, true) => {
@@ -198,7 +204,12 @@ fn each_finish_from_the_corner_start_is_found_or_proven_impossible_by_every_engi
                 .unwrap();
             for mode in instance.modes() {
                 let solved = instance
-                    .solve(&board(&start), mode, &Limits::default())
+                    .solve(
+                        &board(&start),
+                        mode,
+                        &Limits::default(),
+                        &SearchOptions::default(),
+                    )
                     .unwrap();
                 match (&solved.answer, solvable) {
                     (Answer::Solved { moves, boards }, true) => {
@@ -254,6 +265,7 @@ fn the_position_class_never_refuses_a_board_that_can_finish() {
             &BoardText::from_file("<test>", corner.into()),
             bfs,
             &Limits::default(),
+            &SearchOptions::default(),
         )
         .unwrap();
     assert!(matches!(solved.answer, Answer::Unsolvable));

@@ -12,6 +12,7 @@ use statespace::config::{Config, Mode};
 use statespace::error::Error;
 use statespace::instance::{Answer, Exploration, ExploreOptions, Instance};
 use statespace::limit::{Limit, Limits};
+use statespace::options::SearchOptions;
 use statespace::random::Lcg;
 use statespace::search::pdb::Abstraction;
 use statespace::search::{Outcome, idastar, layers, table};
@@ -299,7 +300,9 @@ fn perm_bfs_iddfs_and_table_agree_on_random_scrambles() {
             board.scramble = true;
             let mut answers = Vec::new();
             for mode in [Mode::BFS, Mode::IDDFS, Mode::TABLE] {
-                let solution = inst.solve(&board, mode, &Limits::default()).unwrap();
+                let solution = inst
+                    .solve(&board, mode, &Limits::default(), &SearchOptions::default())
+                    .unwrap();
                 let Answer::Solved { moves, boards } = &solution.answer else {
                     panic!("{def} {scramble:?} {mode}: {:?}", solution.answer)
                 };
@@ -324,21 +327,49 @@ fn perm_bfs_iddfs_and_table_agree_on_random_scrambles() {
 fn perm_invariants_prove_boards_unsolvable_at_once() {
     let inst = instance(&own("loopover-3x3.tws"), "");
     let board = BoardText::from_file("b", "TILES 1 0 2 3 4 5 6 7 8".into());
-    let solution = inst.solve(&board, Mode::BFS, &Limits::default()).unwrap();
+    let solution = inst
+        .solve(
+            &board,
+            Mode::BFS,
+            &Limits::default(),
+            &SearchOptions::default(),
+        )
+        .unwrap();
     assert!(matches!(solution.answer, Answer::Unsolvable));
     assert_eq!(solution.stats.expanded, 0);
     let inst = instance(&own("2x2x2.tws"), UFR);
     // The corner U, F, R never touch (slot 7: down-back-left) moved: "pieces".
     let board = BoardText::from_file("b", "CORNERS 0 1 2 3 4 5 7 6 / 0 0 0 0 0 0 0 0".into());
-    let solution = inst.solve(&board, Mode::TABLE, &Limits::default()).unwrap();
+    let solution = inst
+        .solve(
+            &board,
+            Mode::TABLE,
+            &Limits::default(),
+            &SearchOptions::default(),
+        )
+        .unwrap();
     assert!(matches!(solution.answer, Answer::Unsolvable));
     let board = BoardText::from_file("b", "CORNERS 0 1 2 3 4 5 6 7 / 1 0 0 0 0 0 0 0".into());
-    let solution = inst.solve(&board, Mode::IDDFS, &Limits::default()).unwrap();
+    let solution = inst
+        .solve(
+            &board,
+            Mode::IDDFS,
+            &Limits::default(),
+            &SearchOptions::default(),
+        )
+        .unwrap();
     assert!(matches!(solution.answer, Answer::Unsolvable));
     // A scramble with a move outside the generators that leaves the group: L moves that corner.
     let mut board = BoardText::from_file("s", "L".into());
     board.scramble = true;
-    let solution = inst.solve(&board, Mode::BFS, &Limits::default()).unwrap();
+    let solution = inst
+        .solve(
+            &board,
+            Mode::BFS,
+            &Limits::default(),
+            &SearchOptions::default(),
+        )
+        .unwrap();
     assert!(matches!(solution.answer, Answer::Unsolvable));
 }
 
@@ -666,7 +697,13 @@ fn perm_pattern_databases_are_admissible_and_ida_agrees_with_the_table() {
         }
         assert_eq!(h.estimate(&space, space.solved()), 0);
         for start in walks(&space, &mut rng, 8, 12) {
-            let report = idastar::solve(&space, &h, start, &Limits::default());
+            let report = idastar::solve(
+                &space,
+                &h,
+                start,
+                &Limits::default(),
+                &SearchOptions::default(),
+            );
             let Outcome::Solved(path) = report.outcome else {
                 panic!("{def}: {:?}", report.outcome)
             };
@@ -884,7 +921,13 @@ fn ida_finds_the_table_lengths<const N: usize>(
     rng: &mut Lcg,
 ) {
     for start in walks(space, rng, 10, 14) {
-        let report = idastar::solve(space, h, start, &Limits::default());
+        let report = idastar::solve(
+            space,
+            h,
+            start,
+            &Limits::default(),
+            &SearchOptions::default(),
+        );
         let Outcome::Solved(path) = report.outcome else {
             panic!("{:?}", report.outcome)
         };
@@ -1128,12 +1171,15 @@ fn perm_ida_searches_one_first_move_per_class() {
     let asymmetric = scrambled("R U F' L2 D B'");
     for (start, symmetric) in [(checkerboard, true), (asymmetric, false)] {
         for threads in [1, 2] {
-            let limits = Limits {
-                threads,
-                ..Limits::default()
-            };
-            let plain = idastar::solve(&cube, &h, start, &limits);
-            let classes = idastar::solve_symmetric(&cube, &h, start, &limits);
+            let (limits, options) = (
+                Limits::default(),
+                SearchOptions {
+                    threads,
+                    ..SearchOptions::default()
+                },
+            );
+            let plain = idastar::solve(&cube, &h, start, &limits, &options);
+            let classes = idastar::solve_symmetric(&cube, &h, start, &limits, &options);
             let (Outcome::Solved(a), Outcome::Solved(b)) = (&plain.outcome, &classes.outcome)
             else {
                 panic!("{:?} {:?}", plain.outcome, classes.outcome)
@@ -1149,13 +1195,16 @@ fn perm_ida_searches_one_first_move_per_class() {
         }
     }
     // Several solutions: every first move is searched, and the lists are the same.
-    let limits = Limits {
-        solutions: 6,
-        ..Limits::default()
-    };
+    let (limits, options) = (
+        Limits::default(),
+        SearchOptions {
+            solutions: 6,
+            ..SearchOptions::default()
+        },
+    );
     let lists = [
-        idastar::solve(&cube, &h, checkerboard, &limits),
-        idastar::solve_symmetric(&cube, &h, checkerboard, &limits),
+        idastar::solve(&cube, &h, checkerboard, &limits, &options),
+        idastar::solve_symmetric(&cube, &h, checkerboard, &limits, &options),
     ]
     .map(|report| {
         let Outcome::Solved(first) = report.outcome else {
@@ -1215,7 +1264,7 @@ fn perm_ida_searches_canonical_sequences_only() {
         max_depth: Some(3),
         ..Limits::default()
     };
-    let report = idastar::solve(&cube, &Zero, start, &limits);
+    let report = idastar::solve(&cube, &Zero, start, &limits, &SearchOptions::default());
     assert!(matches!(report.outcome, Outcome::LimitReached(_)));
     // Iteration t generates the sequences of 1 to t + 1 moves with no two turns of one face in
     // a row and opposite faces in one order: 18, 243, 3240, 43254 of each length (OEIS
@@ -1264,7 +1313,13 @@ fn perm_3x3x3_random_scramble_is_solved_optimally_with_pattern_databases() {
     let start = scramble
         .iter()
         .fold(cube.solved(), |s, &m| cube.apply(s, m));
-    let report = idastar::solve(&cube, &h, start, &Limits::default());
+    let report = idastar::solve(
+        &cube,
+        &h,
+        start,
+        &Limits::default(),
+        &SearchOptions::default(),
+    );
     let Outcome::Solved(path) = report.outcome else {
         panic!("{:?}", report.outcome)
     };
@@ -1288,7 +1343,9 @@ fn perm_auto_runs_ida_with_pattern_databases_within_the_memory_budget() {
         memory_budget: 64 << 20,
         ..Limits::default()
     };
-    let solution = inst.solve(&board, Mode::AUTO, &limits).unwrap();
+    let solution = inst
+        .solve(&board, Mode::AUTO, &limits, &SearchOptions::default())
+        .unwrap();
     assert_eq!(solution.mode, Mode::IDASTAR);
     let Answer::LimitReached(Limit::Memory { needed, .. }) = solution.answer else {
         panic!("{:?}", solution.answer)
@@ -1302,7 +1359,9 @@ fn perm_auto_runs_ida_with_pattern_databases_within_the_memory_budget() {
     // With no databases in the cache, auto prunes with the states near the solved state
     // instead: no build, the same budget, an optimal answer at once.
     let inst = instance(&own("3x3x3.tws"), "");
-    let solution = inst.solve(&board, Mode::AUTO, &limits).unwrap();
+    let solution = inst
+        .solve(&board, Mode::AUTO, &limits, &SearchOptions::default())
+        .unwrap();
     let Answer::Solved { moves, .. } = &solution.answer else {
         panic!("{:?}", solution.answer)
     };
@@ -1313,10 +1372,22 @@ fn perm_auto_runs_ida_with_pattern_databases_within_the_memory_budget() {
     let inst = instance(&own("2x2x2.tws"), &format!("{UFR}\n{pdb}"));
     let mut board = BoardText::from_file("scramble", "R U R' F2 U' R2 F".into());
     board.scramble = true;
-    let auto = inst.solve(&board, Mode::AUTO, &Limits::default()).unwrap();
+    let auto = inst
+        .solve(
+            &board,
+            Mode::AUTO,
+            &Limits::default(),
+            &SearchOptions::default(),
+        )
+        .unwrap();
     assert_eq!(auto.mode, Mode::BIDIRECTIONAL);
     let solution = inst
-        .solve(&board, Mode::IDASTAR, &Limits::default())
+        .solve(
+            &board,
+            Mode::IDASTAR,
+            &Limits::default(),
+            &SearchOptions::default(),
+        )
         .unwrap();
     assert_eq!(solution.mode, Mode::IDASTAR);
     let Answer::Solved { moves, .. } = &solution.answer else {
@@ -1373,7 +1444,13 @@ fn perm_pruning_table_is_exact_inside_admissible_and_ida_agrees_with_the_table()
     let pruning = PruningTable::new(&cube, &Limits::default(), growth).unwrap();
     let first = pruning.depth();
     for start in walks(&cube, &mut rng, 20, 30) {
-        let report = idastar::solve(&cube, &pruning, start, &Limits::default());
+        let report = idastar::solve(
+            &cube,
+            &pruning,
+            start,
+            &Limits::default(),
+            &SearchOptions::default(),
+        );
         let Outcome::Solved(path) = report.outcome else {
             panic!("{:?}", report.outcome)
         };
@@ -1394,7 +1471,12 @@ fn idastar_lengths(inst: &Instance, scrambles: &[&str]) -> Vec<usize> {
         let mut board = BoardText::from_file("scramble", scramble.into());
         board.scramble = true;
         let solution = inst
-            .solve(&board, Mode::IDASTAR, &Limits::default())
+            .solve(
+                &board,
+                Mode::IDASTAR,
+                &Limits::default(),
+                &SearchOptions::default(),
+            )
             .unwrap();
         let Answer::Solved { moves, .. } = &solution.answer else {
             panic!("{scramble}: {:?}", solution.answer)
@@ -2039,7 +2121,14 @@ fn perm_6x6x6_four_move_scramble_is_solved_optimally() {
     let inst = instance(&own(SIX), "");
     let mut board = BoardText::from_file("scramble", scramble.into());
     board.scramble = true;
-    let solution = inst.solve(&board, Mode::AUTO, &Limits::default()).unwrap();
+    let solution = inst
+        .solve(
+            &board,
+            Mode::AUTO,
+            &Limits::default(),
+            &SearchOptions::default(),
+        )
+        .unwrap();
     assert_eq!(solution.mode, Mode::IDASTAR);
     let Answer::Solved { moves, .. } = &solution.answer else {
         panic!("{:?}", solution.answer)
@@ -2052,7 +2141,9 @@ fn perm_6x6x6_four_move_scramble_is_solved_optimally() {
         max_depth: Some(3),
         ..Limits::default()
     };
-    let solution = inst.solve(&board, Mode::IDDFS, &shallow).unwrap();
+    let solution = inst
+        .solve(&board, Mode::IDDFS, &shallow, &SearchOptions::default())
+        .unwrap();
     assert!(
         matches!(solution.answer, Answer::LimitReached(Limit::Depth(_))),
         "{:?}",

@@ -8,6 +8,7 @@ use proptest::prelude::*;
 use statespace::cache::TableCache;
 use statespace::config::Mode;
 use statespace::limit::Limits;
+use statespace::options::SearchOptions;
 use statespace::rank::Colex;
 use statespace::search::{Outcome, bfs, iddfs};
 use statespace::space::{Invertible, StateSpace, replay};
@@ -377,8 +378,8 @@ proptest! {
     fn table_answers_equal_plain_bfs_on_hdu_boards(board in board_strategy(HDU, 3)) {
         let solver = hdu_solver();
         let limits = Limits::default();
-        let by_table = solver.solve(&board, Mode::TABLE, &limits, &TableCache::disabled());
-        let by_bfs = solver.solve(&board, Mode::BFS, &limits, &TableCache::disabled());
+        let by_table = solver.solve(&board, Mode::TABLE, &limits, &SearchOptions::default(), &TableCache::disabled());
+        let by_bfs = solver.solve(&board, Mode::BFS, &limits, &SearchOptions::default(), &TableCache::disabled());
         let (Outcome::Solved(t), Outcome::Solved(b)) = (&by_table.outcome, &by_bfs.outcome) else {
             panic!("{:?} {:?}", by_table.outcome, by_bfs.outcome);
         };
@@ -420,7 +421,7 @@ proptest! {
         let limits = Limits::default();
         let answers: Vec<Option<usize>> = [Mode::TABLE, Mode::BFS, Mode::IDDFS]
             .iter()
-            .map(|&mode| match solver.solve(&board, mode, &limits, &TableCache::disabled()).outcome {
+            .map(|&mode| match solver.solve(&board, mode, &limits, &SearchOptions::default(), &TableCache::disabled()).outcome {
                 Outcome::Solved(p) => Some(p.len()),
                 Outcome::Unsolvable => None,
                 other => panic!("{other:?}"),
@@ -491,7 +492,7 @@ proptest! {
         let start = board.pack(bits);
         let limits = Limits::default();
         let mut lengths = Vec::new();
-        for report in [bfs::solve(&space, start, &limits), iddfs::solve(&space, start, &limits)] {
+        for report in [bfs::solve(&space, start, &limits), iddfs::solve(&space, start, &limits, &SearchOptions::default())] {
             let Outcome::Solved(path) = report.outcome else { panic!("{:?}", report.outcome) };
             let end = replay(&space, start, &path.moves()).unwrap();
             prop_assert_eq!(end, target.pack(bits));

@@ -8,6 +8,7 @@ use statespace::board_text::BoardText;
 use statespace::config::{Config, Mode};
 use statespace::instance::{Answer, Instance};
 use statespace::limit::Limits;
+use statespace::options::SearchOptions;
 use statespace::search::table;
 use statespace::space::{BoardFormat, Indexed};
 use statespace_tiles::Tiles;
@@ -110,6 +111,7 @@ fn check(instance: &Instance, board: &[u8], expected: Option<u32>, mode: Mode, c
             &BoardText::from_file("b", text.clone()),
             mode,
             &Limits::default(),
+            &SearchOptions::default(),
         )
         .unwrap();
     match (&solution.answer, expected) {

@@ -17,7 +17,7 @@ use super::board::{Geometry, MAX_CELLS as SEARCH_MAX_CELLS};
 use super::space::{CellLabel, Flip, FlipGoal};
 use serde_json::Value;
 use statespace::board_text::BoardText;
-use statespace::config::{Config, Mode};
+use statespace::config::{Auto, Config, Engine, Gives, Mode};
 use statespace::error::Result;
 use statespace::instance::{Answer, Details, Instance, Solution};
 use statespace::kit::Kit;
@@ -31,6 +31,18 @@ pub struct FlipPlugin;
 
 /// The algebraic engine's mode: linear algebra over GF(2), on any board size.
 pub const ALGEBRAIC: Mode = Mode::new("algebraic");
+
+/// The algebraic engine, as the engine table describes engines: the fewest presses (proven
+/// where the null space is small enough to enumerate: each answer says), `Impossible` proven
+/// by an inconsistent system; `auto`'s choice past [`AUTO_BFS_MAX_CELLS`] (the plugin says so).
+pub const ALGEBRAIC_ENGINE: Engine = Engine {
+    mode: ALGEBRAIC,
+    about: "Linear algebra over GF(2) (Flip on any size)",
+    needs: &[],
+    gives: Gives::EXACT,
+    options: &[],
+    auto: Auto::Never,
+};
 
 /// The largest board `auto` gives to BFS: 2^20 boards, a few milliseconds at worst. A 5 x 5
 /// board (2^25) can take BFS 0.6 s to prove `Impossible`, where the algebra takes microseconds.
@@ -83,7 +95,7 @@ impl Plugin for FlipPlugin {
             heuristic_keys: &[],
             scramble: None,
             example: "[puzzle]\nkind = \"flip\"\nrows = 4\ncols = 4\n",
-            engines: &[(ALGEBRAIC, "Linear algebra over GF(2) (Flip on any size)")],
+            engines: &[&ALGEBRAIC_ENGINE],
         }
     }
 
@@ -131,8 +143,8 @@ impl Plugin for FlipPlugin {
         Ok(instance
             .with_style(style)
             .with_engine(
-                ALGEBRAIC,
-                Box::new(move |board, limits, _| algebraic.solve(board, limits)),
+                &ALGEBRAIC_ENGINE,
+                Box::new(move |board, limits, _, _| algebraic.solve(board, limits)),
             )
             .with_auto(auto))
     }
@@ -322,6 +334,10 @@ impl Details for AlgebraDetails {
 
     fn qualifier(&self) -> Option<String> {
         (self.minimal == Some(false)).then(|| "not proven minimal".to_string())
+    }
+
+    fn proven(&self) -> Option<bool> {
+        self.minimal
     }
 
     /// A press set: the order does not matter and a big board's strip of per-press boards is

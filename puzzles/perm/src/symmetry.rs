@@ -381,6 +381,7 @@ mod tests {
     use crate::{PermSpace, tws};
     use statespace::error::Location;
     use statespace::limit::Limits;
+    use statespace::options::SearchOptions;
     use statespace::random::Lcg;
     use statespace::search::table;
     use statespace::setup::Setup;
@@ -554,10 +555,22 @@ mod tests {
                     Outcome::Solved(path) => path.len() as u32,
                     other => panic!("{other:?}"),
                 };
-                let d = length(idastar::solve(&space, &plain, state, &limits).outcome);
+                let d = length(
+                    idastar::solve(&space, &plain, state, &limits, &SearchOptions::default())
+                        .outcome,
+                );
                 assert_eq!(
                     d,
-                    length(idastar::solve(&space, &symmetric, state, &limits).outcome)
+                    length(
+                        idastar::solve(
+                            &space,
+                            &symmetric,
+                            state,
+                            &limits,
+                            &SearchOptions::default()
+                        )
+                        .outcome
+                    )
                 );
                 d
             })

@@ -9,7 +9,7 @@
 use super::board::{Board, Geometry, MAX_CELLS, MIN_SIDE, Palette};
 use super::solver::{RegionAnswer, RegionSolver};
 use super::space::{BoardGoal, Boards, ColourMasks};
-use statespace::config::{Config, Keys, Mode};
+use statespace::config::{Config, Engine, Gives, Keys, Mode};
 use statespace::error::{Error, Location, Result};
 use statespace::instance::{Answer, Details, Instance, Solution, TableDetails};
 use statespace::kit::Kit;
@@ -154,14 +154,14 @@ impl Plugin for ShiftPlugin {
                     solver: RegionSolver::new(geometry, region, colour),
                 });
                 let mut instance = whole.with_explore_of(masks).with_auto(Mode::TABLE);
-                for mode in [Mode::TABLE, Mode::BFS, Mode::IDDFS] {
-                    let region = region.clone();
+                for engine in REGION_ENGINES {
+                    let (region, mode) = (region.clone(), engine.mode);
                     instance = instance.with_engine(
-                        mode,
-                        Box::new(move |board, limits, cache| {
+                        engine,
+                        Box::new(move |board, limits, options, cache| {
                             board.board_only()?;
                             let start = region.geometry.parse(&region.palette, board)?;
-                            let answer = region.solver.solve(&start, mode, limits, cache);
+                            let answer = region.solver.solve(&start, mode, limits, options, cache);
                             Ok(region.solution(start, mode, answer))
                         }),
                     );
@@ -171,6 +171,21 @@ impl Plugin for ShiftPlugin {
         }
     }
 }
+
+/// The engines of a region goal: the library's `table`, `bfs` and `iddfs` run on each colour's
+/// mask space, the least answer kept. Each gives one solution (the colours' masks are not one
+/// space to list the solutions of).
+const REGION_ENGINES: [&Engine; 3] = [
+    &Engine {
+        gives: Gives::EXACT,
+        ..statespace::search::table::engine::ENGINE
+    },
+    &statespace::search::bfs::ENGINE,
+    &Engine {
+        gives: Gives::EXACT,
+        ..statespace::search::iddfs::ENGINE
+    },
+];
 
 /// Cells in their letters' colours: the colour a letter usually names, else one of a fixed set.
 fn style(palette: &Palette) -> BoardStyle {

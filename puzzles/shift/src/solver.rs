@@ -21,6 +21,7 @@ use super::space::ColourMasks;
 use statespace::cache::{Source, TableCache};
 use statespace::config::Mode;
 use statespace::limit::{Limit, Limits};
+use statespace::options::SearchOptions;
 use statespace::search::table::cached::{self, Recipe};
 use statespace::search::table::{self, DistanceTable, Inconsistent, Width};
 use statespace::search::{Outcome, Path, Stats, bfs, iddfs};
@@ -165,6 +166,7 @@ impl RegionSolver {
         board: &Board,
         mode: Mode,
         limits: &Limits,
+        options: &SearchOptions,
         cache: &TableCache,
     ) -> RegionAnswer {
         let started = Instant::now();
@@ -172,7 +174,7 @@ impl RegionSolver {
         let mut answer = match mode {
             Mode::TABLE => self.by_table(&candidates, limits, cache),
             Mode::BFS => self.by_bfs(&candidates, limits),
-            Mode::IDDFS => self.by_iddfs(&candidates, limits),
+            Mode::IDDFS => self.by_iddfs(&candidates, limits, options),
             other => unreachable!("the plugin checks modes first: {other}"),
         };
         answer.stats.elapsed = started.elapsed();
@@ -290,7 +292,12 @@ impl RegionSolver {
         answer
     }
 
-    fn by_iddfs(&self, candidates: &[(u8, u64)], limits: &Limits) -> RegionAnswer {
+    fn by_iddfs(
+        &self,
+        candidates: &[(u8, u64)],
+        limits: &Limits,
+        options: &SearchOptions,
+    ) -> RegionAnswer {
         let mut answer = RegionAnswer::unsolvable();
         let mut open: Vec<(u8, u64, ColourMasks)> = candidates
             .iter()
@@ -313,7 +320,7 @@ impl RegionSolver {
             }
             let mut still_open = Vec::with_capacity(open.len());
             for (colour, mask, space) in open {
-                let report = iddfs::solve(&space, mask, &round);
+                let report = iddfs::solve(&space, mask, &round, options);
                 add_stats(&mut answer.stats, &report.stats);
                 match report.outcome {
                     Outcome::Solved(path) => {

@@ -1,4 +1,4 @@
-//! IDA* on several threads ([`Limits::threads`] above 1): each iteration is split into
+//! IDA* on several threads ([`SearchOptions::threads`](crate::options::SearchOptions::threads) above 1): each iteration is split into
 //! subtrees, searched by workers, and the answer is exactly the one-thread search's.
 //!
 //! # How an iteration is split
@@ -28,7 +28,7 @@
 //!
 //! So the answer is the goal in the earliest task that holds one: a worker that finds it in task
 //! `k` lets the workers on tasks after `k` stop (they poll a shared cut-off with their limits),
-//! while the tasks before `k` run to their end. With [`Limits::solutions`] `n` above 1, each
+//! while the tasks before `k` run to their end. With [`SearchOptions::solutions`](crate::options::SearchOptions::solutions) `n` above 1, each
 //! task lists its own solutions (at most `n`), and the lists are joined in task order: the
 //! cut-off is the first task where the tasks up to it hold `n`. The iteration's next threshold is
 //! the smallest cut `f` over the split and all tasks. The thresholds may differ from the
@@ -53,6 +53,7 @@
 
 use super::{Pace, Representative, Search, Stop};
 use crate::limit::{Latch, Limit, Limits, Ticker};
+use crate::options::SearchOptions;
 use crate::search::transpositions::TranspositionTable;
 use crate::search::{Iteration, Outcome, Path, Report, Stats, Step};
 use crate::space::{Heuristic, StateSpace};
@@ -69,17 +70,27 @@ pub const TASKS_PER_THREAD: usize = 64;
 /// A task: the moves from the start to its root, each with the state after it.
 type Task<S, M> = Vec<Step<S, M>>;
 
-/// IDA* on [`Limits::threads`] threads: see the module docs.
+/// How a task of a search over `P` ended.
+type TaskEnd<P> = End<<P as StateSpace>::State, <P as StateSpace>::Move>;
+
+/// A run's answer: the outcome and the further solutions.
+type Answer<P> = (
+    Outcome<<P as StateSpace>::State, <P as StateSpace>::Move>,
+    Vec<Path<<P as StateSpace>::State, <P as StateSpace>::Move>>,
+);
+
+/// IDA* on [`SearchOptions::threads`](crate::options::SearchOptions::threads) threads: see the module docs.
 pub(super) fn solve<P: StateSpace, H: Heuristic<P> + ?Sized>(
     space: &P,
     heuristic: &H,
     start: P::State,
     limits: &Limits,
+    options: &SearchOptions,
     root_classes: Option<Representative<P>>,
 ) -> Report<P::State, P::Move> {
     let latch = Latch::new(limits);
-    let threads = limits.threads.max(1);
-    let tables = match TranspositionTable::for_workers(limits, threads) {
+    let threads = options.threads.max(1);
+    let tables = match TranspositionTable::for_workers(limits, options, threads) {
         Ok(tables) => tables,
         Err(limit) => return Report::stopped(limit, latch.elapsed()),
     };
@@ -94,6 +105,7 @@ pub(super) fn solve<P: StateSpace, H: Heuristic<P> + ?Sized>(
         space,
         heuristic,
         limits,
+        wanted: options.solutions,
         latch: &latch,
         start,
         root_classes,
@@ -121,6 +133,8 @@ struct Run<'a, P: StateSpace, H: ?Sized> {
     space: &'a P,
     heuristic: &'a H,
     limits: &'a Limits,
+    /// The solutions asked for ([`SearchOptions::solutions`]).
+    wanted: usize,
     latch: &'a Latch,
     start: P::State,
     /// Of the start's successors, one per symmetry class (`solve_symmetric`).
@@ -231,12 +245,7 @@ impl Pace for Share<'_> {
 
 impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized> Run<'a, P, H> {
     /// The iterations, as [`Search::run`]'s: the outcome and the further solutions.
-    #[allow(clippy::type_complexity)]
-    fn iterations(
-        &self,
-        workers: &mut [Worker<P>],
-        stats: &mut Stats,
-    ) -> (Outcome<P::State, P::Move>, Vec<Path<P::State, P::Move>>) {
+    fn iterations(&self, workers: &mut [Worker<P>], stats: &mut Stats) -> Answer<P> {
         let limits = self.limits;
         let mut threshold = self.heuristic.estimate(self.space, self.start);
         let mut expanded = 0;
@@ -276,12 +285,12 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized> Run<'a, P, H> {
                     Some(End::Done(found)) => solutions.extend(found),
                     _ => settled = false,
                 }
-                if !settled || solutions.len() >= limits.solutions {
+                if !settled || solutions.len() >= self.wanted {
                     break;
                 }
             }
-            solutions.truncate(limits.solutions);
-            if solutions.len() >= limits.solutions || settled && !solutions.is_empty() {
+            solutions.truncate(self.wanted);
+            if solutions.len() >= self.wanted || settled && !solutions.is_empty() {
                 let first = solutions.remove(0);
                 return (Outcome::Solved(first), solutions);
             }
@@ -321,14 +330,13 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized> Run<'a, P, H> {
 
     /// One iteration at `threshold`: the split, then the workers. Each task's end (`None` when
     /// no worker took it), and the next threshold; `Err` when a limit stopped the split.
-    #[allow(clippy::type_complexity)]
     fn iteration(
         &self,
         threshold: u32,
         workers: &mut [Worker<P>],
         shared: &Shared,
         stats: &mut Stats,
-    ) -> Result<(Vec<Option<End<P::State, P::Move>>>, u32), Limit> {
+    ) -> Result<(Vec<Option<TaskEnd<P>>>, u32), Limit> {
         for table in workers.iter_mut().filter_map(|w| w.table.as_mut()) {
             table.next_iteration();
         }
@@ -384,6 +392,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized> Run<'a, P, H> {
             self.space,
             self.heuristic,
             self.limits,
+            self.wanted,
             worker.table.take(),
             pace,
             self.start,
@@ -397,7 +406,6 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized> Run<'a, P, H> {
     /// The tasks of the iteration at `threshold` in depth-first order, at least
     /// [`TASKS_PER_THREAD`] per thread where the tree has them, and the smallest `f` the split
     /// cut (see the module docs).
-    #[allow(clippy::type_complexity)]
     fn split(
         &self,
         threshold: u32,
@@ -460,14 +468,13 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized> Run<'a, P, H> {
     /// One worker's iteration: tasks from the shared counter until none is left, a cut-off
     /// passes them, or a limit stops the run. Each task's end, the worker's stats and its
     /// smallest cut `f`.
-    #[allow(clippy::type_complexity)]
     fn work(
         &self,
         worker: &mut Worker<P>,
         tasks: &[Task<P::State, P::Move>],
         threshold: u32,
         shared: &Shared,
-    ) -> (Vec<(usize, End<P::State, P::Move>)>, Stats, u32) {
+    ) -> (Vec<(usize, TaskEnd<P>)>, Stats, u32) {
         let mut search = self.search(threshold, shared, worker);
         let mut ends = Vec::new();
         let mut above = Above {
@@ -487,7 +494,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized> Run<'a, P, H> {
             let end = self.task(&mut search, &tasks[k], &mut above);
             let stopped = matches!(end, End::Stopped);
             if let End::Done(found) = &end {
-                shared.ended(k, found.len(), self.limits.solutions);
+                shared.ended(k, found.len(), self.wanted);
             }
             ends.push((k, end));
             if stopped {

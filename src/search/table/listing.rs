@@ -20,6 +20,7 @@
 
 use super::{DistanceTable, Inconsistent, SpacePath};
 use crate::limit::{Latch, Limit, Limits, Ticker};
+use crate::options::SearchOptions;
 use crate::search::{Outcome, Path, Step};
 use crate::space::Indexed;
 
@@ -32,7 +33,7 @@ pub type Listed<P> = (
 
 impl DistanceTable {
     /// The table's answer for `start` within `limits`: with one solution asked for
-    /// ([`Limits::solutions`]), [`outcome`](Self::outcome)'s and no further path; with more,
+    /// ([`SearchOptions::solutions`](crate::options::SearchOptions::solutions)), [`outcome`](Self::outcome)'s and no further path; with more,
     /// the first that many optimal paths the space's move-order rule allows (all of them when
     /// there are fewer), in depth-first order (see the module docs): the first as the outcome,
     /// the rest after it. Time and Ctrl-C stop a long listing ([`Limit`] as the outcome, the
@@ -42,8 +43,9 @@ impl DistanceTable {
         space: &P,
         start: P::State,
         limits: &Limits,
+        options: &SearchOptions,
     ) -> Result<Listed<P>, Inconsistent> {
-        if limits.solutions <= 1 {
+        if options.solutions <= 1 {
             return Ok((self.outcome(space, start)?, Vec::new()));
         }
         let Some(first) = self.path(space, start)? else {
@@ -60,7 +62,7 @@ impl DistanceTable {
             table: self,
             space,
             start,
-            wanted: limits.solutions,
+            wanted: options.solutions,
             limits,
             steps: Vec::with_capacity(first.len()),
             found: Vec::new(),
@@ -185,7 +187,8 @@ impl<P: Indexed + ?Sized> Listing<'_, P> {
 
 #[cfg(test)]
 mod tests {
-    use crate::limit::{Limit, Limits, Transpositions};
+    use crate::limit::{Limit, Limits};
+    use crate::options::{SearchOptions, Transpositions};
     use crate::search::{Outcome, Report, idastar, iddfs, table};
     use crate::space::{Heuristic, Indexed, StateSpace, replay};
     use crate::toys::heuristic::{Grid, GridManhattan, Slide, SlideManhattan};
@@ -235,11 +238,11 @@ mod tests {
         }
     }
 
-    fn limits(solutions: usize, transpositions: Transpositions) -> Limits {
-        Limits {
+    fn options(solutions: usize, transpositions: Transpositions) -> SearchOptions {
+        SearchOptions {
             solutions,
             transpositions,
-            ..Limits::default()
+            ..SearchOptions::default()
         }
     }
 
@@ -265,7 +268,9 @@ mod tests {
         assert!(!all.is_empty(), "{start:?}");
         for n in [1, 2, 3, 7, usize::MAX] {
             let expected = &all[..n.min(all.len())];
-            let (outcome, others) = table.lookup(space, start, &limits(n, TABLES[0])).unwrap();
+            let (outcome, others) = table
+                .lookup(space, start, &Limits::default(), &options(n, TABLES[0]))
+                .unwrap();
             let listed = solutions(&Report {
                 outcome,
                 others,
@@ -278,9 +283,9 @@ mod tests {
                 assert_eq!(listed, expected, "table, {start:?}, n {n}");
             }
             for transpositions in TABLES {
-                let limits = limits(n, transpositions);
-                let by_ida = solutions(&idastar::solve(space, heuristic, start, &limits));
-                let by_id = solutions(&iddfs::solve(space, start, &limits));
+                let (limits, options) = (Limits::default(), options(n, transpositions));
+                let by_ida = solutions(&idastar::solve(space, heuristic, start, &limits, &options));
+                let by_id = solutions(&iddfs::solve(space, start, &limits, &options));
                 let what = format!("{start:?}, n {n}, {transpositions:?}");
                 if n > 1 {
                     assert_eq!(by_ida, expected, "idastar, {what}");
@@ -312,7 +317,12 @@ mod tests {
         for start in starts {
             agree(&Slide, &SlideManhattan, start, &slide);
             let (_, others) = slide
-                .lookup(&Slide, start, &limits(usize::MAX, TABLES[0]))
+                .lookup(
+                    &Slide,
+                    start,
+                    &Limits::default(),
+                    &options(usize::MAX, TABLES[0]),
+                )
                 .unwrap();
             many += (others.len() > 1) as usize;
         }
@@ -326,7 +336,12 @@ mod tests {
             agree(&grid, &GridManhattan, start, &table);
         }
         let (_, others) = table
-            .lookup(&grid, 0, &limits(usize::MAX, TABLES[0]))
+            .lookup(
+                &grid,
+                0,
+                &Limits::default(),
+                &options(usize::MAX, TABLES[0]),
+            )
             .unwrap();
         assert_eq!(others.len() + 1, 14);
 
@@ -342,21 +357,30 @@ mod tests {
     fn a_start_at_the_goal_has_one_solution_and_a_limit_stops_a_listing() {
         let slide = table::build(&Slide, &Limits::default()).unwrap();
         let goal = crate::toys::heuristic::SLIDE_GOAL;
-        let (outcome, others) = slide.lookup(&Slide, goal, &limits(5, TABLES[0])).unwrap();
+        let (outcome, others) = slide
+            .lookup(&Slide, goal, &Limits::default(), &options(5, TABLES[0]))
+            .unwrap();
         assert!(matches!(outcome, Outcome::Solved(path) if path.is_empty()) && others.is_empty());
-        let report = idastar::solve(&Slide, &SlideManhattan, goal, &limits(5, TABLES[1]));
+        let report = idastar::solve(
+            &Slide,
+            &SlideManhattan,
+            goal,
+            &Limits::default(),
+            &options(5, TABLES[1]),
+        );
         assert_eq!(solutions(&report), [Vec::<char>::new()]);
 
         static STOP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
         let stopped = Limits {
             interrupt: Some(&STOP),
-            ..limits(usize::MAX, TABLES[0])
+            ..Limits::default()
         };
         let far = (0..Slide.size() as u64)
             .map(|i| Slide.state(i))
             .max_by_key(|&s| slide.distance(&Slide, s).unwrap().unwrap_or(0))
             .unwrap();
-        let (outcome, others) = slide.lookup(&Slide, far, &stopped).unwrap();
+        let all = options(usize::MAX, TABLES[0]);
+        let (outcome, others) = slide.lookup(&Slide, far, &stopped, &all).unwrap();
         assert_eq!(outcome, Outcome::LimitReached(Limit::Interrupted));
         assert!(others.is_empty());
     }

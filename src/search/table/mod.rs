@@ -147,6 +147,7 @@
 //! ```
 
 pub mod cached;
+pub mod engine;
 mod levels;
 mod listing;
 mod packed;
@@ -185,6 +186,21 @@ pub enum Width {
     Exact,
     /// Distance mod 3: 2 bits per state. A walk to the goal set per query.
     Mod3,
+}
+
+/// What the table engine used for an answer: the table's size and entry width, whether an
+/// earlier board of the run built it, whether it was read from the cache (`table_*` in the
+/// JSON).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TableDetails {
+    /// The table's bytes.
+    pub bytes: u64,
+    /// Bits per entry.
+    pub bits_per_entry: u32,
+    /// An earlier board of this run built (or loaded) it.
+    pub reused: Option<bool>,
+    /// It was read from the cache on disk.
+    pub loaded: Option<bool>,
 }
 
 /// A path in the space `P`.
