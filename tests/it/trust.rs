@@ -482,7 +482,8 @@ fn cube_index(scramble: &str) -> u64 {
     );
     let mut text = statespace::board_text::BoardText::from_file("scramble", scramble.into());
     text.scramble = true;
-    space.index(space.read(&text).unwrap())
+    let mut setup = statespace::setup::Setup::default();
+    space.index(space.read(&text, &mut setup).unwrap())
 }
 
 #[test]
