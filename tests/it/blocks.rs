@@ -444,15 +444,27 @@ fn look_alikes_of_other_letters_print_with_the_letters_written() {
         .unwrap();
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["start"], "XXE\nD..");
-    assert_eq!(json["path"], serde_json::json!(["E r1c3 down", "X r1c1 right"]));
+    assert_eq!(
+        json["path"],
+        serde_json::json!(["E r1c3 down", "X r1c1 right"])
+    );
     // Look-alikes are one piece to the puzzle: a board names them in reading order, so the
     // two swap letters once E passes D.
     assert_eq!(json["boards"], serde_json::json!(["XX.\nE.D", ".XX\nE.D"]));
     let out = statespace()
-        .args(["solve", config.path().to_str().unwrap(), "--json", "--board", "-"])
+        .args([
+            "solve",
+            config.path().to_str().unwrap(),
+            "--json",
+            "--board",
+            "-",
+        ])
         .write_stdin("XXD\nE..\n")
         .output()
         .unwrap();
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(json["start"], "XXE\nD..", "either letter reads as the class");
+    assert_eq!(
+        json["start"], "XXE\nD..",
+        "either letter reads as the class"
+    );
 }
