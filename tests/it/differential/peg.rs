@@ -159,5 +159,6 @@ pub fn case(rng: &mut Lcg) -> Case<Peg> {
         cap: 400_000,
         heuristic_keys: Vec::new(),
         costly_heuristics: &[],
+        known_issues: Vec::new(),
     }
 }
