@@ -513,7 +513,7 @@ impl<P: Puzzle> Kit<P> {
                     Mode::IDASTAR,
                     runner.guided(Mode::IDASTAR, idastar, &heuristic),
                 );
-            if !size.is_some_and(|n| n <= AUTO_EXHAUST_MAX_STATES) {
+            if size.is_none_or(|n| n > AUTO_EXHAUST_MAX_STATES) {
                 instance = instance.with_auto(Mode::IDASTAR);
             }
         }

@@ -425,9 +425,11 @@ impl<H> Max<H> {
 impl<P: StateSpace + ?Sized, H: Heuristic<P>> Heuristic<P> for Max<H> {
     /// Every part asked (not only until one fails), so that each damaged file is discarded.
     fn intact(&self, cache: &TableCache) -> bool {
-        self.parts
-            .iter()
-            .fold(true, |all, h| h.intact(cache) && all)
+        let mut all = true;
+        for h in &self.parts {
+            all &= h.intact(cache);
+        }
+        all
     }
 
     #[inline]
@@ -672,8 +674,12 @@ impl<A, S> Additive<A, S> {
 
 impl<P: StateSpace + ?Sized, A: Abstraction<P>, S: Symmetry<P>> Heuristic<P> for Additive<A, S> {
     fn intact(&self, cache: &TableCache) -> bool {
-        let each = self.databases.iter().map(|db| db.intact_in::<P>(cache));
-        each.fold(true, |all, intact| intact && all)
+        // Every database asked (not only until one fails), so each damaged file is discarded.
+        let mut all = true;
+        for db in &self.databases {
+            all &= db.intact_in::<P>(cache);
+        }
+        all
     }
 
     #[inline]

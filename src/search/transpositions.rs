@@ -187,9 +187,6 @@ pub struct TranspositionTable<S, M> {
     written_before: u64,
     /// Repeated states that skipped at least one successor.
     hits: u64,
-    /// Whether this iteration pushed an entry of its own out: the table grows for the next
-    /// (the entries of one that holds them all can prove exhaustion).
-    evicted: bool,
     /// The states the iteration before entered, when [`exhausted`](Self::exhausted) counted
     /// them.
     entered_before: u64,
@@ -249,7 +246,6 @@ impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
             written: 0,
             written_before: 0,
             hits: 0,
-            evicted: false,
             entered_before: 0,
             listing: false,
         })
@@ -280,15 +276,10 @@ impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
     /// Starts a new iteration: every entry of the ones before is forgotten, and the table grows
     /// when the last iteration filled it (see the module docs).
     pub fn next_iteration(&mut self) {
-        // A table that pushed entries out grows too, however few it wrote: a bucket met by
-        // three states loses one, and a small space's deepening is proven exhausted only by a
-        // table that holds every state it entered (module docs, "Exhaustion").
-        let evicted = std::mem::take(&mut self.evicted);
         let (written, before) = (self.written, self.written_before.max(1));
         (self.written_before, self.written) = (written, 0);
         let growth = written.div_ceil(before).clamp(1, 16);
-        let full = 2 * written > self.slots.len() as u64 || evicted;
-        if full && self.buckets < self.max_buckets {
+        if 2 * written > self.slots.len() as u64 && self.buckets < self.max_buckets {
             let wanted = written.saturating_mul(growth).max(2 * self.buckets);
             self.buckets = wanted.min(self.max_buckets);
             self.slots = Self::zeroed(self.buckets);
@@ -361,10 +352,7 @@ impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
         }
         self.written += 1;
         let first = &self.slots[at];
-        let (first_fresh, second_fresh) = (
-            first.stamp == self.stamp,
-            self.slots[at + 1].stamp == self.stamp,
-        );
+        let first_fresh = first.stamp == self.stamp;
         if first_fresh && first.g < g {
             self.write(at + 1, g, state, previous);
         } else {
@@ -373,8 +361,6 @@ impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
             }
             self.write(at, g, state, previous);
         }
-        // Both slots held this iteration's entries: one is gone.
-        self.evicted |= first_fresh && second_fresh;
         None
     }
 

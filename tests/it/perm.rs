@@ -1308,11 +1308,16 @@ fn perm_auto_runs_ida_with_pattern_databases_within_the_memory_budget() {
     };
     assert_eq!(moves.len(), 6);
     // The 2x2x2 (3,674,160 positions, past auto's table size): IDA* over one pattern of its
-    // seven corners, the whole puzzle, so the search walks straight down.
+    // seven corners, the whole puzzle, so the search walks straight down. (Auto meets in the
+    // middle there: a space small enough to exhaust is never left to a deepening search.)
     let inst = instance(&own("2x2x2.tws"), &format!("{UFR}\n{pdb}"));
     let mut board = BoardText::from_file("scramble", "R U R' F2 U' R2 F".into());
     board.scramble = true;
-    let solution = inst.solve(&board, Mode::AUTO, &Limits::default()).unwrap();
+    let auto = inst.solve(&board, Mode::AUTO, &Limits::default()).unwrap();
+    assert_eq!(auto.mode, Mode::BIDIRECTIONAL);
+    let solution = inst
+        .solve(&board, Mode::IDASTAR, &Limits::default())
+        .unwrap();
     assert_eq!(solution.mode, Mode::IDASTAR);
     let Answer::Solved { moves, .. } = &solution.answer else {
         panic!("{:?}", solution.answer)

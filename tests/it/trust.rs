@@ -605,7 +605,13 @@ fn a_pattern_database_cut_short_in_use_is_reported_and_rebuilt() {
         boards.push(json["start"].as_str().unwrap().to_string());
         expected.push(json["moves"].clone());
     }
+    // The database built and saved first, so that the batch maps it from the file.
     let cache = tempfile::tempdir().unwrap();
+    statespace()
+        .args(["solve", config.to_str().unwrap(), "--cache-dir"])
+        .arg(cache.path())
+        .assert()
+        .success();
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("statespace"))
         .args(["solve", config.to_str().unwrap(), "--json", "--boards", "-"])
         .arg("--cache-dir")
