@@ -22,8 +22,7 @@
 //!   (`off`, `200`), which the README does not promise to prove a cyclic space unsolvable: the
 //!   depth limit, given one more than the depth of the start's whole component on an
 //!   unsolvable start; and a state limit of [`DEPTH_FIRST_BUDGET`] (counted as given up). With
-//!   `auto` they get no limit and must prove it, as the README says they do (but see the known
-//!   bugs below);
+//!   `auto` they get no limit and must prove it, as the README says they do;
 //! - the start prints as the simulator prints it; every move label is read by the simulator and
 //!   replayed from the start, each board after a move is the text the answer prints, and the
 //!   last is a goal;
@@ -41,12 +40,6 @@
 //!
 //! A failure names the case (`flip:17`), the config, the mode and the flags, and how to run that
 //! case alone.
-//!
-//! **Known bugs** the suite found are left out where they show, so that it stays green while
-//! they wait for a fix: each generator lists the engines it skips on an instance and why
-//! ([`Case::known_issues`]; now: `bidirectional` on blocks whose look-alikes print with several
-//! letters), and IDA* on two threads gets a depth limit on unsolvable starts ([`depth_limit`]).
-//! `STATESPACE_DIFFERENTIAL_KNOWN=1` runs them as if fixed, to see a fix hold.
 //!
 //! **Size.** By default 10 cases a plugin, about 12 s here (about 5,000 solves). A longer run:
 //!
@@ -89,26 +82,6 @@ pub struct Case<S: Simulator> {
     /// Heuristic kinds too costly to build for this instance in a test (the 3x3x3's pattern
     /// databases: seconds and 165 MiB), left out of the random choice.
     pub costly_heuristics: &'static [&'static str],
-    /// Engines skipped on this instance for a known bug, each with the bug (reported, not yet
-    /// fixed): the suite stays green and still checks every other engine.
-    pub known_issues: Vec<(Mode, &'static str)>,
-}
-
-impl<S: Simulator> Case<S> {
-    /// Whether `mode` asked for `solutions` runs an engine of [`Case::known_issues`].
-    /// With `STATESPACE_DIFFERENTIAL_KNOWN=1` nothing is skipped (to see a fix hold).
-    fn skips(&self, instance: &Instance, mode: Mode, solutions: usize, tally: &mut Tally) -> bool {
-        let engine = instance.engine_for(mode, solutions).ok();
-        let issue = (self.known_issues.iter()).find(|(known, _)| Some(*known) == engine);
-        let skip = issue.is_some() && std::env::var_os("STATESPACE_DIFFERENTIAL_KNOWN").is_none();
-        if let (true, Some((engine, why))) = (skip, issue) {
-            tally.known_issues += 1;
-            if SHOW.load(std::sync::atomic::Ordering::Relaxed) {
-                eprintln!("left out: --mode {mode} runs {engine}, a known bug: {why}");
-            }
-        }
-        skip
-    }
 }
 
 /// What a plugin's cases ran: solves by how they ended, and the time.
@@ -121,8 +94,6 @@ struct Tally {
     /// Depth-first solves without an effective transposition table that passed their state
     /// budget ([`DEPTH_FIRST_BUDGET`]).
     over_budget: usize,
-    /// Solves left out for a known bug ([`Case::known_issues`]).
-    known_issues: usize,
     time: Duration,
 }
 
@@ -190,14 +161,13 @@ fn every_plugin_and_mode_agrees_with_a_brute_force() {
         for (kind, t) in kinds.iter().zip(tallies) {
             eprintln!(
                 "differential {kind}: {} cases, {} solves ({} solved, {} impossible, {} depth \
-                 limits, {} over the depth-first budget), {} left out for a known bug, {:.1?}",
+                 limits, {} over the depth-first budget), {:.1?}",
                 t.cases,
                 t.solved + t.impossible + t.depth_limited + t.over_budget,
                 t.solved,
                 t.impossible,
                 t.depth_limited,
                 t.over_budget,
-                t.known_issues,
                 t.time
             );
         }
@@ -299,14 +269,7 @@ fn variants(instance: &Instance, mode: Mode, truth: &Truth) -> Vec<Flags> {
                     transpositions,
                     threads,
                     solutions,
-                    max_depth: depth_limit(
-                        instance,
-                        mode,
-                        solutions,
-                        transpositions,
-                        threads,
-                        truth,
-                    ),
+                    max_depth: depth_limit(instance, mode, solutions, transpositions, truth),
                     max_states: (depth_first && transpositions != "auto")
                         .then_some(DEPTH_FIRST_BUDGET),
                 });
@@ -321,26 +284,15 @@ fn variants(instance: &Instance, mode: Mode, truth: &Truth) -> Vec<Flags> {
 /// than the depth of the start's whole component; none otherwise. With the default table the
 /// README promises the proof ("with the table, a deepening also proves a small cyclic space
 /// unsolvable"), so those runs get no limit and must prove it.
-///
-/// But for a known bug this suite found (reported, not yet fixed): IDA* on two threads never
-/// proves an unsolvable start where one thread does (`AAAA` over `.XC.`, X to r1c1: one thread
-/// proves it in 22 expansions, two run iteration after iteration until the time limit), so it
-/// gets the limit too, and may stop there; `STATESPACE_DIFFERENTIAL_KNOWN=1` holds it to the
-/// proof again.
 fn depth_limit(
     instance: &Instance,
     mode: Mode,
     solutions: usize,
     transpositions: &str,
-    threads: usize,
     truth: &Truth,
 ) -> Option<usize> {
     let engine = instance.engine_for(mode, solutions).ok()?;
-    let known_bug = engine == Mode::IDASTAR
-        && threads > 1
-        && std::env::var_os("STATESPACE_DIFFERENTIAL_KNOWN").is_none();
-    let no_proof_promised = transpositions != "auto" || known_bug;
-    (truth.optimum.is_none() && DEPTH_FIRST.contains(&engine) && no_proof_promised)
+    (truth.optimum.is_none() && DEPTH_FIRST.contains(&engine) && transpositions != "auto")
         .then_some(truth.eccentricity + 1)
 }
 
@@ -472,9 +424,6 @@ fn check<S: Simulator>(
     let mut listings: Vec<(String, Vec<Vec<String>>)> = Vec::new();
     for mode in instance.modes() {
         for flags in variants(&instance, mode, &truth) {
-            if case.skips(&instance, mode, flags.solutions, tally) {
-                continue;
-            }
             let what = format!("{about}\nlibrary: --mode {mode} {}", flags.args().join(" "));
             let solution = (instance.solve(&board, mode, &flags.limits()))
                 .unwrap_or_else(|e| panic!("{what}\nan error: {e}"));
@@ -634,10 +583,6 @@ fn check_cache<S: Simulator>(
         let mut this = Vec::new();
         for mode in instance.modes() {
             let flags = Flags::plain();
-            if case.skips(&instance, mode, 1, tally) {
-                this.push(None);
-                continue;
-            }
             let what = format!("{about}\nlibrary, cache {round}: --mode {mode}");
             let solution = (instance.solve(board, mode, &flags.limits()))
                 .unwrap_or_else(|e| panic!("{what}\nan error: {e}"));
@@ -710,9 +655,6 @@ fn check_binary<S: Simulator>(
         }
         let all = variants(instance, mode, truth);
         let flags = all[rng.below(all.len())].clone();
-        if case.skips(instance, mode, flags.solutions, tally) {
-            continue;
-        }
         let cache_flags: &[&str] = match rng.below(2) {
             0 => &["--no-cache"],
             _ => &["--cache-dir", cache_dir],
@@ -734,9 +676,6 @@ fn check_binary<S: Simulator>(
     let fresh_dir = fresh.path().to_str().unwrap();
     let mode = instance.default_mode();
     let flags = Flags::plain();
-    if case.skips(instance, mode, 1, tally) {
-        return;
-    }
     let mut first = None;
     for round in ["built", "loaded"] {
         let what = format!(

@@ -132,6 +132,5 @@ pub fn case(rng: &mut Lcg) -> Case<Flip> {
         cap: 1 << 13,
         heuristic_keys: Vec::new(),
         costly_heuristics: &[],
-        known_issues: Vec::new(),
     }
 }

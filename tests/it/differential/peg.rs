@@ -159,6 +159,5 @@ pub fn case(rng: &mut Lcg) -> Case<Peg> {
         cap: 400_000,
         heuristic_keys: Vec::new(),
         costly_heuristics: &[],
-        known_issues: Vec::new(),
     }
 }

@@ -313,6 +313,5 @@ pub fn case(rng: &mut Lcg) -> Case<Perm> {
         cap: 400_000,
         heuristic_keys: Vec::new(),
         costly_heuristics: if file == "3x3x3.tws" { &["pdb"] } else { &[] },
-        known_issues: Vec::new(),
     }
 }

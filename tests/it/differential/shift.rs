@@ -153,7 +153,6 @@ pub fn case(rng: &mut Lcg) -> Case<Shift> {
         cap: 200_000,
         heuristic_keys: Vec::new(),
         costly_heuristics: &[],
-        known_issues: Vec::new(),
     }
 }
 

@@ -113,6 +113,5 @@ pub fn case(rng: &mut Lcg) -> Case<Tiles> {
         cap: 200_000,
         heuristic_keys: vec![("pdb", format!("groups = {groups:?}"))],
         costly_heuristics: &[],
-        known_issues: Vec::new(),
     }
 }
