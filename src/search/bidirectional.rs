@@ -21,8 +21,9 @@
 //! The path is rebuilt without parent pointers: the forward half by walking back through the
 //! forward layers (as [`bfs`](super::bfs) does), the backward half by walking forward through
 //! the backward layers, from each state to a successor one layer nearer the goals. A meeting
-//! found while the backward side expands crosses with the inverse of the move that found it:
-//! labels are always the moves played from the start.
+//! found while the backward side expands crosses with the move the forward state's successors
+//! name for it (the inverse of the move that found it, as played from the start): labels are
+//! always the moves played from the start.
 //!
 //! # Stores and memory
 //!
@@ -266,10 +267,12 @@ fn join<P: Invertible, V: Visited<P::State>>(
             ahead.depth() - 1,
             behind.depth(),
         ),
-        // `from --mv--> to` backward: `to --inverse(mv)--> from` forward.
+        // `from --mv--> to` backward: `to --> from` forward, by the move `to`'s successors
+        // name (not `inverse(mv)`: a label may depend on the board it is played from, as
+        // look-alike blocks print by the letter they have there).
         false => (
             meeting.to,
-            space.inverse(meeting.mv),
+            move_between(space, meeting.to, meeting.from).unwrap_or(space.inverse(meeting.mv)),
             meeting.from,
             ahead.depth(),
             behind.depth() - 1,
@@ -321,6 +324,17 @@ pub(crate) fn make<P: StateSpace + Send + 'static>(caps: &Arc<Caps<P>>) -> Optio
         };
         (report, None)
     }))
+}
+
+/// The move `from`'s successors name for the step to `to`, if there is one.
+fn move_between<P: StateSpace>(space: &P, from: P::State, to: P::State) -> Option<P::Move> {
+    let mut found = None;
+    space.successors(from, &mut |m, t| {
+        if found.is_none() && t == to {
+            found = Some(m);
+        }
+    });
+    found
 }
 
 #[cfg(test)]

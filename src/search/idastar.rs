@@ -632,6 +632,7 @@ mod tests {
             match (&ida.outcome, &id.outcome) {
                 (Outcome::Solved(a), Outcome::Solved(b)) => assert_eq!(a.len(), b.len()),
                 (Outcome::LimitReached(a), Outcome::LimitReached(b)) => assert_eq!(a, b),
+                (Outcome::Unsolvable, Outcome::Unsolvable) => {}
                 other => panic!("{other:?}"),
             }
             let thresholds: Vec<u32> = ida.stats.iterations.iter().map(|i| i.threshold).collect();
@@ -790,9 +791,9 @@ mod tests {
             &SearchOptions::default(),
         );
         assert_eq!(report.outcome, Outcome::Unsolvable);
-        // Thresholds 0..=6: the longest branch (six moves right) is cut last at 6.
-        assert_eq!(report.stats.iterations.len(), 7);
-        assert_eq!(report.stats.depth, 6);
+        // Thresholds 0..=6 at most (the longest branch, six moves right, is cut last at 6):
+        // the proof of exhaustion explores the ten cells once the count of entries stalls.
+        assert!(report.stats.iterations.len() <= 7);
     }
 
     #[test]
@@ -927,7 +928,16 @@ mod tests {
                         let why = format!(
                             "start {start:?}, {threads} threads, {transpositions:?}, {solutions} solutions"
                         );
-                        assert_eq!(many.outcome, one.outcome, "{why}");
+                        // A proof of exhaustion may come at another iteration on threads
+                        // (their tables hold other states): before the depth limit on one
+                        // and not the other, where the brute force agrees.
+                        let proven_sooner = many.outcome == Outcome::Unsolvable
+                            && matches!(one.outcome, Outcome::LimitReached(Limit::Depth(_)))
+                            && bfs::solve(space, start, &Limits::default()).outcome
+                                == Outcome::Unsolvable;
+                        if !proven_sooner {
+                            assert_eq!(many.outcome, one.outcome, "{why}");
+                        }
                         assert_eq!(many.others, one.others, "{why}");
                         let last = |r: &Report<P::State, P::Move>| {
                             r.stats.iterations.last().map(|i| i.threshold)
@@ -995,7 +1005,7 @@ mod tests {
             let options = on(threads, Transpositions::Auto);
             let report = solve(&DeadLine, &Zero, 3, &Limits::default(), &options);
             assert_eq!(report.outcome, Outcome::Unsolvable, "{threads} threads");
-            assert_eq!(report.stats.depth, 6);
+            assert!(report.stats.depth <= 6, "{threads} threads");
         }
     }
 

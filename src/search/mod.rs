@@ -27,7 +27,7 @@
 //!
 //! Every engine and table builder stops for the time limit and Ctrl-C the same way: it counts
 //! the work it does (successors generated, words scanned) on a [`Ticker`](crate::limit::Ticker), which polls the run's
-//! [`Latch`](crate::limit::Latch) every [`WORK_PER_POLL`](crate::limit::WORK_PER_POLL) units, so a limit holds within a fraction of a second
+//! [`Latch`] every [`WORK_PER_POLL`](crate::limit::WORK_PER_POLL) units, so a limit holds within a fraction of a second
 //! whatever one unit costs (see [`limit::ticker`](crate::limit::ticker)'s module docs). Memory is checked against
 //! [`Limits::memory_budget`] before anything is allocated.
 
@@ -117,7 +117,7 @@ pub fn prefetch<T>(item: &T) {
 }
 
 /// `len` values made by `make`, in one allocation advised into huge pages
-/// ([`advise_huge_pages`]), written a block at a time with a poll of `latch` between blocks.
+/// (`advise_huge_pages`), written a block at a time with a poll of `latch` between blocks.
 ///
 /// Why: a table of gigabytes takes seconds just to fill with its "unreached" code, and the
 /// time limit and Ctrl-C must hold during that too (a limit is `Err`, the memory freed). The

@@ -107,10 +107,11 @@
 //! raise its bound until no path is cut, which on a board of a few hundred positions takes
 //! millions of nodes (where a BFS takes milliseconds). So after an iteration that found no
 //! goal, the search asks [`exhausted`](TranspositionTable::exhausted): when the table holds as
-//! many states as after the iteration before and the start is one of them, it explores, by
-//! every move, from the entries: a state reached that is no entry (a leaf the search never
-//! enters, having nothing to search below it; an entry pushed out of a full bucket) is
-//! explored in turn, up to as many states again as the table holds. When that runs out of
+//! many states as after the iteration before, it explores, by every move, from the entries and
+//! the start: a state reached that is no entry (a leaf the search never enters, having nothing
+//! to search below it; an entry pushed out of a full bucket; the start of a parallel search,
+//! whose split enters nothing) is explored in turn, up to as many states again as the table
+//! holds (at least a few thousand). When that runs out of
 //! states without meeting a goal, the entries and the states explored are everything the start
 //! reaches (they are closed under the moves), so the start is proven unsolvable. The check
 //! costs about an iteration's work at most (a table that holds part of a large space fails it
@@ -155,6 +156,12 @@ pub const AUTO_BYTES: u64 = 8 << 20;
 /// The table's size when the search starts (or its largest size, if smaller); it grows between
 /// iterations that fill it (see the module docs).
 pub const INITIAL_BYTES: u64 = 256 << 10;
+
+/// The states an exhaustion proof explores beyond the tables' entries, at least: a parallel
+/// search's split enters no state, and on a small space it may be the whole iteration (the
+/// proof then explores the space from the start). A few thousand states, against an
+/// iteration's work.
+pub const EXPLORED_BEYOND_AT_LEAST: u64 = 1 << 12;
 
 /// One slot: the iteration's stamp (0: never written), the `g` of the entry, the state and the
 /// move that entered it. All-zero bytes are a valid empty slot, which is what lets the table be
@@ -384,13 +391,14 @@ impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
 
     /// [`exhausted`](Self::exhausted) over the tables of the workers of one iteration (a
     /// parallel search), whose entries together are the states it entered. True when the
-    /// start is an entry (the entries closed under
-    /// the moves are then everything it reaches; an empty table is closed, and proves
-    /// nothing), the tables hold as many entries as after the iteration before (the deepening
-    /// found no new state), and the states the entries reach by any move, explored beyond the
-    /// entries as far as as many states again (leaves the search never enters: a state whose
-    /// only move leads back, a dead end; entries pushed out of full buckets), hold no goal. `poll` is told the successors generated so far, so a
-    /// long check stops for the time limit and Ctrl-C.
+    /// tables hold as many entries as after the iteration before (the deepening found no new
+    /// state), and the states the start and the entries reach by any move, explored beyond the
+    /// entries as far as as many states again, at least [`EXPLORED_BEYOND_AT_LEAST`] (leaves
+    /// the search never enters: a state whose only move leads back, a dead end; entries pushed
+    /// out of full buckets; a start the tables do not hold), hold no goal: the entries with
+    /// what was explored are then closed under the moves and hold the start, so they are
+    /// everything it reaches. `poll` is told the successors generated so far, so a long check
+    /// stops for the time limit and Ctrl-C.
     pub fn exhausted_all<P: StateSpace<State = S, Move = M>>(
         tables: &mut [&mut Self],
         space: &P,
@@ -403,14 +411,24 @@ impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
         let entered: u64 = tables.iter().map(|t| t.entries().count() as u64).sum();
         let before = std::mem::replace(&mut tables[0].entered_before, entered);
         let known = |state: &S| tables.iter().any(|t| t.holds(state));
-        if entered != before || !known(&start) {
+        if entered != before {
             return Ok(false);
         }
         // The states the entries reach that are no entries (leaves the search never enters,
         // entries pushed out of full buckets), explored from the entries: at most as many as
-        // the table holds, or no proof.
+        // the table holds (or [`EXPLORED_BEYOND_AT_LEAST`]), or no proof.
+        let most = entered.max(EXPLORED_BEYOND_AT_LEAST);
         let mut beyond: HashSet<S> = HashSet::new();
         let mut open: Vec<S> = Vec::new();
+        // A start the tables do not hold (a parallel search's split enters none of its nodes,
+        // and on a small space the split may be the whole iteration) is explored from too.
+        if !known(&start) {
+            if space.is_goal(start) {
+                return Ok(false);
+            }
+            beyond.insert(start);
+            open.push(start);
+        }
         let mut work = 0u64;
         // Whether every successor of `state` is an entry or explored (queued in `open`).
         let mut closed = |state: S, beyond: &mut HashSet<S>, open: &mut Vec<S>| {
@@ -420,7 +438,7 @@ impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
                 if !all || known(&next) || beyond.contains(&next) {
                     return;
                 }
-                if space.is_goal(next) || beyond.len() as u64 >= entered {
+                if space.is_goal(next) || beyond.len() as u64 >= most {
                     all = false;
                     return;
                 }

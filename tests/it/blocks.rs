@@ -473,3 +473,24 @@ fn look_alikes_of_other_letters_print_with_the_letters_written() {
         "either letter reads as the class"
     );
 }
+
+#[test]
+fn meeting_in_the_middle_names_look_alikes_by_the_board_each_move_is_played_on() {
+    // Found by the differential suite (blocks:60): the crossing move of a search from both
+    // ends was the inverse of the move the goal's side found, which names a look-alike by its
+    // letter on the board after the move: `C r3c1 to r2c1`, where r3c1 holds A.
+    let config = config_file(
+        "[puzzle]\nkind = \"blocks\"\nmetric = \"path\"\n[goal]\nkind = \"pattern\"\n\
+         target = \"\"\"\nX.#\nCA.\n.BB\n\"\"\"\n[start]\nboard = \"\"\"\n.X#\n..C\nABB\n\"\"\"\n",
+    );
+    let out = statespace()
+        .args(["solve", config.path().to_str().unwrap(), "--json"])
+        .args(["--mode", "bidirectional"])
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        json["path"],
+        serde_json::json!(["C r2c3 to r2c2", "A r3c1 to r2c1", "X r1c2 to r1c1"])
+    );
+}

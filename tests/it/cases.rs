@@ -146,7 +146,10 @@ fn check(case: &Case, instance: &statespace::instance::Instance, config: &Config
             }
             // `"optimal"` is true only from an engine that guarantees it (the Flip algebra
             // may say an answer of its own is not proven).
-            assert!(exact || !solution.optimal, "{label}: a claim it cannot make");
+            assert!(
+                exact || !solution.optimal,
+                "{label}: a claim it cannot make"
+            );
             assert_eq!(boards.len(), moves.len(), "{label}");
             let last = boards.last().cloned().unwrap_or(solution.start.clone());
             let end = statespace::board_text::BoardText::from_file("end", last);

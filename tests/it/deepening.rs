@@ -275,3 +275,34 @@ fn deepening_stops_once_it_has_entered_every_reachable_state() {
         }
     }
 }
+
+#[test]
+fn parallel_deepening_proves_a_board_whose_split_is_the_whole_search_unsolvable() {
+    // Found by the differential suite: on two threads the split before the workers enters no
+    // state, and on this board of 24 positions it was every iteration's whole tree, so the
+    // tables stayed empty and the bound rose until the time limit (one thread: 22 expansions).
+    // Now the proof explores from the start too.
+    let file = config_file(
+        "[puzzle]\nkind = \"blocks\"\nmetric = \"unit\"\n[goal]\nkind = \"place\"\n\
+         piece = \"X\"\nat = [1, 1]\n[start]\nboard = \"\"\"\nAAAA\n.XC.\n\"\"\"\n",
+    );
+    let path = file.path().to_str().unwrap();
+    for threads in ["1", "2"] {
+        let (code, json) = solve(
+            path,
+            &[
+                "--mode",
+                "idastar",
+                "--threads",
+                threads,
+                "--max-states",
+                "1000",
+            ],
+        );
+        assert_eq!(
+            (code, &json["outcome"]),
+            (3, &Value::from("unsolvable")),
+            "idastar on {threads} threads: {json}"
+        );
+    }
+}

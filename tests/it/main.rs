@@ -13,6 +13,9 @@
 //! - `cli_io`: the binary at its edges: a `--boards` stream with bad bytes and huge lines, a
 //!   closed or full stdout, outputs that are devices, FIFOs or symlinks, clap's errors.
 //! - `limits`: time limit, Ctrl-C, memory budget.
+//! - `differential`: random small instances of every plugin, every mode and the flags that
+//!   change an engine's work, against a brute force over simulators written from the README;
+//!   paths replayed, solution listings compared; `STATESPACE_DIFFERENTIAL=N` for a longer run.
 //! - `deepening`: the depth-first engines' transposition table and bidirectional BFS on the
 //!   built-in puzzles: BFS's answers, the table's hits and savings, its key and flag, limits.
 //! - `peg`: peg solitaire against a brute force over grids of characters: the triangle from
@@ -48,6 +51,7 @@ mod cli;
 mod cli_io;
 mod cluster;
 mod deepening;
+mod differential;
 mod errors;
 mod explore;
 mod export;
