@@ -55,7 +55,7 @@
 //! which ends the run like a closed socket (`lost process 1 (10.0.0.2:4001): reading data: it
 //! sent nothing for 30s`).
 //!
-//! What a peer sends is checked before timely reads it ([`framing`]): a message header that does
+//! What a peer sends is checked before timely reads it (`framing.rs`): a message header that does
 //! not come from the peer's workers or is not for this process's, or that announces a message
 //! longer than a twelfth of the memory budget per peer, ends the run with one line naming the
 //! peer and what it sent (`process 1 (10.0.0.2:4001) announced a message of 1.0 TiB
@@ -94,7 +94,7 @@
 //!   30 s, is far above that.
 //! - Messages in flight are not counted against the budget: at most about one `next` slice per
 //!   layer, while a worker is busy expanding. What bounds them against a peer gone wrong is the
-//!   cap on each message ([`framing`] says why that bounds timely's buffers, and what it leaves).
+//!   cap on each message (`framing.rs` says why that bounds timely's buffers, and what it leaves).
 //! - The panic hook is process-wide and stays installed (it passes every panic outside timely's
 //!   threads to the previous hook); one cluster sweep runs in a process at a time.
 //!
