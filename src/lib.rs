@@ -10,10 +10,14 @@
 //! - [`search`]: the engines and what they share: outcomes, paths, stats;
 //!   [`search::engines`]: the engine table, every engine once, and `auto`'s rule over it;
 //!   [`search::caps`]: a puzzle's capabilities as the engines see them.
-//!   - [`search::bfs`], [`search::iddfs`], [`search::astar`], [`search::idastar`]: path searches.
+//!   - [`search::bfs`], [`search::bidirectional`], [`search::iddfs`], [`search::astar`],
+//!     [`search::idastar`]: path searches; [`search::beam`]: a short path, not proven minimal.
+//!   - [`search::transpositions`]: the depth-first engines' bounded transposition table.
 //!   - [`search::table`] (folder): distance tables, every state's distance by one backward BFS;
 //!     [`search::table::cached`]: a table in the cache (fingerprint, check, `load_or_build`).
-//!   - [`search::pdb`]: pattern databases, heuristics from an abstraction's distance table.
+//!   - [`search::pdb`] (folder): pattern databases, heuristics from an abstraction's distance
+//!     table: one database, their max, their sum over disjoint pieces.
+//!   - [`search::pruning`]: a pruning table sized to the search, a heuristic with no build.
 //!   - [`search::layers`] (folder): the whole-space bitset sweep behind `explore`.
 //!   - [`search::cluster`] (folder): that sweep on timely workers, across processes.
 //!   - [`search::visited`]: BFS's visited stores, a bitset or a hash set.
@@ -64,9 +68,11 @@
 //! | 6 | [`kit`], [`registry`] |
 //!
 //! The puzzles are crates of their own (`puzzles/*/`: `statespace-flip`, `-shift`, `-tiles`,
-//! `-perm`), built on this crate's public API as a third-party plugin would be; the command line
-//! (`cli/`, `statespace-cli`) assembles them into a [`Registry`](registry::Registry), parses
-//! arguments, calls this library and prints.
+//! `-perm`, `-blocks`, `-peg`), built on this crate's public API as a third-party plugin would
+//! be; the command line (`cli/`, `statespace-cli`) assembles them into a
+//! [`Registry`](registry::Registry), parses arguments, calls this library and prints; the Python
+//! package (`python/`, `statespace-python`) gives Python the built-in puzzles and puzzles
+//! written in Python, searched by this library's engines.
 
 #![deny(missing_docs)]
 

@@ -11,11 +11,11 @@
 //! | [`Invertible`] | the inverse of every move | backward search from the goal set |
 //! | [`GoalSet`] | every goal state, enumerated | multi-source backward search |
 //! | [`Describe`] | what the graph is (moves as transforms, goal, layout), for content fingerprints | tables cached on disk ([`cache`](crate::cache)) |
-//! | [`XorMoves`] | every move is an XOR of the dense index with a fixed mask | word-at-a-time whole-space BFS ([`layers`](crate::search::layers)) |
-//! | [`SplitMoves`] | the index is two parts every move changes separately | block-at-a-time whole-space BFS from two small move tables ([`layers`](crate::search::layers)) |
-//! | [`FlipSplit`] | the index is a block and flip bits a move XORs with a mask that depends on the block | block-at-a-time whole-space BFS, a few word operations per block and move ([`layers`](crate::search::layers)) |
-//! | [`Symmetric`] | the images of a state under the space's symmetries | distance tables that expand one state per orbit |
-//! | [`Invariant`] | a proof, without search, that a state cannot reach the goal | every engine, before it starts (through the [`registry`](crate::registry) glue) |
+//! | [`XorMoves`] | every move is an XOR of the dense index with a fixed mask | word-at-a-time whole-space BFS ([`layers`](crate::search::layers)), and distance tables written from it ([`table::build_xor`](crate::search::table::build_xor)) |
+//! | [`SplitMoves`] | the index is two parts every move changes separately | block-at-a-time whole-space BFS from two small move tables ([`layers`](crate::search::layers)), and distance tables and pattern databases written from it ([`table::build_split`](crate::search::table::build_split)) |
+//! | [`FlipSplit`] | the index is a block and flip bits a move XORs with a mask that depends on the block | block-at-a-time whole-space BFS, a few word operations per block and move ([`layers`](crate::search::layers)), and pattern databases written from it ([`table::build_flips`](crate::search::table::build_flips)) |
+//! | [`Symmetric`] | the images of a state under the space's symmetries | distance tables that expand one state per orbit; pruning tables of one cell per orbit ([`pruning`](crate::search::pruning)) |
+//! | [`Invariant`] | a proof, without search, that a state cannot reach the goal | every engine, before it starts (through the [`kit`](crate::kit) glue) |
 //! | [`Heuristic`] | an admissible estimate of the moves left (a separate object, so one space can have several) | A*, IDA* |
 //!
 //! States are small `Copy` values (an integer or a fixed array of words) so that frontiers are flat
@@ -251,7 +251,8 @@ pub trait Describe {
 /// - XOR undoes itself, so every move is its own inverse: a search backward from the goal set is
 ///   the same as a search forward from it.
 ///
-/// Implemented by Flip (the board is its index; a press XORs a mask).
+/// Implemented by Flip (the board is its index; a press XORs a mask) and the toys' Lights Out
+/// ([`toys::Lights`](crate::toys::Lights)).
 pub trait XorMoves: Indexed {
     /// One mask per move.
     fn xor_masks(&self) -> &[u64];

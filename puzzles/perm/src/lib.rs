@@ -23,9 +23,10 @@
 //! - [`plugin`]: `[puzzle] kind = "perm"`, through the generic glue.
 //!
 //! Floors, each module using only those below it: [`def`] at the bottom; the readers [`tws`]
-//! and [`kpuzzle`], the search state [`state`] and the index [`index`] on it, [`symmetry`] and [`inversion`] on [`state`]; [`space`] on
-//! those; [`heuristic`] on [`space`]; [`plugin`] on top. (Lower modules' docs name the ones that
-//! use them, as links only.)
+//! and [`kpuzzle`], the search state [`state`] and the index [`index`] on it, [`symmetry`] and
+//! [`inversion`] on [`state`]; [`space`] on those; [`heuristic`] on [`space`]; [`classes`] on
+//! [`heuristic`]; [`plugin`] on top. (Lower modules' docs name the ones that use them, as links
+//! only.)
 //!
 //! Why a model apart from the search state: files describe puzzles with names, look-alike
 //! pieces, sequences and rules that a search never needs, and a search wants a small fixed-size
@@ -34,7 +35,6 @@
 
 #![deny(missing_docs)]
 
-mod class_numbers;
 pub mod classes;
 pub mod def;
 pub mod heuristic;
@@ -47,6 +47,8 @@ pub mod state;
 pub mod symmetry;
 pub mod tws;
 
+#[cfg(test)]
+mod fixtures;
 #[cfg(test)]
 mod tests;
 

@@ -38,6 +38,7 @@
 //! ([`verify`](mod@super::verify)): that the entries agree with the space's moves.
 
 use super::DistanceTable;
+pub use super::recipe::Recipe;
 use super::verify::verify;
 use crate::cache::fingerprint::{Content, Fingerprint};
 use crate::cache::{Entry, Source, TableCache};
@@ -55,58 +56,6 @@ pub const PROBE_STEPS: usize = 256;
 
 /// How many goals the probe walks start from (the first ones listed), at most.
 const PROBE_WALKS: usize = 8;
-
-/// How a cached table was made from its space, beyond the space itself: what [`fingerprint`]
-/// adds to the space's fingerprint and what [`verify`](mod@super::verify) checks a loaded table
-/// against.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Recipe {
-    /// A word for the file's name (`table`, `pdb`); not part of the fingerprint.
-    pub label: &'static str,
-    /// Whether the table must hold exact distances (a pattern database's lookups), or may hold
-    /// them mod 3.
-    pub exact: bool,
-    /// Whether every move costs 1 (the table engine's BFS), so that a loaded table can be checked
-    /// against the moves: a state's distance is one more than its nearest successor's. `false`
-    /// for a build with costs of its own, whose loaded tables are checked at the goals only.
-    pub unit_cost: bool,
-    /// Whatever else the build depends on (the parameters of an abstraction's own search).
-    pub params: Vec<u8>,
-}
-
-impl Recipe {
-    /// The table engine's table of a space: unit cost, any width ([`table::build`]).
-    ///
-    /// [`table::build`]: super::build
-    pub fn distance_table() -> Recipe {
-        Recipe {
-            label: "table",
-            exact: false,
-            unit_cost: true,
-            params: Vec::new(),
-        }
-    }
-
-    /// A pattern database's table: exact entries, unit cost unless an abstraction builds its
-    /// own ([`Recipe::own_build`]).
-    pub fn pattern_database() -> Recipe {
-        Recipe {
-            label: "pdb",
-            exact: true,
-            unit_cost: true,
-            params: Vec::new(),
-        }
-    }
-
-    /// This recipe for a build with costs of its own, described by `params`.
-    pub fn own_build(self, params: Vec<u8>) -> Recipe {
-        Recipe {
-            unit_cost: false,
-            params,
-            ..self
-        }
-    }
-}
 
 /// The fingerprint of the table `recipe` makes from `space`; see the module docs for what it
 /// covers.

@@ -93,6 +93,7 @@
 //! | `sweep.rs` | [`build_xor`], [`build_split`]: tables written from [`layers`]' sweeps |
 //! | `serial.rs` | the on-disk layout, written, and read back in place, checked ([`ReadError`]) |
 //! | `cached.rs` | [`cached`]: the table in the cache (fingerprint, recipe, the one `load_or_build`) |
+//! | `recipe.rs` | [`Recipe`](cached::Recipe): how a cached table was made (what its fingerprint adds, what a loaded one is checked against) |
 //! | `verify.rs` | [`verify()`]: a loaded table checked against the space |
 //!
 //! [`Indexed`]: crate::space::Indexed
@@ -151,6 +152,7 @@ pub mod engine;
 mod levels;
 mod listing;
 mod packed;
+mod recipe;
 mod scan;
 mod serial;
 mod sweep;

@@ -26,7 +26,7 @@
 
 use super::DistanceTable;
 use super::Inconsistent;
-use super::cached::Recipe;
+use super::recipe::Recipe;
 use crate::random::Lcg;
 use crate::space::{GoalSet, Indexed, Invertible};
 use std::hash::{BuildHasher, Hasher};

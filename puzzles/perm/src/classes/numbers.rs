@@ -1,4 +1,4 @@
-//! The class numbers of a [`ClassPattern`](super::classes::ClassPattern), as the table cache
+//! The class numbers of a [`ClassPattern`](super::ClassPattern), as the table cache
 //! stores them: a 32-bit word per place of the part told apart (its class, the rotation that
 //! takes it to the class's representative, and whether that representative is symmetric),
 //! two to a little-endian `u64`.
@@ -6,7 +6,7 @@
 //! The 3x3x3's 40,320 corner places are numbered in milliseconds; a part of more places (the
 //! twelve edges' 479 M) takes longer, and the cache keeps it: read back (mapped, used where it
 //! lies) it takes the check's one pass over the words and a thousand sampled images. What the
-//! words must satisfy is checked by [`ClassPattern`](super::classes::ClassPattern) (it knows
+//! words must satisfy is checked by [`ClassPattern`](super::ClassPattern) (it knows
 //! the rotations); this file knows only the layout:
 //!
 //! | bytes | field |

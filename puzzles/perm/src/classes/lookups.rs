@@ -1,0 +1,396 @@
+//! How a class table is looked up ([`ClassLookups`]): at the state, along the other axes and at
+//! the inverse, in stages; and the heuristic it heads ([`with_class_table`]).
+//!
+//! Per estimate: the two parts' projections as for a plain pattern, reads in three small
+//! tables, and one read far from the caches, in the table. Trade-off: the look-ups are made in
+//! stages, each group's entries prefetched together and read only while the ones before stay
+//! below IDA*'s limit: most successors are cut by the state's own look-up, and pay for one
+//! projection, not six.
+
+use super::pattern::ClassPattern;
+use crate::heuristic::{CONJUGATE_LOOKUPS, Lookups, Reading};
+use crate::inversion::Inversion;
+use crate::space::PermSpace;
+use crate::state::Packed;
+use statespace::cache::TableCache;
+use statespace::kit::SharedHeuristic;
+use statespace::limit::{Limit, Limits};
+use statespace::search::pdb::{Max, PatternDatabase, PdbError};
+use statespace::space::{Heuristic, Prefetched};
+use std::sync::Arc;
+
+/// A class database looked up at the state, at images of it under rotations that read other
+/// pieces (the 3x3x3's other two axes' middle-layer edges), and with `dual` at the state's
+/// inverse too: the largest value (as [`Conjugated`](crate::heuristic::Conjugated) does for a
+/// plain database).
+///
+/// A look-up reads once far from the caches, the entry; and the state's own look-up alone cuts
+/// most successors in IDA* (64 % of them on the 3x3x3 from a random state; all three axes,
+/// 82 %; with the inverse, 90 %). So the estimate is made in stages ([`Heuristic::advance`]:
+/// IDA* runs a stage for every successor before the next stage of any, so each stage's reads
+/// overlap): the state's own entry prefetched ([`prefetch`](Heuristic::prefetch)), then read;
+/// while below the limit, the other axes' entries prefetched, then read; then the inverse's.
+/// A successor cut by its own look-up costs one projection, not six.
+pub struct ClassLookups<const N: usize> {
+    database: PatternDatabase<ClassPattern>,
+    /// The rotations looked up through besides the identity.
+    through: Vec<usize>,
+    /// Per rotation looked up through, the readings of the two parts through it (no image
+    /// made: [`Reading`]).
+    readings: Vec<(Reading, Reading)>,
+    inversion: Option<Inversion>,
+}
+
+/// The most rotations looked up through: [`Prefetched`]'s first three words hold a group's
+/// entries, the last the stage and the largest entry so far ([`Stage`]).
+const MAX_THROUGH: usize = 2;
+
+/// Where a staged estimate is, in [`Prefetched`]'s last word (low byte; the largest entry
+/// read so far above it): which group's entries (the state's own, the other axes', the
+/// inverse's) are prefetched, to be read.
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+enum Stage {
+    /// Word 0: the state's own entry.
+    OwnCell,
+    /// Words 1..: the other axes' entries.
+    AxesCells,
+    /// Words 0..: the inverse's entries.
+    InverseCells,
+}
+
+impl Stage {
+    const ALL: [Stage; 3] = [Stage::OwnCell, Stage::AxesCells, Stage::InverseCells];
+}
+
+/// The stage and the largest entry so far, as [`Prefetched`]'s last word.
+fn stage_word(stage: Stage, best: u32) -> u64 {
+    u64::from(best) << 8 | stage as u64
+}
+
+impl<const N: usize> ClassLookups<N> {
+    /// `database` looked up at the state and through at most `extra` rotations, each reading
+    /// other pieces (the first such), and with `dual` at the inverse when the space has one.
+    pub fn new(
+        space: &PermSpace<N>,
+        database: PatternDatabase<ClassPattern>,
+        extra: usize,
+        dual: bool,
+    ) -> Self {
+        let symmetries = space.symmetries();
+        let solved = space.solved();
+        let pattern = database.abstraction();
+        let reads = |k: Option<usize>| {
+            let mut pieces = pattern.a.reads(symmetries, &solved, k);
+            pieces.extend(pattern.b.reads(symmetries, &solved, k));
+            pieces
+        };
+        let mut seen = vec![reads(None)];
+        let mut through = Vec::new();
+        for k in 0..symmetries.order() - 1 {
+            let pieces = reads(Some(k));
+            if through.len() < extra.min(MAX_THROUGH) && !seen.contains(&pieces) {
+                seen.push(pieces);
+                through.push(k);
+            }
+        }
+        let readings = through
+            .iter()
+            .map(|&k| {
+                (
+                    Reading::new(&pattern.a, symmetries, k),
+                    Reading::new(&pattern.b, symmetries, k),
+                )
+            })
+            .collect();
+        let inversion = match dual {
+            true => space.inversion().ok().cloned(),
+            false => None,
+        };
+        ClassLookups {
+            database,
+            through,
+            readings,
+            inversion,
+        }
+    }
+
+    /// The database.
+    pub fn database(&self) -> &PatternDatabase<ClassPattern> {
+        &self.database
+    }
+
+    /// The rotations looked up through besides the identity.
+    pub fn through(&self) -> &[usize] {
+        &self.through
+    }
+
+    /// The other axes' entries into `out`, one per reading, prefetched.
+    #[inline]
+    fn axes_cells(&self, state: &Packed<N>, out: &mut [u64]) {
+        let pattern = self.database.abstraction();
+        for (slot, (a, b)) in out.iter_mut().zip(&self.readings) {
+            let (place, twist) = a.project_one(&pattern.a, &state.0);
+            let (b, _) = b.project_one(&pattern.b, &state.0);
+            *slot = pattern.cell_of_parts(place, twist, b);
+            self.database.table().prefetch(*slot);
+        }
+    }
+
+    /// The state's own entry, prefetched.
+    #[inline]
+    fn own_cell(&self, state: &Packed<N>) -> u64 {
+        let cell = self.database.abstraction().project_state(state);
+        self.database.table().prefetch(cell);
+        cell
+    }
+
+    /// After the own or the other axes' look-ups reached `best`: done when it reaches `limit`
+    /// or nothing is left, else the next group's entries prefetched.
+    #[inline]
+    fn after(
+        &self,
+        state: &Packed<N>,
+        words: &mut Prefetched,
+        from: Stage,
+        best: u32,
+        limit: u32,
+    ) -> Option<u32> {
+        if best >= limit {
+            return Some(best);
+        }
+        let r = self.readings.len();
+        if from == Stage::OwnCell && r > 0 {
+            self.axes_cells(state, &mut words.0[1..=r]);
+            words.0[3] = stage_word(Stage::AxesCells, best);
+            return None;
+        }
+        let Some(inversion) = &self.inversion else {
+            return Some(best);
+        };
+        let inverse = inversion.invert(state);
+        words.0[0] = self.own_cell(&inverse);
+        self.axes_cells(&inverse, &mut words.0[1..=r]);
+        words.0[3] = stage_word(Stage::InverseCells, best);
+        None
+    }
+}
+
+impl<const N: usize> Heuristic<PermSpace<N>> for ClassLookups<N> {
+    fn intact(&self, cache: &TableCache) -> bool {
+        self.database.intact_in::<PermSpace<N>>(cache)
+    }
+
+    fn estimate(&self, space: &PermSpace<N>, state: Packed<N>) -> u32 {
+        self.estimate_below(space, state, u32::MAX)
+    }
+
+    /// The stages one after the other.
+    #[inline]
+    fn estimate_below(&self, space: &PermSpace<N>, state: Packed<N>, limit: u32) -> u32 {
+        self.estimate_prefetched(space, state, &self.prefetch(space, state), limit)
+    }
+
+    /// The state's own entry, prefetched.
+    #[inline]
+    fn prefetch(&self, _: &PermSpace<N>, state: Packed<N>) -> Prefetched {
+        let mut out = Prefetched::NONE;
+        out.0[0] = self.own_cell(&state);
+        out.0[3] = stage_word(Stage::OwnCell, 0);
+        out
+    }
+
+    /// The next stage (see the type's docs).
+    #[inline]
+    fn advance(
+        &self,
+        _: &PermSpace<N>,
+        state: Packed<N>,
+        words: &mut Prefetched,
+        limit: u32,
+    ) -> Option<u32> {
+        let (stage, best) = (words.0[3] as u8, (words.0[3] >> 8) as u32);
+        let r = self.readings.len();
+        let entries = |words: &[u64]| best.max(self.database.largest_entry(words, limit));
+        match Stage::ALL.get(usize::from(stage)).copied() {
+            Some(Stage::OwnCell) => {
+                let best = entries(&words.0[..1]);
+                self.after(&state, words, Stage::OwnCell, best, limit)
+            }
+            Some(Stage::AxesCells) => {
+                let best = entries(&words.0[1..=r]);
+                self.after(&state, words, Stage::AxesCells, best, limit)
+            }
+            Some(Stage::InverseCells) | None => Some(entries(&words.0[..=r])),
+        }
+    }
+
+    /// The stages one after the other.
+    #[inline]
+    fn estimate_prefetched(
+        &self,
+        space: &PermSpace<N>,
+        state: Packed<N>,
+        prefetched: &Prefetched,
+        limit: u32,
+    ) -> u32 {
+        let mut words = *prefetched;
+        loop {
+            if let Some(h) = self.advance(space, state, &mut words, limit) {
+                return h;
+            }
+        }
+    }
+}
+
+/// The two parts of a [`ClassPattern`]: pieces told apart, and pieces kept as a set, each
+/// `(class, labels)`.
+pub type ClassParts = ((usize, Vec<u8>), (usize, Vec<u8>));
+
+/// A shared heuristic as a part of [`Max`].
+struct Shared<const N: usize>(SharedHeuristic<PermSpace<N>>);
+
+impl<const N: usize> Heuristic<PermSpace<N>> for Shared<N> {
+    fn intact(&self, cache: &TableCache) -> bool {
+        self.0.intact(cache)
+    }
+
+    fn estimate(&self, space: &PermSpace<N>, state: Packed<N>) -> u32 {
+        self.0.estimate(space, state)
+    }
+
+    #[inline]
+    fn estimate_below(&self, space: &PermSpace<N>, state: Packed<N>, limit: u32) -> u32 {
+        self.0.estimate_below(space, state, limit)
+    }
+
+    #[inline]
+    fn prefetch(&self, space: &PermSpace<N>, state: Packed<N>) -> Prefetched {
+        self.0.prefetch(space, state)
+    }
+
+    #[inline]
+    fn advance(
+        &self,
+        space: &PermSpace<N>,
+        state: Packed<N>,
+        prefetched: &mut Prefetched,
+        limit: u32,
+    ) -> Option<u32> {
+        self.0.advance(space, state, prefetched, limit)
+    }
+
+    #[inline]
+    fn estimate_prefetched(
+        &self,
+        space: &PermSpace<N>,
+        state: Packed<N>,
+        prefetched: &Prefetched,
+        limit: u32,
+    ) -> u32 {
+        self.0.estimate_prefetched(space, state, prefetched, limit)
+    }
+}
+
+/// The heuristic of a class table first, then `others` (made with the budget it leaves), as
+/// one [`Max`]: the [`ClassPattern`] of `parts` numbered (or its numbers loaded from `cache`),
+/// its table built or loaded, looked up as `lookups` says ([`ClassLookups`]: along the other
+/// axes with `symmetric`, at the inverse with `dual`). Only a limit stops it: the parts were
+/// checked with the config ([`ClassPattern::check`]).
+pub fn with_class_table<const N: usize>(
+    space: &PermSpace<N>,
+    parts: &ClassParts,
+    lookups: Lookups,
+    limits: &Limits,
+    cache: &TableCache,
+    others: impl FnOnce(&Limits) -> Result<SharedHeuristic<PermSpace<N>>, Limit>,
+) -> Result<SharedHeuristic<PermSpace<N>>, Limit> {
+    let pattern = match ClassPattern::new(space, &parts.0, &parts.1, limits, Some(cache)) {
+        Ok(pattern) => pattern,
+        Err(PdbError::Limit(limit)) => return Err(limit),
+        Err(PdbError::Invalid(why)) => unreachable!("checked class pattern: {why}"),
+    };
+    let held = pattern.bytes();
+    let database = PatternDatabase::build::<PermSpace<N>>(pattern, limits, Some(cache))?;
+    let extra = if lookups.symmetric {
+        CONJUGATE_LOOKUPS
+    } else {
+        0
+    };
+    let first = ClassLookups::new(space, database, extra, lookups.dual);
+    let mut rest = limits.clone();
+    let used = held + u128::from(first.database().table().bytes());
+    rest.memory_budget = limits.memory_budget.saturating_sub(used as u64);
+    let parts: Vec<Box<dyn Heuristic<PermSpace<N>> + Send + Sync>> =
+        vec![Box::new(first), Box::new(Shared(others(&rest)?))];
+    Ok(Arc::new(Max::new(parts)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures::{class_pattern, cube};
+    use statespace::limit::Limits;
+
+    /// The staged look-ups ([`ClassLookups`], stages driven by `estimate_prefetched` and, as
+    /// IDA* drives them, by `advance` with a shrinking limit) give the max of the look-ups made
+    /// one by one: the table at the state, at its images through the rotations looked up
+    /// through, and the same at the inverse; below a limit exactly, at or above it a value
+    /// between the limit and the max.
+    #[test]
+    fn perm_class_lookups_in_stages_are_the_max_of_their_lookups() {
+        let space = cube();
+        let pattern = class_pattern(&space, &[1, 3], &[9, 10, 11, 12]);
+        let database =
+            PatternDatabase::build::<PermSpace<64>>(pattern, &Limits::default(), None).unwrap();
+        let lookups = ClassLookups::new(&space, database, MAX_THROUGH, true);
+        assert_eq!(lookups.through().len(), MAX_THROUGH);
+        let (symmetries, inversion) = (space.symmetries(), space.inversion().unwrap());
+        let db = lookups.database();
+        let one_by_one = |state: Packed<64>| {
+            let at = |s: Packed<64>| {
+                let through = lookups.through().iter().map(|&k| symmetries.image(k, &s));
+                std::iter::once(s)
+                    .chain(through)
+                    .map(|image| db.value(&space, image))
+                    .max()
+                    .unwrap()
+            };
+            at(state).max(at(inversion.invert(&state)))
+        };
+        let mut random = statespace::random::Lcg(7);
+        let moves = space.moves();
+        let mut state = space.solved();
+        let mut seen = std::collections::BTreeSet::new();
+        for _ in 0..400 {
+            state = space.apply(state, moves[random.below(moves.len())]);
+            let want = one_by_one(state);
+            seen.insert(want);
+            assert_eq!(lookups.estimate(&space, state), want);
+            for limit in 0..=want + 1 {
+                let got = lookups.estimate_below(&space, state, limit);
+                match want < limit {
+                    true => assert_eq!(got, want, "limit {limit}"),
+                    false => assert!((limit..=want).contains(&got), "limit {limit}: {got}"),
+                }
+                // As IDA* drives it: a stage at a time, the limit shrinking on the way.
+                let mut words = lookups.prefetch(&space, state);
+                let mut stages = 1;
+                let got = loop {
+                    let shrunk = limit.saturating_sub(stages / 2);
+                    if let Some(h) = lookups.advance(&space, state, &mut words, shrunk) {
+                        break (h, shrunk);
+                    }
+                    stages += 1;
+                    assert!(stages as usize <= Stage::ALL.len(), "too many stages");
+                };
+                match want < got.1 {
+                    true => assert_eq!(got.0, want, "limit {}", got.1),
+                    false => assert!((got.1..=want).contains(&got.0), "limit {}", got.1),
+                }
+            }
+        }
+        // The walk met more than one distance, and one where every look-up group was read.
+        assert!(seen.len() > 3, "{seen:?}");
+    }
+}

@@ -1,0 +1,507 @@
+//! The class pattern itself ([`ClassPattern`]): its two parts, the rotations kept, and the
+//! index of an entry.
+//!
+//! # The index
+//!
+//! A's index is `place * twists + twist`: where its pieces are (the corners' permutation,
+//! 40,320) and their twists (2,187). Only the places are numbered in classes (`class_of`: per
+//! place its class and a rotation that takes it to the class's representative, the first of
+//! the class in index order: 5,288 classes of the corners' 40,320 places, a table of 157 KiB
+//! that stays in the caches). The table's index of `(place, twist, b)` is
+//! `(class * twists + twist') * |B| + b'`, where `twist'` and `b'` are the twist and `b` taken
+//! by the same rotation, from two small tables. That needs the rotations to act on the twists
+//! apart from the places (`Pattern::twists_apart`: the 3x3x3's up-down rotations keep the
+//! corners' up-down stickers up or down, so a corner's twist goes with it unchanged); a rotation
+//! that does not is not kept. When the representative is symmetric itself (its *stabiliser*:
+//! the rotations that fix it, the identity for most), `(twist', b')` is the least of its images
+//! under the stabiliser, so that every class of `(a, b)` has one entry. The 3x3x3's table has
+//! `5,288 * 2,187 * 495` = 5.72 G entries (2.7 GiB at 4 bits), 7.6 times fewer than the plain
+//! table (a class of symmetric places keeps some twin entries apart: 5,288 classes of places
+//! against 40,320 / 8 = 5,040).
+//!
+//! Per estimate: the two parts' projections as for a plain pattern, reads in three small
+//! tables, and one read far from the caches, in the table. (Numbering the whole of A instead,
+//! 11 M classes of the 88 M corner states, made a table 4.9 % smaller but needed a second read
+//! far from the caches per look-up, in a 336 MiB `class_of`, and 336 MiB more on disk and in
+//! memory; the search was no faster for it on the machine measured, BENCHMARKS.md.)
+
+use super::numbering::{
+    MAX_CLASSES, MAX_ROTATIONS, SYM_BITS, SYM_MASK, SYMMETRIC, check_numbers, inverse_rotations,
+    number_classes, numbers_fingerprint,
+};
+use super::numbers::ClassNumbers;
+use crate::heuristic::{Pattern, Reading};
+use crate::space::{PermMove, PermSpace};
+use crate::state::Packed;
+use statespace::cache::{Entry, TableCache};
+use statespace::limit::{Latch, Limits};
+use statespace::search::pdb::PdbError;
+use statespace::space::{Indexed, StateSpace};
+
+/// A pattern of two parts stored one entry per symmetry class (see the module docs).
+#[derive(Clone, Debug)]
+pub struct ClassPattern {
+    pub(super) a: Pattern,
+    pub(super) b: Pattern,
+    /// A's twists' count: A's index is `place * twists + twist`.
+    pub(super) twists: u64,
+    pub(super) b_count: u64,
+    /// The moves, in the space's order.
+    pub(super) moves: Vec<PermMove>,
+    /// The rotations kept: indices of [`Symmetries::image`], `None` for the identity (first).
+    pub(super) syms: Vec<Option<usize>>,
+    /// Per place of A: `class << SYM_BITS | j`, where rotation `j` takes it to the
+    /// representative, and [`SYMMETRIC`] when a rotation besides the identity fixes the
+    /// representative.
+    pub(super) class_of: ClassNumbers,
+    /// Per class: its representative's place.
+    pub(super) reps: Vec<u32>,
+    /// Per class: the rotations that fix its representative (bit `j` for `syms[j]`; the
+    /// identity's bit for every class).
+    pub(super) fixed: Vec<u8>,
+    /// `twist_images[t * syms + j]`: A's twist `t` under rotation `j`.
+    pub(super) twist_images: Vec<u32>,
+    /// `twist_moves[t * moves + m]`: A's twist after move `m`, when the twists go with their
+    /// slots (empty otherwise: the build makes them per class).
+    pub(super) twist_moves: Vec<u32>,
+    /// `b_moves[b * moves + m]`: B's state after move `m`.
+    pub(super) b_moves: Vec<u16>,
+    /// `b_images[b * syms + j]`: B's state under rotation `j`.
+    pub(super) b_images: Vec<u16>,
+    pub(super) goal: u64,
+    /// What the fingerprint covers beyond the parts: the rotations' byte rules.
+    pub(super) rules: Vec<u8>,
+    pub(super) name: String,
+}
+
+impl ClassPattern {
+    /// The class pattern of `a` (pieces of one class, told apart) and `b` (pieces of another,
+    /// as a set) in `space`, its classes counted within `limits` (memory checked first, the
+    /// time limit and Ctrl-C polled). [`PdbError::Invalid`] when a part is not one class, the
+    /// two share a class, no rotation of the definition keeps both (with A's twists apart
+    /// from its places), or a part is too large to number (A's places past 2^28, its twists
+    /// past 2^32, B past 2^16).
+    pub fn new<const N: usize>(
+        space: &PermSpace<N>,
+        a: &(usize, Vec<u8>),
+        b: &(usize, Vec<u8>),
+        limits: &Limits,
+        cache: Option<&TableCache>,
+    ) -> Result<ClassPattern, PdbError> {
+        let (a_pattern, b_pattern, syms) = Self::parts(space, a, b)?;
+        Self::numbered(space, a_pattern, b_pattern, syms, limits, cache)
+    }
+
+    /// Checks the parts as [`new`](Self::new) does, without numbering anything (a plugin's
+    /// check of its config).
+    pub fn check<const N: usize>(
+        space: &PermSpace<N>,
+        a: &(usize, Vec<u8>),
+        b: &(usize, Vec<u8>),
+    ) -> Result<(), PdbError> {
+        Self::parts(space, a, b).map(|_| ())
+    }
+
+    /// The two parts' patterns and the rotations kept (the identity first).
+    fn parts<const N: usize>(
+        space: &PermSpace<N>,
+        a: &(usize, Vec<u8>),
+        b: &(usize, Vec<u8>),
+    ) -> Result<(Pattern, Pattern, Vec<Option<usize>>), PdbError> {
+        let invalid = |m: String| Err(PdbError::Invalid(m));
+        if a.0 == b.0 {
+            return invalid("the two parts of a class pattern are in one class".into());
+        }
+        let a_pattern = Pattern::new(space, std::slice::from_ref(a))?;
+        let b_pattern = Pattern::set(space, b)?;
+        let (places, twists) = a_pattern
+            .places_and_twists()
+            .expect("a pattern of one class has one part");
+        let b_count: u64 = b_pattern.size().try_into().unwrap_or(u64::MAX);
+        if places > MAX_CLASSES {
+            return invalid(format!(
+                "the pieces told apart have {places} places, more than a class table numbers \
+                 ({MAX_CLASSES})"
+            ));
+        }
+        if twists > u64::from(u32::MAX) {
+            return invalid(format!(
+                "the pieces told apart have {twists} twists, more than a class table numbers"
+            ));
+        }
+        if b_count > u64::from(u16::MAX) {
+            return invalid(format!(
+                "the pieces kept as a set have {b_count} states, more than 65,535"
+            ));
+        }
+        let symmetries = space.symmetries();
+        let solved = space.solved();
+        let keeps = |p: &Pattern, k: usize| {
+            p.reads(symmetries, &solved, Some(k)) == p.reads(symmetries, &solved, None)
+        };
+        let mut syms = vec![None];
+        let mut twisting = 0;
+        for k in 0..symmetries.order() - 1 {
+            if keeps(&a_pattern, k) && keeps(&b_pattern, k) {
+                match a_pattern.twists_apart(symmetries, &solved, Some(k)) {
+                    true => syms.push(Some(k)),
+                    false => twisting += 1,
+                }
+            }
+        }
+        if syms.len() > MAX_ROTATIONS {
+            return invalid(format!(
+                "{} rotations keep both parts, more than the {MAX_ROTATIONS} a class table numbers",
+                syms.len()
+            ));
+        }
+        if syms.len() == 1 {
+            let why = match twisting {
+                0 => symmetries
+                    .why_none()
+                    .unwrap_or("the rotations move these pieces elsewhere"),
+                _ => "the rotations that keep them change the twists by where the pieces are",
+            };
+            return invalid(format!(
+                "no rotation of {} keeps both {} and {}: nothing to reduce ({why})",
+                space.definition().name,
+                a_pattern.name(),
+                b_pattern.name(),
+            ));
+        }
+        Ok((a_pattern, b_pattern, syms))
+    }
+
+    /// The classes of `a_pattern`'s places under `syms`, and the twists' and `b_pattern`'s
+    /// tables.
+    fn numbered<const N: usize>(
+        space: &PermSpace<N>,
+        a_pattern: Pattern,
+        b_pattern: Pattern,
+        syms: Vec<Option<usize>>,
+        limits: &Limits,
+        cache: Option<&TableCache>,
+    ) -> Result<ClassPattern, PdbError> {
+        let (places, twists) = a_pattern.places_and_twists().expect("checked in parts");
+        let b_count = b_pattern.size() as u64;
+        let symmetries = space.symmetries();
+        let solved = space.solved();
+        let moves = space.moves().to_vec();
+        let (m, s) = (moves.len() as u128, syms.len() as u128);
+        // The class numbering's memory: `class_of`, and at most as many representatives and
+        // stabilisers (one class per place when every rotation fixes every place); the twists'
+        // and B's tables. And the table's fewest bytes (every class as large as it can be),
+        // refused before the numbering's seconds are spent.
+        let numbering = u128::from(places) * 9
+            + u128::from(twists) * 4 * (m + s)
+            + u128::from(b_count) * 2 * (m + s);
+        let table = (u128::from(places) / s) * u128::from(twists) * u128::from(b_count) / 2;
+        limits.check_memory(numbering + table)?;
+        // Per kept rotation, the parts read through it (no image made).
+        let readings = |pattern: &Pattern| -> Vec<Option<Reading>> {
+            let through = |k: &Option<usize>| k.map(|k| Reading::new(pattern, symmetries, k));
+            syms.iter().map(through).collect()
+        };
+        let (a_readings, b_readings) = (readings(&a_pattern), readings(&b_pattern));
+        let image = |pattern: &Pattern, through: &Option<Reading>, state: &Packed<N>| -> u64 {
+            pattern.index(match through {
+                Some(reading) => reading.placement(pattern, &state.0),
+                None => pattern.placement_of(&state.0),
+            })
+        };
+        // A's images of index `a` under each kept rotation.
+        let a_images = |a: u64, out: &mut dyn FnMut(u64)| {
+            let state = a_pattern.realize(&solved, &a_pattern.state(a));
+            for through in &a_readings {
+                out(image(&a_pattern, through, &state));
+            }
+        };
+        // The twists' tables (at place 0: the twists go apart from the places).
+        let mut twist_images = Vec::with_capacity((u128::from(twists) * s) as usize);
+        for t in 0..twists {
+            a_images(t, &mut |i| twist_images.push((i % twists) as u32));
+        }
+        let mut twist_moves = Vec::new();
+        if a_pattern.twists_apart(symmetries, &solved, None) {
+            for t in 0..twists {
+                a_pattern.successors(a_pattern.state(t), &mut |_, p| {
+                    twist_moves.push((a_pattern.index(p) % twists) as u32)
+                });
+            }
+        }
+        // B's tables: small.
+        let mut b_moves = Vec::with_capacity(b_count as usize * moves.len());
+        let mut b_images = Vec::with_capacity(b_count as usize * syms.len());
+        for i in 0..b_count {
+            let p = b_pattern.state(i);
+            b_pattern.successors(p, &mut |_, next| b_moves.push(b_pattern.index(next) as u16));
+            let state = b_pattern.realize(&solved, &p);
+            for through in &b_readings {
+                b_images.push(image(&b_pattern, through, &state) as u16);
+            }
+        }
+        let mut rules = Vec::new();
+        for &k in syms.iter().flatten() {
+            for byte in 0..space.state_len() {
+                let (src, label, add) = symmetries.byte_rule(k, byte as _);
+                rules.extend(src.to_le_bytes());
+                rules.extend(label.to_le_bytes());
+                rules.push(add);
+            }
+        }
+        // The numbers of the places: from the cache (checked), else numbered here and saved.
+        let place_images = |place: u64, out: &mut [u64]| {
+            let mut at = 0;
+            a_images(place * twists, &mut |i| {
+                out[at] = i / twists;
+                at += 1;
+            });
+        };
+        let inverse = inverse_rotations(space, symmetries, &syms);
+        let s = syms.len();
+        let number = || number_classes(places, s, &inverse, &place_images, limits);
+        let check = |numbers: &ClassNumbers| check_numbers(numbers, places, s, &place_images);
+        let numbers = match cache {
+            Some(cache) => {
+                let entry = Entry {
+                    label: "classes",
+                    fingerprint: numbers_fingerprint(&a_pattern, s, &rules),
+                };
+                cache.load_or_build(&entry, limits, check, number)?.0
+            }
+            None => number()?,
+        };
+        // The representatives (each the first of its class, its own rotation the identity)
+        // and their stabilisers, from the numbers.
+        let latch = Latch::new(limits);
+        let mut reps = Vec::with_capacity(numbers.classes as usize);
+        let mut fixed = Vec::with_capacity(numbers.classes as usize);
+        for place in 0..places {
+            if place % (1 << 20) == 0 {
+                latch.check()?;
+            }
+            let word = numbers.get(place);
+            if word & SYM_MASK != 0 {
+                continue;
+            }
+            reps.push(place as u32);
+            let mut to = [0u64; MAX_ROTATIONS];
+            if word & SYMMETRIC != 0 {
+                place_images(place, &mut to[..s]);
+            }
+            let fixes = |j: usize| j == 0 || (word & SYMMETRIC != 0 && to[j] == place);
+            fixed.push((0..s).filter(|&j| fixes(j)).fold(0u8, |f, j| f | 1 << j));
+        }
+        let name = format!(
+            "{} + {} by {} rotations",
+            a_pattern.name(),
+            b_pattern.name(),
+            s
+        );
+        let mut pattern = ClassPattern {
+            twists,
+            b_count,
+            moves,
+            syms,
+            class_of: numbers,
+            reps,
+            fixed,
+            twist_images,
+            twist_moves,
+            b_moves,
+            b_images,
+            goal: 0,
+            rules,
+            name,
+            a: a_pattern,
+            b: b_pattern,
+        };
+        pattern.goal = pattern.project_state(&solved);
+        Ok(pattern)
+    }
+
+    /// The bytes the pattern holds beside its table: the class numbering (a word per place of
+    /// A, and per class its representative and stabiliser) and the twists' and B's tables.
+    pub fn bytes(&self) -> u128 {
+        u128::from(self.class_of.bytes())
+            + (self.reps.len() * 5) as u128
+            + ((self.twist_images.len() + self.twist_moves.len()) * 4) as u128
+            + ((self.b_moves.len() + self.b_images.len()) * 2) as u128
+    }
+
+    /// The classes of A's places.
+    pub fn classes(&self) -> u64 {
+        self.reps.len() as u64
+    }
+
+    /// The rotations kept, the identity included.
+    pub fn rotations(&self) -> usize {
+        self.syms.len()
+    }
+
+    /// The parts for people: `CORNERS 1,...,8 + EDGES {9,10,11,12} by 8 rotations`.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The entries of one class: every twist with every B state.
+    #[inline]
+    pub(super) fn row(&self) -> u64 {
+        self.twists * self.b_count
+    }
+
+    /// The entry of A state `a` with B state `b`.
+    #[inline]
+    pub(super) fn cell(&self, a: u64, b: u64) -> u64 {
+        self.cell_of_parts(a / self.twists, a % self.twists, b)
+    }
+
+    /// The entry of A's place `place` and twist `twist` with B state `b`.
+    #[inline]
+    pub(super) fn cell_of_parts(&self, place: u64, twist: u64, b: u64) -> u64 {
+        let word = self.class_of.get(place);
+        let class = u64::from((word & !SYMMETRIC) >> SYM_BITS);
+        self.cell_in(class, word, twist, b)
+    }
+
+    /// The entry of class `class` (its place's word `word`) for twist `twist` and B state `b`
+    /// before the word's rotation.
+    #[inline]
+    pub(super) fn cell_in(&self, class: u64, word: u32, twist: u64, b: u64) -> u64 {
+        let s = self.syms.len();
+        let j = (word & SYM_MASK) as usize;
+        let t = u64::from(self.twist_images[twist as usize * s + j]);
+        let b = u64::from(self.b_images[b as usize * s + j]);
+        let within = match word & SYMMETRIC {
+            0 => t * self.b_count + b,
+            _ => self.least(class as usize, t, b),
+        };
+        class * self.row() + within
+    }
+
+    /// Whether a rotation besides the identity fixes `class`'s representative.
+    pub(super) fn is_symmetric(&self, class: usize) -> bool {
+        self.fixed[class] != 1
+    }
+
+    /// The least image of `(t, b)` (as `t * |B| + b`) under the stabiliser of `class`'s
+    /// representative: itself for most classes (only the identity fixes them).
+    #[inline]
+    pub(super) fn least(&self, class: usize, t: u64, b: u64) -> u64 {
+        let s = self.syms.len();
+        let mut fixed = self.fixed[class] & !1;
+        let mut least = t * self.b_count + b;
+        while fixed != 0 {
+            let j = fixed.trailing_zeros() as usize;
+            fixed &= fixed - 1;
+            let image = u64::from(self.twist_images[t as usize * s + j]) * self.b_count
+                + u64::from(self.b_images[b as usize * s + j]);
+            least = least.min(image);
+        }
+        least
+    }
+
+    /// The entry of a packed state.
+    #[inline]
+    pub fn project_state<const N: usize>(&self, state: &Packed<N>) -> u64 {
+        // B keeps no twist: its index is its places' rank.
+        let (place, twist) = self.a.project_one(&state.0);
+        let (b, _) = self.b.project_one(&state.0);
+        self.cell_of_parts(place, twist, b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures::{class_pattern, cube};
+    use statespace::limit::Limit;
+    use std::time::Duration;
+
+    /// All eight corners (their twists kept by slot): the rotations kept act on the twists
+    /// apart from the places, as the twists' tables say (every place and twist of a sample
+    /// against the image made through the symmetry); the shared twists' moves are every
+    /// class's own; a state and its images under the kept rotations share an entry.
+    #[test]
+    fn perm_class_pattern_takes_twists_by_slot_apart_from_places() {
+        let space = cube();
+        let pattern = class_pattern(&space, &[1, 2, 3, 4, 5, 6, 7, 8], &[9, 10, 11, 12]);
+        assert_eq!(pattern.rotations(), 8, "{}", pattern.name());
+        assert_eq!((pattern.twists, pattern.b_count), (2187, 495));
+        assert!(
+            !pattern.twist_moves.is_empty(),
+            "by slot: one table of moves"
+        );
+        let (symmetries, solved) = (space.symmetries(), space.solved());
+        let s = pattern.rotations();
+        let mut random = statespace::random::Lcg(11);
+        for _ in 0..2000 {
+            let a = random.below(pattern.a.size() as usize) as u64;
+            let state = pattern.a.realize(&solved, &pattern.a.state(a));
+            for (j, k) in pattern.syms.iter().enumerate() {
+                let image = k.map_or(state, |k| symmetries.image(k, &state));
+                let index = pattern.a.index(pattern.a.placement_of(&image.0));
+                let t = a % pattern.twists;
+                assert_eq!(
+                    index % pattern.twists,
+                    u64::from(pattern.twist_images[t as usize * s + j]),
+                    "place {} twist {t} rotation {j}",
+                    a / pattern.twists
+                );
+            }
+        }
+        let mut own = Vec::new();
+        for class in (0..pattern.reps.len()).step_by(97) {
+            let shared = pattern.twist_moves.clone();
+            let mut by_class = pattern.clone();
+            by_class.twist_moves.clear();
+            assert_eq!(by_class.class_twist_moves(class, &mut own), &shared[..]);
+        }
+        let moves = space.moves();
+        let mut state = space.solved();
+        for _ in 0..500 {
+            state = space.apply(state, moves[random.below(moves.len())]);
+            let cell = pattern.project_state(&state);
+            assert!(cell < pattern.size() as u64);
+            for &k in pattern.syms.iter().flatten() {
+                assert_eq!(pattern.project_state(&symmetries.image(k, &state)), cell);
+            }
+        }
+    }
+
+    #[test]
+    fn perm_class_patterns_are_refused_where_nothing_reduces() {
+        let space = cube();
+        let limits = Limits::default();
+        let err = |a: (usize, Vec<u8>), b: (usize, Vec<u8>)| {
+            ClassPattern::new(&space, &a, &b, &limits, None)
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(err((0, vec![0]), (0, vec![1])).contains("in one class"));
+        assert!(err((0, vec![0]), (1, vec![0])).contains("no rotation"));
+        // Limits hold in the numbering: a time limit already past stops it.
+        let past = Limits {
+            time_limit: Some(Duration::ZERO),
+            ..Limits::default()
+        };
+        let all: Vec<u8> = (0..8).collect();
+        let stopped = ClassPattern::new(&space, &(0, all), &(1, vec![8, 9, 10, 11]), &past, None);
+        assert!(matches!(stopped, Err(PdbError::Limit(Limit::Time(_)))));
+        let small = Limits {
+            memory_budget: 1 << 20,
+            ..Limits::default()
+        };
+        let refused = ClassPattern::new(
+            &space,
+            &(0, (0..8).collect()),
+            &(1, vec![8, 9, 10, 11]),
+            &small,
+            None,
+        );
+        assert!(matches!(
+            refused,
+            Err(PdbError::Limit(Limit::Memory { .. }))
+        ));
+    }
+}
