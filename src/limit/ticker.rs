@@ -391,10 +391,17 @@ mod tests {
             ),
         ];
         for (engine, run) in runs {
-            let started = Instant::now();
-            assert_eq!(run(), Some(Limit::Time(limit)), "{engine}");
-            let took = started.elapsed();
-            assert!(took < Duration::from_secs(1), "{engine}: {took:?}");
+            // Within a second of the start; a run slowed past it by the machine's load (two
+            // cores shared with the other tests and builds) gets a second try, so that only an
+            // engine that overruns twice fails.
+            let took = (0..2)
+                .map(|_| {
+                    let started = Instant::now();
+                    assert_eq!(run(), Some(Limit::Time(limit)), "{engine}");
+                    started.elapsed()
+                })
+                .find(|took| *took < Duration::from_secs(1));
+            assert!(took.is_some(), "{engine}: over a second, twice");
         }
     }
 
