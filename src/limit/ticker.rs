@@ -392,16 +392,16 @@ mod tests {
         ];
         for (engine, run) in runs {
             // Within a second of the start; a run slowed past it by the machine's load (two
-            // cores shared with the other tests and builds) gets a second try, so that only an
-            // engine that overruns twice fails.
-            let took = (0..2)
+            // cores shared with the other tests and builds) gets two more tries, so that only an
+            // engine that overruns three times fails.
+            let took = (0..3)
                 .map(|_| {
                     let started = Instant::now();
                     assert_eq!(run(), Some(Limit::Time(limit)), "{engine}");
                     started.elapsed()
                 })
                 .find(|took| *took < Duration::from_secs(1));
-            assert!(took.is_some(), "{engine}: over a second, twice");
+            assert!(took.is_some(), "{engine}: over a second, three times");
         }
     }
 
