@@ -35,7 +35,6 @@ mod export;
 mod judge;
 mod limits;
 mod lines;
-mod output;
 mod progress;
 mod puzzles;
 mod scrambles;
@@ -63,37 +62,6 @@ pub fn builtins() -> Registry {
         .into_iter()
         .try_fold(Registry::new(), Registry::with)
         .expect("the built-in puzzles have distinct kinds and judges")
-}
-
-/// The object `solve --json` prints for `solution` (every field of the README's table, the
-/// engine's details included): for other front ends, such as the Python bindings, that give
-/// the same answer in the same fields.
-pub fn solution_json(solution: &statespace::instance::Solution) -> serde_json::Value {
-    output::json_value(solution)
-}
-
-/// The object `explore --json` prints for `exploration`, its peak memory measured now (the
-/// process's `VmHWM`): for other front ends, such as the Python bindings.
-pub fn exploration_json(exploration: &statespace::instance::Exploration) -> serde_json::Value {
-    explore::json_of(exploration)
-}
-
-/// The picture `solve --svg` writes for `solution` of the puzzle `description` (its boards drawn
-/// in `style`: [`Instance::style`](statespace::instance::Instance::style)): a strip of boards,
-/// start to goal ([`statespace::picture::solution_svg`]), or why there is none (a limit stopped
-/// the run, or too many cells). For other front ends, such as the Python bindings.
-pub fn solution_svg(
-    description: &str,
-    style: &statespace::picture::BoardStyle,
-    solution: &statespace::instance::Solution,
-) -> Result<String, String> {
-    solve::picture_of(description, style, solution)
-}
-
-/// The bar chart `explore --plot` writes for `exploration` ([`statespace::plot::histogram_svg`]),
-/// or `None` when the sweep has no layer. For other front ends, such as the Python bindings.
-pub fn exploration_svg(exploration: &statespace::instance::Exploration) -> Option<String> {
-    explore::plot_of(exploration)
 }
 
 /// Exit codes, as documented in the README.
