@@ -1,8 +1,8 @@
 //! The command line of statespace: clap definitions, dispatch, and exit codes, as a library.
 //!
 //! [`run`] takes the [`Registry`] of puzzles the program knows: the `statespace` binary passes
-//! [`builtins`]; a crate with a puzzle of its own gets the whole command line for it in a
-//! six-line main:
+//! [`statespace_builtins::builtins`]; a crate with a puzzle of its own gets the whole command
+//! line for it in a six-line main:
 //!
 //! ```no_run
 //! # use statespace::registry::{Plugin, PluginInfo};
@@ -13,7 +13,7 @@
 //! #         -> statespace::error::Result<statespace::instance::Instance> { unimplemented!() }
 //! # }
 //! fn main() -> std::process::ExitCode {
-//!     match statespace_cli::builtins().with(&MyPlugin) {
+//!     match statespace_builtins::builtins().with(&MyPlugin) {
 //!         Ok(registry) => statespace_cli::run(registry),
 //!         Err(e) => statespace_cli::fail(e),
 //!     }
@@ -46,23 +46,6 @@ use statespace::error::Error;
 use statespace::limit::Limit;
 use statespace::registry::Registry;
 use std::process::ExitCode;
-
-/// The puzzles built into the `statespace` binary: Flip (with the POJ 1753 judge), Shift (with
-/// the HDU 3278 judge), sliding tiles, permutation puzzles, sliding blocks and peg solitaire.
-pub fn builtins() -> Registry {
-    let plugins: [&'static dyn statespace::registry::Plugin; 6] = [
-        &statespace_flip::FlipPlugin,
-        &statespace_shift::ShiftPlugin,
-        &statespace_tiles::TilesPlugin,
-        &statespace_perm::PermPlugin,
-        &statespace_blocks::BlocksPlugin,
-        &statespace_peg::PegPlugin,
-    ];
-    plugins
-        .into_iter()
-        .try_fold(Registry::new(), Registry::with)
-        .expect("the built-in puzzles have distinct kinds and judges")
-}
 
 /// Exit codes, as documented in the README.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
