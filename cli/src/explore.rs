@@ -24,9 +24,10 @@
 
 use super::atomic_output::AtomicOutput;
 use super::config_arg::ConfigArg;
+use super::exit::Exit;
 use super::limits::LimitArgs;
 use super::progress::Progress;
-use super::{Exit, write_stdout};
+use super::stdio::{read_input, write_stdout};
 use statespace::config::{ExploreFrom, MAX_THREADS};
 use statespace::error::{Error, Location};
 use statespace::instance::ExploreOptions;
@@ -99,7 +100,7 @@ fn cluster(args: &ExploreArgs) -> Result<Option<Cluster>, Error> {
     else {
         return Ok(args.workers.is_some().then(|| Cluster::local(workers)));
     };
-    let text = super::read_input(hostfile)?;
+    let text = read_input(hostfile)?;
     let mut cluster = Cluster::from_hostfile(
         workers,
         processes as usize,

@@ -13,7 +13,7 @@
 //! stderr naming its index and line, and the others still run; the exit code is then 2, else
 //! the worst answer's (130 interrupted, 4 a limit, 3 `Impossible`, 0). Ctrl-C stops the batch
 //! after the board it interrupts; a time limit counts per board; a closed stdout stops it at
-//! once (exit 141, see [`super::report`]). `--scrambles FILE` is the same for a file of
+//! once (exit 141, see [`super::exit::report`]). `--scrambles FILE` is the same for a file of
 //! scrambles ([`super::scrambles`], read one at a time too): each answer also carries the
 //! scramble's name (`board 2: TPERM`; `"name"` in JSON). A scramble is applied under its board's
 //! limits, so one whose time runs out before its search is one line on stderr (exit 4) and the
@@ -44,11 +44,12 @@ use super::atomic_output::AtomicOutput;
 use super::boards::Boards;
 use super::cache::CacheArgs;
 use super::config_arg::ConfigArg;
+use super::exit::Exit;
 use super::limits::LimitArgs;
 use super::lines::item_cap;
 use super::scrambles::Scrambles;
 use super::start::StartArgs;
-use super::{Exit, stderr_line, write_stdout};
+use super::stdio::{stderr_line, write_stdout};
 use statespace::board_text::BoardText;
 use statespace::config::{MAX_THREADS, Mode, Overrides};
 use statespace::error::{Error, Location};
