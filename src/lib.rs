@@ -69,9 +69,11 @@
 //!
 //! The puzzles are crates of their own (`puzzles/*/`: `statespace-flip`, `-shift`, `-tiles`,
 //! `-perm`, `-blocks`, `-peg`), built on this crate's public API as a third-party plugin would
-//! be; the command line (`cli/`, `statespace-cli`) assembles them into a
-//! [`Registry`](registry::Registry), parses arguments, calls this library and prints; the Python
-//! package (`python/`, `statespace-python`) gives Python the built-in puzzles and puzzles
+//! be; `builtins/` (`statespace-builtins`) assembles them into the
+//! [`Registry`](registry::Registry) of built-in puzzles, and `records/` (`statespace-records`)
+//! lays a result out as text, JSON and SVG. The two front ends use both and not each other: the
+//! command line (`cli/`, `statespace-cli`) parses arguments, calls this library and prints; the
+//! Python package (`python/`, `statespace-python`) gives Python the built-in puzzles and puzzles
 //! written in Python, searched by this library's engines.
 
 #![deny(missing_docs)]

@@ -19,7 +19,7 @@ impl CacheArgs {
     /// The cache these flags name; its warnings go to stderr, one line each.
     pub fn cache(&self) -> TableCache {
         TableCache::new(self.cache_dir.clone(), !self.no_cache, |warning| {
-            super::stderr_line(&format!("statespace: warning: {warning}"))
+            super::stdio::stderr_line(&format!("statespace: warning: {warning}"))
         })
     }
 }

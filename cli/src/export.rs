@@ -25,10 +25,11 @@
 
 use super::atomic_output::AtomicOutput;
 use super::config_arg::ConfigArg;
+use super::exit::Exit;
 use super::limits::{FirstCtrlC, install_interrupt_handler, interruptible};
 use super::progress::Progress;
 use super::start::StartArgs;
-use super::{Exit, stderr_line, write_stdout};
+use super::stdio::{stderr_line, write_stdout};
 use indicatif::HumanCount;
 use statespace::error::{Error, Location};
 use statespace::graph::{

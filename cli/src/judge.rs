@@ -6,7 +6,8 @@
 //! non-zero exit, and an answer (`Impossible` included) exits 0.
 
 use super::cache::CacheArgs;
-use super::{Exit, read_input, write_stdout};
+use super::exit::Exit;
+use super::stdio::{read_input, write_stdout};
 use statespace::error::{Error, Location};
 use statespace::registry::Registry;
 

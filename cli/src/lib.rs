@@ -1,8 +1,9 @@
-//! The command line of statespace: clap definitions, dispatch, and exit codes, as a library.
+//! The command line of statespace as a library: the clap definitions and the dispatch to one
+//! module per subcommand.
 //!
 //! [`run`] takes the [`Registry`] of puzzles the program knows: the `statespace` binary passes
-//! [`builtins`]; a crate with a puzzle of its own gets the whole command line for it in a
-//! six-line main:
+//! [`statespace_builtins::builtins`]; a crate with a puzzle of its own gets the whole command
+//! line for it in a six-line main:
 //!
 //! ```no_run
 //! # use statespace::registry::{Plugin, PluginInfo};
@@ -13,16 +14,29 @@
 //! #         -> statespace::error::Result<statespace::instance::Instance> { unimplemented!() }
 //! # }
 //! fn main() -> std::process::ExitCode {
-//!     match statespace_cli::builtins().with(&MyPlugin) {
+//!     match statespace_builtins::builtins().with(&MyPlugin) {
 //!         Ok(registry) => statespace_cli::run(registry),
 //!         Err(e) => statespace_cli::fail(e),
 //!     }
 //! }
 //! ```
 //!
-//! Every subcommand returns an [`Exit`] or a library [`Error`]; this module prints errors as one
+//! Every subcommand returns an [`Exit`] or a library [`Error`]; `exit.rs` prints errors as one
 //! line on stderr and turns both into the documented exit codes. Results go to stdout, everything
-//! else to stderr.
+//! else to stderr (`stdio.rs`).
+//!
+//! | file | holds |
+//! |---|---|
+//! | `lib.rs` | the module list, the clap command, [`run`] and the dispatch; clap's errors on one line |
+//! | `solve.rs`, `judge.rs`, `puzzles.rs`, `export.rs`, `explore.rs` | one subcommand each: its flags and its run |
+//! | `config_arg.rs`, `start.rs`, `limits.rs`, `cache.rs` | the flags several subcommands share |
+//! | `boards.rs`, `scrambles.rs`, `lines.rs` | the batch inputs, read one item at a time under a cap |
+//! | `atomic_output.rs`, `progress.rs` | output files written whole or not at all; the progress line |
+//! | `exit.rs`, `stdio.rs` | the exit codes and how a result becomes one; stdout, stderr and whole inputs |
+//!
+//! The records themselves (a solution's and an exploration's text, JSON and SVG) are
+//! `statespace_records`', shared with the Python package. No module here imports from this
+//! file: it only declares them and dispatches to them.
 
 #![deny(missing_docs)]
 
@@ -30,91 +44,27 @@ mod atomic_output;
 mod boards;
 mod cache;
 mod config_arg;
+mod exit;
 mod explore;
 mod export;
 mod judge;
 mod limits;
 mod lines;
-mod output;
 mod progress;
 mod puzzles;
 mod scrambles;
 mod solve;
 mod start;
+mod stdio;
+
+pub use exit::Exit;
 
 use clap::{Parser, Subcommand};
+use exit::report;
 use statespace::error::Error;
-use statespace::limit::Limit;
 use statespace::registry::Registry;
 use std::process::ExitCode;
-
-/// The puzzles built into the `statespace` binary: Flip (with the POJ 1753 judge), Shift (with
-/// the HDU 3278 judge), sliding tiles, permutation puzzles, sliding blocks and peg solitaire.
-pub fn builtins() -> Registry {
-    let plugins: [&'static dyn statespace::registry::Plugin; 6] = [
-        &statespace_flip::FlipPlugin,
-        &statespace_shift::ShiftPlugin,
-        &statespace_tiles::TilesPlugin,
-        &statespace_perm::PermPlugin,
-        &statespace_blocks::BlocksPlugin,
-        &statespace_peg::PegPlugin,
-    ];
-    plugins
-        .into_iter()
-        .try_fold(Registry::new(), Registry::with)
-        .expect("the built-in puzzles have distinct kinds and judges")
-}
-
-/// The object `solve --json` prints for `solution` (every field of the README's table, the
-/// engine's details included): for other front ends, such as the Python bindings, that give
-/// the same answer in the same fields.
-pub fn solution_json(solution: &statespace::instance::Solution) -> serde_json::Value {
-    output::json_value(solution)
-}
-
-/// The object `explore --json` prints for `exploration`, its peak memory measured now (the
-/// process's `VmHWM`): for other front ends, such as the Python bindings.
-pub fn exploration_json(exploration: &statespace::instance::Exploration) -> serde_json::Value {
-    explore::json_of(exploration)
-}
-
-/// The picture `solve --svg` writes for `solution` of the puzzle `description` (its boards drawn
-/// in `style`: [`Instance::style`](statespace::instance::Instance::style)): a strip of boards,
-/// start to goal ([`statespace::picture::solution_svg`]), or why there is none (a limit stopped
-/// the run, or too many cells). For other front ends, such as the Python bindings.
-pub fn solution_svg(
-    description: &str,
-    style: &statespace::picture::BoardStyle,
-    solution: &statespace::instance::Solution,
-) -> Result<String, String> {
-    solve::picture_of(description, style, solution)
-}
-
-/// The bar chart `explore --plot` writes for `exploration` ([`statespace::plot::histogram_svg`]),
-/// or `None` when the sweep has no layer. For other front ends, such as the Python bindings.
-pub fn exploration_svg(exploration: &statespace::instance::Exploration) -> Option<String> {
-    explore::plot_of(exploration)
-}
-
-/// Exit codes, as documented in the README.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Exit {
-    /// Solved (or the command did what it was asked).
-    Ok = 0,
-    /// A bug: an internal error or a panic.
-    Internal = 1,
-    /// Bad input: arguments, config, board, judge stream, unreadable file, unwritable output.
-    BadInput = 2,
-    /// Proven unsolvable.
-    Unsolvable = 3,
-    /// A limit (depth, states, time, memory) stopped the run before it could decide.
-    LimitReached = 4,
-    /// Interrupted by Ctrl-C (SIGINT) before it could decide: 128 + 2, as shells do.
-    Interrupted = 130,
-    /// Stdout (or an output pipe) was closed by its reader: the run stopped quietly, 128 + 13
-    /// (`SIGPIPE`), as shells report a tool that signal ended.
-    BrokenPipe = 141,
-}
+use stdio::{stderr_line, write_stdout};
 
 #[derive(Parser)]
 #[command(name = "statespace", version, about = "Exact state-space search for puzzles", long_about = None)]
@@ -201,38 +151,6 @@ fn dispatch(command: Command, registry: &Registry) -> Exit {
     }
 }
 
-/// The exit code of a command's result, its error printed as one line on stderr. A write to a
-/// closed pipe (`| head`) is no error: the reader wants no more, so the run stops quietly with
-/// [`Exit::BrokenPipe`], as a tool killed by `SIGPIPE` would (Rust ignores that signal, so a
-/// closed pipe reaches us as this error, from [`write_stdout`] or an output file).
-fn report(result: Result<Exit, Error>) -> Exit {
-    match result {
-        Ok(exit) => exit,
-        Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe => {
-            Exit::BrokenPipe
-        }
-        Err(error) => {
-            stderr_line(&format!("statespace: error: {error}"));
-            match error {
-                Error::Input { .. } | Error::Io { .. } | Error::Cluster(_) => Exit::BadInput,
-                Error::Limit {
-                    limit: Limit::Interrupted,
-                    ..
-                } => Exit::Interrupted,
-                Error::Limit { .. } => Exit::LimitReached,
-            }
-        }
-    }
-}
-
-/// Writes `line` on stderr. A stderr that cannot take it (closed, a full pipe) is ignored: the
-/// exit code still tells (`eprintln!` would panic). Every line the CLI writes to stderr goes
-/// through here.
-pub(crate) fn stderr_line(line: &str) {
-    use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "{line}");
-}
-
 /// What clap's refusal of the command line becomes: `--help` and `--version` written to stdout
 /// (a failed write is an error like any other), anything else one line on stderr, exit 2.
 fn parse_error(e: &clap::Error) -> Exit {
@@ -305,38 +223,4 @@ fn one_line(e: &clap::Error) -> String {
         line = format!("{line}; {tip}");
     }
     format!("{line} (see {help} --help)")
-}
-
-/// Writes a result to stdout. A reader that went away (`| head`) gives a `BrokenPipe` error,
-/// which ends the run quietly (see [`report`]): the rest of the output is not wanted, so there
-/// is no point computing it.
-pub(crate) fn write_stdout(text: &str) -> Result<(), Error> {
-    use std::io::Write;
-    let mut stdout = std::io::stdout().lock();
-    stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-        .map_err(|source| Error::Io {
-            path: "<stdout>".into(),
-            source,
-        })
-}
-
-/// Reads a whole file, or stdin for `-`, without a leading byte-order mark.
-pub(crate) fn read_input(path: &str) -> Result<String, Error> {
-    use std::io::Read;
-    let (name, read) = if path == "-" {
-        let mut text = String::new();
-        let read = std::io::stdin().read_to_string(&mut text).map(|_| text);
-        ("<stdin>", read)
-    } else {
-        (path, std::fs::read_to_string(path))
-    };
-    let mut text = read.map_err(|source| Error::Io {
-        path: name.to_string(),
-        source,
-    })?;
-    let mark = text.len() - statespace::error::without_bom(&text).len();
-    text.drain(..mark);
-    Ok(text)
 }

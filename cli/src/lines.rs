@@ -8,7 +8,7 @@
 //! stream. The cap that callers use is [`item_cap`]: a share of the memory budget.
 //!
 //! Lines end at `\n` or `\r\n`, as `str::lines` has them, and a byte-order mark at the start of
-//! the stream is dropped, as [`read_input`](super::read_input) drops it.
+//! the stream is dropped, as [`read_input`](super::stdio::read_input) drops it.
 //!
 //! [`boards`]: super::boards
 //! [`scrambles`]: super::scrambles

@@ -1,5 +1,6 @@
-//! The `statespace` binary: the command line ([`statespace_cli`]) with the built-in puzzles.
+//! The `statespace` binary: the command line ([`statespace_cli`]) with the built-in puzzles
+//! ([`statespace_builtins`]).
 
 fn main() -> std::process::ExitCode {
-    statespace_cli::run(statespace_cli::builtins())
+    statespace_cli::run(statespace_builtins::builtins())
 }

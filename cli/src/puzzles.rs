@@ -1,7 +1,8 @@
 //! `statespace puzzles`: what the registry holds, from each plugin's own declaration of its keys,
 //! and the modes its example config offers.
 
-use super::{Exit, write_stdout};
+use super::exit::Exit;
+use super::stdio::write_stdout;
 use statespace::config::{Key, Mode};
 use statespace::error::Error;
 use statespace::registry::{PluginInfo, Registry};

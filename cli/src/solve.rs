@@ -13,7 +13,7 @@
 //! stderr naming its index and line, and the others still run; the exit code is then 2, else
 //! the worst answer's (130 interrupted, 4 a limit, 3 `Impossible`, 0). Ctrl-C stops the batch
 //! after the board it interrupts; a time limit counts per board; a closed stdout stops it at
-//! once (exit 141, see [`super::report`]). `--scrambles FILE` is the same for a file of
+//! once (exit 141, see [`super::exit::report`]). `--scrambles FILE` is the same for a file of
 //! scrambles ([`super::scrambles`], read one at a time too): each answer also carries the
 //! scramble's name (`board 2: TPERM`; `"name"` in JSON). A scramble is applied under its board's
 //! limits, so one whose time runs out before its search is one line on stderr (exit 4) and the
@@ -44,19 +44,20 @@ use super::atomic_output::AtomicOutput;
 use super::boards::Boards;
 use super::cache::CacheArgs;
 use super::config_arg::ConfigArg;
+use super::exit::Exit;
 use super::limits::LimitArgs;
 use super::lines::item_cap;
 use super::scrambles::Scrambles;
 use super::start::StartArgs;
-use super::{Exit, output, stderr_line, write_stdout};
+use super::stdio::{stderr_line, write_stdout};
 use statespace::board_text::BoardText;
 use statespace::config::{MAX_THREADS, Mode, Overrides};
 use statespace::error::{Error, Location};
-use statespace::instance::{Answer, Instance, Solution};
+use statespace::instance::{Answer, Instance};
 use statespace::limit::{Limit, Limits};
 use statespace::options::SearchOptions;
-use statespace::picture::{self, BoardStyle, Frame};
 use statespace::registry::Registry;
+use statespace_records::solution as record;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -134,12 +135,12 @@ pub fn run(args: SolveArgs, registry: &Registry) -> Result<Exit, Error> {
         .transpose()?;
     let solution = instance.solve(&board, mode, &limits, &options)?;
     if args.json {
-        write_stdout(&format!("{}\n", output::json(&solution)))?;
+        write_stdout(&format!("{}\n", record::json(&solution)))?;
     } else {
-        write_stdout(&output::text(&solution))?;
+        write_stdout(&record::text(&solution))?;
     }
     if let (Some(file), Some(path)) = (svg, args.svg.as_deref()) {
-        match picture_of(instance.description(), instance.style(), &solution) {
+        match record::svg(instance.description(), instance.style(), &solution) {
             Ok(text) => file.commit(text.as_bytes())?,
             // Dropping `file` removes the temporary file: nothing is left behind.
             Err(why) => stderr_line(&format!(
@@ -262,7 +263,7 @@ fn batch(
             Err(other) => return Err(other),
             Ok(solution) => {
                 let out = if json {
-                    let mut object = output::json_value(&solution);
+                    let mut object = record::json_value(&solution);
                     let fields = object.as_object_mut().expect("an object");
                     fields.insert("index".into(), count.into());
                     if let Some(name) = &name {
@@ -274,7 +275,7 @@ fn batch(
                         Some(name) => format!("board {count}: {name}"),
                         None => format!("board {count}"),
                     };
-                    format!("{heading}\n{}\n", output::text(&solution))
+                    format!("{heading}\n{}\n", record::text(&solution))
                 };
                 write_stdout(&out)?;
                 exit_of(&solution.answer)
@@ -288,51 +289,4 @@ fn batch(
         }
     }
     Ok((worst, count))
-}
-
-/// The SVG strip of `solution` of the puzzle `description` whose boards are drawn in `style`,
-/// or why there is none (a limit, or too many cells).
-pub(crate) fn picture_of(
-    description: &str,
-    style: &BoardStyle,
-    solution: &Solution,
-) -> Result<String, String> {
-    // The last board the engine's summary draws (the board reached), for when the per-move
-    // boards were left out.
-    let summary = solution.summary();
-    let last = summary.as_ref().and_then(|s| s.last());
-    let (title, frames) = match &solution.answer {
-        Answer::Solved { moves, boards } => {
-            let n = moves.len();
-            let unit = if n == 1 { "move" } else { "moves" };
-            let title = format!("{description}: {n} {unit}");
-            let mut frames = vec![Frame {
-                label: "start",
-                board: &solution.start,
-            }];
-            if boards.len() == moves.len() {
-                frames.extend(
-                    moves
-                        .iter()
-                        .zip(boards)
-                        .map(|(label, board)| Frame { label, board }),
-                );
-            } else if let Some((label, board)) = last {
-                let (label, board) = (label.as_str(), board.as_str());
-                // The per-move boards were left out (big algebraic Flip boards): draw the start
-                // and the goal reached, the cells that differ highlighted.
-                frames.push(Frame { label, board });
-            }
-            (title, frames)
-        }
-        Answer::Unsolvable => (
-            format!("{description}: Impossible (no sequence of moves reaches the goal)"),
-            vec![Frame {
-                label: "start",
-                board: &solution.start,
-            }],
-        ),
-        Answer::LimitReached(limit) => return Err(format!("undecided ({limit})")),
-    };
-    picture::solution_svg(style, &title, &frames).map_err(|e| e.to_string())
 }

@@ -38,7 +38,7 @@ use std::sync::OnceLock;
 /// The built-in puzzles, assembled once.
 fn registry() -> &'static Registry {
     static REGISTRY: OnceLock<Registry> = OnceLock::new();
-    REGISTRY.get_or_init(statespace_cli::builtins)
+    REGISTRY.get_or_init(statespace_builtins::builtins)
 }
 
 /// load(source, *, cache=True): a Puzzle from a config file's path (str or os.PathLike), or

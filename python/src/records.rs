@@ -1,9 +1,9 @@
 //! The results: a [`Solution`] (the fields of `solve --json`) and an [`Exploration`] (those of
 //! `explore --json`), both a [`Record`] of fields read as attributes; and their pictures.
 //!
-//! The fields are built by the command line's own functions ([`statespace_cli::solution_json`],
-//! [`statespace_cli::exploration_json`]) and converted to Python once, so every front end gives
-//! the same answer in the same fields. A Python-defined puzzle's results add the user's own
+//! The fields are built by the functions the command line prints with
+//! ([`statespace_records::solution::json_value`], [`statespace_records::exploration::json_value`])
+//! and converted to Python once, so every front end gives the same answer in the same fields. A Python-defined puzzle's results add the user's own
 //! objects (see [`defined`](crate::defined)).
 //!
 //! A record keeps what its picture is drawn from ([`Picture`]), and draws it when asked: a
@@ -14,6 +14,7 @@ use pyo3::exceptions::{PyAttributeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use statespace::picture::BoardStyle;
+use statespace_records::exploration::PeakMemory;
 
 /// Converts a JSON value (built by the library) to Python objects through the `json` module.
 pub(crate) fn to_python<'py>(
@@ -83,8 +84,8 @@ impl Picture {
                 description,
                 style,
                 solution,
-            } => statespace_cli::solution_svg(description, style, solution),
-            Picture::Histogram(exploration) => statespace_cli::exploration_svg(exploration)
+            } => statespace_records::solution::svg(description, style, solution),
+            Picture::Histogram(exploration) => statespace_records::exploration::svg(exploration)
                 .ok_or_else(|| "no layer to plot (the sweep stopped before its first)".into()),
         }
     }
@@ -145,7 +146,10 @@ impl Solution {
         py: Python<'py>,
         solution: &statespace::instance::Solution,
     ) -> PyResult<Bound<'py, PyDict>> {
-        Ok(to_python(py, &statespace_cli::solution_json(solution))?.cast_into::<PyDict>()?)
+        Ok(
+            to_python(py, &statespace_records::solution::json_value(solution))?
+                .cast_into::<PyDict>()?,
+        )
     }
 }
 
@@ -181,7 +185,9 @@ impl Exploration {
         py: Python<'py>,
         exploration: &statespace::instance::Exploration,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let json = statespace_cli::exploration_json(exploration);
+        // The process's peak memory now, as `explore` measures it once its sweep is over.
+        let memory = PeakMemory::measure(exploration);
+        let json = statespace_records::exploration::json_value(exploration, &memory);
         Ok(to_python(py, &json)?.cast_into::<PyDict>()?)
     }
 }

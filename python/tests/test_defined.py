@@ -276,11 +276,11 @@ def test_board_text_must_be_a_str_and_a_puzzle_needs_its_methods():
     with pytest.raises(TypeError, match="NoStart has no `start`"):
         statespace.solve(no_start())
     with pytest.raises(ValueError, match=r"mode: search mode `table` is not supported .*"
-                                         r"\(supported: bfs, iddfs, astar, idastar, auto\)"):
+                                         r"\(supported: bfs, iddfs, astar, idastar, beam, auto\)"):
         statespace.solve(Jugs(), mode="table")
     no_heuristic = type("Plain", (), {"start": 0, "successors": lambda s, n: [],
                                       "is_goal": lambda s, n: n == 0})()
-    with pytest.raises(ValueError, match=r"\(supported: bfs, iddfs, auto\)"):
+    with pytest.raises(ValueError, match=r"\(supported: bfs, iddfs, beam, auto\)"):
         statespace.solve(no_heuristic, mode="astar")
     # A start given as a method is called.
     class Method(Jugs):

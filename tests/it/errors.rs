@@ -19,7 +19,7 @@ fn input(result: Result<impl std::fmt::Debug, Error>) -> (Location, String) {
 #[test]
 fn a_location_says_whether_it_is_a_file_a_flag_a_command_or_the_registry() {
     // A kind registered twice: the registry's refusal.
-    let (at, message) = input(statespace_cli::builtins().with(&statespace_flip::FlipPlugin));
+    let (at, message) = input(statespace_builtins::builtins().with(&statespace_flip::FlipPlugin));
     assert_eq!(at.place, Place::Registry);
     assert_eq!(message, "a puzzle kind `flip` is already registered");
     assert_eq!(at.to_string(), "registry");

@@ -79,7 +79,7 @@ pub const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
 /// The registry of the `statespace` binary: the built-in puzzles.
 pub fn registry() -> &'static statespace::registry::Registry {
     static REGISTRY: std::sync::LazyLock<statespace::registry::Registry> =
-        std::sync::LazyLock::new(statespace_cli::builtins);
+        std::sync::LazyLock::new(statespace_builtins::builtins);
     &REGISTRY
 }
 use std::io::Write;

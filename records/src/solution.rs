@@ -1,8 +1,13 @@
-//! How a [`Solution`] prints: text for people, JSON for programs. What an engine adds besides
-//! the path comes through its [`Details`](statespace::instance::Details): this module knows no
-//! engine's fields.
+//! A [`Solution`] as its front ends give it: text for people ([`text`]), a JSON object for
+//! programs ([`json`], [`json_value`]), an SVG strip of boards ([`svg`]). What an engine adds
+//! besides the path comes through its [`Details`](statespace::instance::Details): this module
+//! knows no engine's fields.
+//!
+//! `solve` prints the first two and writes the third (`--svg`); the Python package's `Solution`
+//! holds the JSON object's fields as attributes and draws the same SVG.
 
 use statespace::instance::{Answer, Solution};
+use statespace::picture::{self, BoardStyle, Frame};
 use statespace::search::Stats;
 use std::fmt::Write;
 
@@ -86,7 +91,7 @@ fn solutions_text(solution: &Solution) -> String {
 /// One line of statistics: the time is the whole solve's, and the part of it spent building
 /// tables follows when there was one; then the transposition table's hits and size when the
 /// engine kept one.
-pub fn stats_line(stats: &Stats, mode: &str) -> String {
+fn stats_line(stats: &Stats, mode: &str) -> String {
     let mut build = match stats.build.is_zero() {
         true => String::new(),
         false => format!(", build {:.3} s", stats.build.as_secs_f64()),
@@ -152,7 +157,8 @@ pub fn json(solution: &Solution) -> String {
     json_value(solution).to_string()
 }
 
-/// [`json`] as a value, for callers that add fields (`--boards` adds `index`).
+/// [`json`] as a value, for callers that add fields (`solve --boards` adds `index`) or convert
+/// it (the Python package).
 pub fn json_value(solution: &Solution) -> serde_json::Value {
     let (solvable, moves, path, boards, outcome, limit) = match &solution.answer {
         Answer::Solved { moves, boards } => (
@@ -193,4 +199,47 @@ pub fn json_value(solution: &Solution) -> serde_json::Value {
     }
     map.extend(solution.json_fields());
     object
+}
+
+/// The SVG strip of `solution` of the puzzle `description` whose boards are drawn in `style`,
+/// or why there is none (a limit, or too many cells).
+pub fn svg(description: &str, style: &BoardStyle, solution: &Solution) -> Result<String, String> {
+    // The last board the engine's summary draws (the board reached), for when the per-move
+    // boards were left out.
+    let summary = solution.summary();
+    let last = summary.as_ref().and_then(|s| s.last());
+    let (title, frames) = match &solution.answer {
+        Answer::Solved { moves, boards } => {
+            let n = moves.len();
+            let unit = if n == 1 { "move" } else { "moves" };
+            let title = format!("{description}: {n} {unit}");
+            let mut frames = vec![Frame {
+                label: "start",
+                board: &solution.start,
+            }];
+            if boards.len() == moves.len() {
+                frames.extend(
+                    moves
+                        .iter()
+                        .zip(boards)
+                        .map(|(label, board)| Frame { label, board }),
+                );
+            } else if let Some((label, board)) = last {
+                let (label, board) = (label.as_str(), board.as_str());
+                // The per-move boards were left out (big algebraic Flip boards): draw the start
+                // and the goal reached, the cells that differ highlighted.
+                frames.push(Frame { label, board });
+            }
+            (title, frames)
+        }
+        Answer::Unsolvable => (
+            format!("{description}: Impossible (no sequence of moves reaches the goal)"),
+            vec![Frame {
+                label: "start",
+                board: &solution.start,
+            }],
+        ),
+        Answer::LimitReached(limit) => return Err(format!("undecided ({limit})")),
+    };
+    picture::solution_svg(style, &title, &frames).map_err(|e| e.to_string())
 }
