@@ -5,7 +5,7 @@
 //! that change what an engine does within those budgets: how many optimal solutions to list,
 //! how many threads to split the work over, how large a transposition table to keep, how wide a
 //! beam to carry. Each engine reads the options it knows (the engine table says which:
-//! [`Engine::options`](crate::engines::Engine::options)) and leaves the others.
+//! [`Engine::options`](crate::config::Engine::options)) and leaves the others.
 //!
 //! Both come from the config's `[search]` section with the command line's flags (or the Python
 //! arguments) over it, in one place: [`config::Overrides`](crate::config::Overrides).

@@ -17,7 +17,7 @@
 //! as plain functions of the space, never an engine. [`Kit::build`] then asks the
 //! [engine table](crate::search::engines) which engines those capabilities allow (each engine
 //! says what it needs) and `auto`'s rule which one runs by default, and wraps each engine in
-//! the one path from board text to a [`Solution`] (`solve.rs`): no engine is named here, and a
+//! the one path from board text to a [`Solution`](crate::instance::Solution) (`solve.rs`): no engine is named here, and a
 //! new engine changes nothing in this folder.
 //!
 //! What every engine gets from here, once:
@@ -27,7 +27,7 @@
 //! - the [`Invariant`] consulted first: a proven-unsolvable start never reaches an engine, and
 //!   the answer names the invariant with zero stats;
 //! - the heuristic made on first use and kept for the instance's life, a distance table the
-//!   same (see [`search::table::engine`](crate::search::table::engine)), so a batch of boards
+//!   same (see [`search::table_engine`](crate::search::table_engine)), so a batch of boards
 //!   builds them once;
 //! - whether the answer is proven minimal (`"optimal"` in the JSON), from the engine's
 //!   guarantees.
@@ -41,7 +41,7 @@
 //! | file | holds |
 //! |---|---|
 //! | `mod.rs` | [`Kit`]: the capability calls and [`build`](Kit::build) |
-//! | `solve.rs` | board text in, [`Solution`] out, around any engine's run |
+//! | `solve.rs` | board text in, [`Solution`](crate::instance::Solution) out, around any engine's run |
 //! | `explore.rs` | the sweeps of `explore` and the exporter |
 //!
 //! Why function pointers rather than trait objects: the capability traits have associated types
@@ -67,7 +67,7 @@ use std::sync::Arc;
 
 pub use crate::search::caps::{HeuristicFactory, SharedHeuristic};
 pub use crate::search::idastar::AUTO_EXHAUST_MAX_STATES;
-pub use crate::search::table::engine::AUTO_TABLE_MAX_STATES;
+pub use crate::search::table_engine::AUTO_TABLE_MAX_STATES;
 
 /// What the kit needs of every plugin space: a space with board text that can be shared.
 pub trait Puzzle: BoardFormat + Send + Sync + 'static {}
@@ -194,7 +194,7 @@ impl<P: Puzzle> Kit<P> {
     }
 
     /// An index that splits into parts the moves change separately: `explore` moves a block of
-    /// states at a time from two move tables ([`layers::split_backward`]; state by state when
+    /// states at a time from two move tables ([`layers::split_backward`](crate::search::layers::split_backward); state by state when
     /// the space's index does not split after all), and so does the `table` build
     /// ([`table::build_split`]) when the space has a [`table`](Self::table).
     pub fn split(mut self) -> Self
@@ -222,7 +222,7 @@ impl<P: Puzzle> Kit<P> {
 
     /// Symmetries that map moves to moves and goals to goals, on a space without a table
     /// ([`symmetric`](Self::symmetric) includes this): IDA* searches one of the start's
-    /// successors per symmetry class ([`idastar::solve_symmetric`]); the same path, fewer nodes
+    /// successors per symmetry class ([`idastar::solve_symmetric`](crate::search::idastar::solve_symmetric)); the same path, fewer nodes
     /// from a symmetric start.
     pub fn symmetric_roots(mut self) -> Self
     where

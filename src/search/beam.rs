@@ -45,6 +45,14 @@ struct Kept<S, M> {
     mv: Option<M>,
 }
 
+/// A successor ranked for the next depth: its estimate, the order it was generated in, and
+/// the entry kept if it makes the cut.
+type Ranked<P> = (
+    u32,
+    u64,
+    Kept<<P as StateSpace>::State, <P as StateSpace>::Move>,
+);
+
 /// Beam search from `start` (see the module docs).
 ///
 /// - `heuristic`: ranks the successors (fewest estimated moves first); `None` keeps them in the
@@ -106,7 +114,7 @@ pub fn solve<P: StateSpace>(
     let mut cut = false;
     let mut work = 0u64;
     // The successors of one depth, ranked: (estimate, order generated, kept entry).
-    let mut next: Vec<(u32, u64, Kept<P::State, P::Move>)> = Vec::new();
+    let mut next: Vec<Ranked<P>> = Vec::new();
     loop {
         let depth = depths.len() as u32 - 1;
         if limits.max_depth.is_some_and(|max| depth >= max) {

@@ -60,7 +60,7 @@ pub struct Caps<P: StateSpace> {
     /// A state that stands for a state's symmetry class, when the space has symmetries
     /// ([`Symmetric::representative`](crate::space::Symmetric::representative)): IDA* then
     /// searches one of the start's successors per class.
-    pub representative: Option<fn(&P, P::State) -> P::State>,
+    pub representative: Option<Representative<P>>,
     /// What `auto` knows of the puzzle.
     pub facts: Facts,
 }
@@ -124,6 +124,22 @@ impl<P: Invertible + GoalSet> GoalOps<P> {
 /// Builds the distance table of a space within the limits.
 pub type TableBuild<P> = fn(&P, &Limits) -> Result<DistanceTable, Limit>;
 
+/// The state that stands for a state's symmetry class ([`Caps::representative`]).
+pub type Representative<P> = fn(&P, <P as StateSpace>::State) -> <P as StateSpace>::State;
+
+/// A table's answer for a start ([`TableOps::lookup`]).
+pub type TableLookup<P> = fn(
+    &DistanceTable,
+    &P,
+    <P as StateSpace>::State,
+    &Limits,
+    &SearchOptions,
+) -> Result<table::Listed<P>, Inconsistent>;
+
+/// The table from the cache, or built there ([`TableOps::fetch`]).
+pub type TableFetch<P> =
+    fn(&TableCache, &P, &Limits, TableBuild<P>) -> Result<(DistanceTable, Source), Limit>;
+
 /// The distance table of a space, as functions: how it is built (the fastest way the space
 /// allows: XOR words, split blocks, symmetric orbits or level scans, chosen by the kit), looked
 /// up (its paths, as many as asked), fetched from the cache and discarded from it.
@@ -131,16 +147,9 @@ pub struct TableOps<P: StateSpace> {
     /// Builds the table.
     pub build: TableBuild<P>,
     /// The table's answer for a start: the outcome and further paths.
-    pub lookup: fn(
-        &DistanceTable,
-        &P,
-        P::State,
-        &Limits,
-        &SearchOptions,
-    ) -> Result<table::Listed<P>, Inconsistent>,
+    pub lookup: TableLookup<P>,
     /// Loads the table from the cache, or builds it there with `build`.
-    pub fetch:
-        fn(&TableCache, &P, &Limits, TableBuild<P>) -> Result<(DistanceTable, Source), Limit>,
+    pub fetch: TableFetch<P>,
     /// Removes the table's file from the cache (it proved inconsistent in use), with one
     /// warning saying why.
     pub discard: fn(&TableCache, &P, &str),

@@ -9,7 +9,7 @@
 //! suites keyed on guarantees. `auto` is one rule over the list: [`choose`].
 //!
 //! **Adding an engine** is its file (its algorithm, its `ENGINE` and its `make`) and one line
-//! in [`engines!`] below; no plugin, front end or test changes. An engine a plugin alone has
+//! in the `engines!` list below; no plugin, front end or test changes. An engine a plugin alone has
 //! (Flip's algebra) is an [`Engine`] of the plugin's, registered with
 //! [`Instance::with_engine`](crate::instance::Instance::with_engine).
 //!
@@ -24,7 +24,7 @@
 //! | `beam` | any space (ranked by a heuristic where there is one) | a path, **not proven minimal** | never |
 
 use super::caps::{Caps, Run};
-use super::{astar, beam, bfs, bidirectional, idastar, iddfs, table};
+use super::{astar, beam, bfs, bidirectional, idastar, iddfs, table_engine};
 pub use crate::config::choose;
 use crate::config::{Engine, Mode};
 use crate::space::StateSpace;
@@ -59,7 +59,7 @@ engines![
     bfs,
     bidirectional,
     iddfs,
-    table::engine,
+    table_engine,
     astar,
     idastar,
     beam,

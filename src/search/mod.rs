@@ -44,6 +44,7 @@ pub mod layers;
 pub mod pdb;
 pub mod pruning;
 pub mod table;
+pub mod table_engine;
 pub mod transpositions;
 pub mod visited;
 

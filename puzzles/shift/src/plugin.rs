@@ -178,7 +178,7 @@ impl Plugin for ShiftPlugin {
 const REGION_ENGINES: [&Engine; 3] = [
     &Engine {
         gives: Gives::EXACT,
-        ..statespace::search::table::engine::ENGINE
+        ..statespace::search::table_engine::ENGINE
     },
     &statespace::search::bfs::ENGINE,
     &Engine {

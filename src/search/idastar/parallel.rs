@@ -73,6 +73,15 @@ type Task<S, M> = Vec<Step<S, M>>;
 /// How a task of a search over `P` ended.
 type TaskEnd<P> = End<<P as StateSpace>::State, <P as StateSpace>::Move>;
 
+/// An iteration's end: each task's end (`None` when no worker took it), and the next threshold.
+type Ended<P> = (Vec<Option<TaskEnd<P>>>, u32);
+
+/// An iteration's split: the tasks, and the smallest `f` the split cut.
+type Split<P> = (
+    Vec<Task<<P as StateSpace>::State, <P as StateSpace>::Move>>,
+    u32,
+);
+
 /// A run's answer: the outcome and the further solutions.
 type Answer<P> = (
     Outcome<<P as StateSpace>::State, <P as StateSpace>::Move>,
@@ -336,7 +345,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized> Run<'a, P, H> {
         workers: &mut [Worker<P>],
         shared: &Shared,
         stats: &mut Stats,
-    ) -> Result<(Vec<Option<TaskEnd<P>>>, u32), Limit> {
+    ) -> Result<Ended<P>, Limit> {
         for table in workers.iter_mut().filter_map(|w| w.table.as_mut()) {
             table.next_iteration();
         }
@@ -412,7 +421,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized> Run<'a, P, H> {
         threads: usize,
         shared: &Shared,
         stats: &mut Stats,
-    ) -> Result<(Vec<Task<P::State, P::Move>>, u32), Limit> {
+    ) -> Result<Split<P>, Limit> {
         let mut nowhere = Worker {
             table: None,
             buffers: Vec::new(),

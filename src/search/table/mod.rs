@@ -148,7 +148,6 @@
 //! ```
 
 pub mod cached;
-pub mod engine;
 mod levels;
 mod listing;
 mod packed;

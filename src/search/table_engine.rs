@@ -8,12 +8,12 @@
 //! decides an answer it cannot back. After two discarded files the cache is left out (another
 //! process keeps writing a bad one).
 
-use super::{DistanceTable, TableDetails};
 use crate::cache::{Source, TableCache};
 use crate::config::{Auto, Engine, Gives, Mode, Need};
 use crate::limit::{Limit, Limits};
 use crate::options::SearchOptions;
 use crate::search::caps::{Caps, Ran, Run, TableOps};
+use crate::search::table::{DistanceTable, TableDetails};
 use crate::search::{Outcome, Report, Stats};
 use crate::space::StateSpace;
 use std::sync::{Arc, Mutex};
@@ -39,7 +39,7 @@ pub const ENGINE: Engine = Engine {
 
 /// The table engine where the space has a table; see the module docs.
 pub(crate) fn make<P: StateSpace + Send + 'static>(caps: &Arc<Caps<P>>) -> Option<Run<P>> {
-    let ops = caps.table.clone()?;
+    let ops = caps.table?;
     let kept: Mutex<Option<Arc<(DistanceTable, Source)>>> = Mutex::new(None);
     Some(Box::new(move |space, start, limits, options, cache| {
         answer(&ops, &kept, space, start, limits, options, cache)
