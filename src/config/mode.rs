@@ -200,11 +200,12 @@ pub fn choose(
     if solutions <= 1 {
         return fitting().next().map(|e| e.mode);
     }
-    let first = fitting().next();
-    first
-        .filter(|e| e.gives.lists)
+    // Several solutions: the first fitting engine that lists them, else the first that lists
+    // them at all, else the first fitting (which then refuses, naming the listing engines).
+    fitting()
+        .find(|e| e.gives.lists)
         .or_else(|| by_priority.iter().map(|e| e.2).find(|e| e.gives.lists))
-        .or(first)
+        .or_else(|| fitting().next())
         .map(|e| e.mode)
 }
 

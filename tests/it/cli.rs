@@ -202,7 +202,7 @@ const BAD_CONFIGS: &[(&str, &str)] = &[
     ),
     (
         "[puzzle]\nkind = \"flip\"\nrows = 4\ncols = 4\n[search]\nmode = \"dfs\"\n",
-        "{file}:6: search.mode: search mode `dfs` is not supported by this puzzle (supported: bfs, bidirectional, iddfs, table, algebraic, auto)",
+        "{file}:6: search.mode: search mode `dfs` is not supported by this puzzle (supported: bfs, bidirectional, iddfs, table, beam, algebraic, auto)",
     ),
     (
         "[puzzle]\nkind = \"flip\"\nrows = 4\ncols = 4\nsize = 3\n",

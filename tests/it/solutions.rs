@@ -224,7 +224,7 @@ fn zero_solutions_and_engines_that_give_one_are_refused_in_one_line() {
     assert_eq!(
         err,
         "statespace: error: solve: solutions: 2 asked, but the bfs engine gives one solution; \
-         these list several here: iddfs, table, idastar (auto runs idastar)\n"
+         these list several here: iddfs, table, idastar (auto runs table)\n"
     );
     let file = config_file(
         "[puzzle]\nkind = \"tiles\"\nrows = 2\ncols = 2\n[search]\nsolutions = 0\n[start]\nboard = \"1 _\\n3 2\"\n",

@@ -116,7 +116,11 @@ fn check(instance: &Instance, board: &[u8], expected: Option<u32>, mode: Mode, c
         .unwrap();
     match (&solution.answer, expected) {
         (Answer::Solved { moves, boards }, Some(d)) => {
-            assert_eq!(moves.len() as u32, d, "{text:?} with {mode}");
+            // An engine not promised minimal (beam) is held to a path no shorter.
+            match solution.optimal {
+                true => assert_eq!(moves.len() as u32, d, "{text:?} with {mode}"),
+                false => assert!(moves.len() as u32 >= d, "{text:?} with {mode}"),
+            }
             let end = replay_labels(&solution.start, moves, boards, cols);
             let goal: Vec<u8> = (1..board.len() as u8).chain([0]).collect();
             assert_eq!(end, goal, "{text:?} with {mode}: the path ends on the goal");
@@ -145,6 +149,7 @@ fn every_2x2_and_2x3_board_by_every_engine() {
                 Mode::TABLE,
                 Mode::ASTAR,
                 Mode::IDASTAR,
+                statespace::search::beam::ENGINE.mode,
                 Mode::AUTO
             ]
         );
@@ -331,7 +336,7 @@ fn the_24_puzzle_is_representable() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains(
-            "supported: bfs, bidirectional, iddfs, astar, idastar, auto",
+            "supported: bfs, bidirectional, iddfs, astar, idastar, beam, auto",
         ));
 }
 
