@@ -4,7 +4,9 @@
 //! A plugin is small: its [`PluginInfo`] (name, summary, the `[puzzle]` and `[goal]` keys it
 //! declared with [`keys!`](crate::keys), its goal kinds, an example config) and a
 //! [`Plugin::build`] that reads its sections ([`Config::sections`]), makes its space and hands it
-//! to the [`kit`](crate::kit). Building is under the run's [`Limits`] already: a setup whose cost
+//! to the [`kit`](crate::kit). The registry checks the config's `[goal] kind` and
+//! `[heuristic] kind` against the kinds the plugin declares before its `build` runs (one line
+//! naming the kinds it knows), so a plugin meets only kinds it declared. Building is under the run's [`Limits`] already: a setup whose cost
 //! grows with its input counts its work with a [`Setup`](crate::setup::Setup). Everything after that (engines by mode, `auto`, the config's
 //! `[search] mode`, explore, export, result conversion) is the library's.
 //!
@@ -16,7 +18,7 @@
 //! (`statespace judge poj1753`), answered with the plugin's engines.
 
 use crate::cache::TableCache;
-use crate::config::{Config, Engine, Key, Mode};
+use crate::config::{Config, Engine, Key, Mode, Spanned};
 use crate::error::{Error, Location, Result};
 use crate::instance::Instance;
 use crate::limit::Limits;
@@ -30,7 +32,8 @@ pub struct PluginInfo {
     pub summary: &'static str,
     /// The `[puzzle]` keys besides `kind` (from the plugin's [`keys!`](crate::keys) struct).
     pub puzzle_keys: &'static [Key],
-    /// `(goal kind, meaning)` for each `[goal] kind` it accepts; the first is the default.
+    /// `(goal kind, meaning)` for each `[goal] kind` it accepts; the first is the default. The
+    /// registry refuses any other kind (one line naming these) before [`Plugin::build`] runs.
     pub goals: &'static [(&'static str, &'static str)],
     /// The `[goal]` keys besides `kind`.
     pub goal_keys: &'static [Key],
@@ -178,6 +181,9 @@ impl Registry {
             )
         })?;
         let info = plugin.info();
+        if let Some(kind) = &config.goal {
+            check_goal(config, &info, kind)?;
+        }
         if let Some(kind) = &config.heuristic {
             let error = |message: String| config.error_at(kind.span(), "heuristic.kind", message);
             let known: Vec<_> = info.heuristics.iter().map(|(name, _)| *name).collect();
@@ -208,5 +214,83 @@ impl Registry {
         let info = plugin.info();
         let config = Config::parse(&format!("<example of {}>", info.kind), info.example)?;
         self.build(&config, &Limits::default())
+    }
+}
+
+/// Refuses a `[goal] kind` that `info` does not declare, at its line, naming the kinds it does:
+/// the one place that says so, so a plugin's `build` meets only the goals it declared.
+fn check_goal(config: &Config, info: &PluginInfo, kind: &Spanned<String>) -> Result<()> {
+    let known: Vec<_> = info.goals.iter().map(|(name, _)| *name).collect();
+    if known.contains(&kind.get_ref().as_str()) {
+        return Ok(());
+    }
+    let message = if known.is_empty() {
+        format!("not used here: a {} puzzle has no goal kinds", info.kind)
+    } else {
+        format!(
+            "unknown {} goal `{}` (known: {})",
+            info.kind,
+            kind.get_ref(),
+            known.join(", ")
+        )
+    };
+    Err(config.error_at(kind.span(), "goal.kind", message))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kit::Kit;
+    use crate::toys::Line;
+
+    /// A plugin that declares `goals` and whose build reads no `[goal]` at all: whatever the
+    /// registry lets through, it builds.
+    struct LinePlugin(&'static [(&'static str, &'static str)]);
+
+    impl Plugin for LinePlugin {
+        fn info(&self) -> PluginInfo {
+            PluginInfo {
+                kind: "line",
+                summary: "a line of states",
+                puzzle_keys: &[],
+                goals: self.0,
+                goal_keys: &[],
+                heuristics: &[],
+                heuristic_keys: &[],
+                scramble: None,
+                example: "[puzzle]\nkind = \"line\"\n",
+                engines: &[],
+            }
+        }
+        fn build(&self, _config: &Config, _limits: &Limits) -> Result<Instance> {
+            Ok(Kit::new(Line(5), "a line").build(Mode::AUTO))
+        }
+    }
+
+    static ENDS: LinePlugin = LinePlugin(&[("end", "state 0 (default)"), ("far-end", "the last")]);
+    static NO_GOALS: LinePlugin = LinePlugin(&[]);
+
+    /// The registry's answer to `[goal] kind = "goal"`: built, or the error line.
+    fn built(plugin: &'static LinePlugin, goal: &str) -> std::result::Result<(), String> {
+        let text = format!("[puzzle]\nkind = \"line\"\n\n[goal]\nkind = \"{goal}\"\n");
+        let config = Config::parse("c.toml", &text).unwrap();
+        let registry = Registry::new().with(plugin).unwrap();
+        let built = registry.build(&config, &Limits::default());
+        built.map(|_| ()).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_goal_kind_the_plugin_does_not_declare_is_refused_at_its_line_before_the_build() {
+        // The plugin would build anything: the refusal is the registry's.
+        assert_eq!(
+            built(&ENDS, "middle"),
+            Err("c.toml:5: goal.kind: unknown line goal `middle` (known: end, far-end)".into())
+        );
+        assert_eq!(
+            built(&NO_GOALS, "end"),
+            Err("c.toml:5: goal.kind: not used here: a line puzzle has no goal kinds".into())
+        );
+        // A declared kind reaches the plugin.
+        assert_eq!(built(&ENDS, "far-end"), Ok(()));
     }
 }

@@ -199,6 +199,19 @@ impl<T> Checked<T> {
     }
 }
 
+impl Checked<String> {
+    /// The error for a value the plugin declared (a goal kind the registry let through, a
+    /// choice `keys!` checked) that its code does not handle: declaration and code out of step,
+    /// a bug in the plugin, said as one line at the key rather than a panic. What a user gets
+    /// for a value the plugin does not declare is the registry's or the key's own message.
+    pub fn not_handled(&self) -> Error {
+        self.error(format!(
+            "`{}` is declared by the plugin but not handled (a bug in the plugin)",
+            self.value
+        ))
+    }
+}
+
 impl<T: Copy> Checked<T> {
     /// The value, copied.
     pub fn value(&self) -> T {

@@ -77,6 +77,9 @@ pub struct Config {
     pub search: SearchKeys,
     /// `[start]`: the position to solve, when given.
     pub start: Option<StartSection>,
+    /// `[goal] kind`, when the file has the section (the rest is the plugin's): the registry
+    /// checks it against the plugin's declared goals before the plugin reads the section.
+    pub goal: Option<Spanned<String>>,
     /// `[heuristic] kind`, when the file has the section (the rest is the plugin's).
     pub heuristic: Option<Spanned<String>>,
 }
@@ -87,15 +90,14 @@ pub struct Config {
 #[serde(deny_unknown_fields)]
 struct RawConfig {
     puzzle: KindOnly,
-    #[allow(dead_code)] // read by the plugin, through Config::sections
-    goal: Option<IgnoredAny>,
+    goal: Option<KindOnly>,
     heuristic: Option<KindOnly>,
     #[allow(dead_code)] // read with its declaration, through Config::section
     search: Option<IgnoredAny>,
     start: Option<StartSection>,
 }
 
-/// `[puzzle]` (and `[heuristic]`) as the library reads it: only `kind` (the other keys are the
+/// `[puzzle]` (and `[goal]`, `[heuristic]`) as the library reads it: only `kind` (the other keys are the
 /// plugin's).
 #[derive(Debug, Deserialize)]
 #[serde(expecting = "a section: a table with a `kind`")]
@@ -144,6 +146,7 @@ impl Config {
             kind: raw.puzzle.kind,
             search: SearchKeys::default(),
             start: raw.start,
+            goal: raw.goal.map(|g| g.kind),
             heuristic: raw.heuristic.map(|h| h.kind),
         };
         config.check_moved()?;

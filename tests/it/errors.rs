@@ -87,3 +87,61 @@ fn durations_and_sizes_are_refused_with_typed_errors() {
         assert!(more.to_string().ends_with(" of memory"), "{more}");
     }
 }
+
+/// `example` with `[goal] kind = "nonesuch"` (its own goal's kind replaced, or a section
+/// added), and the line of that kind.
+fn with_unknown_goal(example: &str) -> (String, usize) {
+    let text = match example.find("[goal]\nkind = \"") {
+        Some(at) => {
+            let value = at + "[goal]\nkind = \"".len();
+            let end = value + example[value..].find('"').unwrap();
+            format!("{}nonesuch{}", &example[..value], &example[end..])
+        }
+        None => format!("{example}\n[goal]\nkind = \"nonesuch\"\n"),
+    };
+    let line = text
+        .lines()
+        .position(|l| l == "kind = \"nonesuch\"")
+        .unwrap()
+        + 1;
+    (text, line)
+}
+
+#[test]
+fn every_plugin_s_unknown_goal_kind_is_the_registry_s_one_line() {
+    // Each plugin's example with a goal no plugin declares: the registry refuses it at its line,
+    // naming the plugin and the kinds it declares (the plugins write no such message).
+    let registry = crate::registry();
+    for plugin in registry.plugins() {
+        let info = plugin.info();
+        let (text, line) = with_unknown_goal(info.example);
+        let config = Config::parse("c.toml", &text).unwrap();
+        let (at, message) = input(registry.build(&config, &Limits::default()).map(|_| ()));
+        let known: Vec<_> = info.goals.iter().map(|(name, _)| *name).collect();
+        assert_eq!(
+            (at.file_name(), at.line, at.key.as_deref()),
+            (Some("c.toml"), Some(line), Some("goal.kind")),
+            "{}",
+            info.kind
+        );
+        let expected = format!(
+            "unknown {} goal `nonesuch` (known: {})",
+            info.kind,
+            known.join(", ")
+        );
+        assert_eq!(message, expected);
+    }
+    // Two of them as a user reads them: a goal of their own section (blocks), one added (flip).
+    for (kind, known) in [
+        ("flip", "uniform, all-white, all-black, pattern"),
+        ("blocks", "place, pattern"),
+    ] {
+        let (text, line) = with_unknown_goal(registry.find(kind).unwrap().info().example);
+        let config = Config::parse("c.toml", &text).unwrap();
+        let error = registry.build(&config, &Limits::default()).map(|_| ());
+        assert_eq!(
+            error.unwrap_err().to_string(),
+            format!("c.toml:{line}: goal.kind: unknown {kind} goal `nonesuch` (known: {known})")
+        );
+    }
+}

@@ -126,8 +126,7 @@ impl Plugin for BlocksPlugin {
         start.board_only()?;
         // Both keys' values were checked against their declared choices as the section was read.
         let metric_key = keys.metric(config).value()?;
-        let metric = Metric::named(metric_key.get())
-            .ok_or_else(|| metric_key.error("a metric the plugin declares but does not know"))?;
+        let metric = Metric::named(metric_key.get()).ok_or_else(|| metric_key.not_handled())?;
         let along_length = keys.axis(config).value()?.get() == "length";
         let declared = declared_shapes(&keys, config)?;
         let kind = goal.kind_at(config);
@@ -143,11 +142,8 @@ impl Plugin for BlocksPlugin {
                 goal.at(config).refuse("only the place goal has a place")?;
                 None
             }
-            other => {
-                return Err(kind.error(format!(
-                    "unknown blocks goal `{other}` (known: place, pattern)"
-                )));
-            }
+            // The registry let through only the declared kinds.
+            _ => return Err(kind.not_handled()),
         };
         let goal_letter = match &piece {
             Some(piece) => Some(letter(piece)?),

@@ -83,8 +83,7 @@ impl Plugin for PegPlugin {
         let (keys, goal) = config.sections::<PegKeys, PegGoalKeys>()?;
         // Checked against its declared choices as the section was read.
         let shape_key = keys.shape(config).value()?;
-        let shape = Shape::named(shape_key.get())
-            .ok_or_else(|| shape_key.error("a shape the plugin declares but does not know"))?;
+        let shape = Shape::named(shape_key.get()).ok_or_else(|| shape_key.not_handled())?;
         let start = config.start_board().ok_or_else(|| {
             Error::input(
                 Location::file(&config.name).with_key("start.board"),
@@ -104,11 +103,8 @@ impl Plugin for PegPlugin {
                     ("pattern", Some(target)) => {
                         (Goal::Board(board.read(&target)?), "pattern".to_string())
                     }
-                    (other, _) => {
-                        return Err(kind.error(format!(
-                            "unknown peg goal `{other}` (known: centre, one-peg, pattern)"
-                        )));
-                    }
+                    // The registry let through only the declared kinds.
+                    _ => return Err(kind.not_handled()),
                 }
             }
         };

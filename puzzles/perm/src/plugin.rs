@@ -188,16 +188,8 @@ impl Plugin for PermPlugin {
 
     fn build(&self, config: &Config, limits: &Limits) -> Result<Instance> {
         let mut setup = Setup::new(limits);
-        let (keys, goal) = config.sections::<PermKeys, PermGoalKeys>()?;
-        if let Some(goal) = &goal
-            && goal.kind.get_ref() != "solved"
-        {
-            let message = format!(
-                "unknown perm goal `{}` (known: solved)",
-                goal.kind.get_ref()
-            );
-            return Err(goal.kind_at(config).error(message));
-        }
+        // The one goal kind, `solved`, is all the registry lets through.
+        let (keys, _goal) = config.sections::<PermKeys, PermGoalKeys>()?;
         // Read before the definition, so that a misspelt heuristic key costs no parse.
         let heuristic_keys = config.section::<PermHeuristicKeys>()?;
         let chosen = match &heuristic_keys {

@@ -304,9 +304,8 @@ fn parse_goal(
             }
             Ok(ShiftGoal::Pattern(geometry.parse(palette, &text)?))
         }
-        (other, None) => Err(goal.kind_at(config).error(format!(
-            "unknown shift goal `{other}` (known: interior-uniform, region-uniform, pattern)"
-        ))),
+        // The registry let through only the declared kinds.
+        (_, None) => Err(goal.kind_at(config).not_handled()),
     }
 }
 

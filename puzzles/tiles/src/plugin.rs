@@ -101,10 +101,8 @@ impl Plugin for TilesPlugin {
             ) {
                 (Some(text), _) => (parse(rows, cols, &text)?, "pattern"),
                 (None, "ordered") => (Tiles::ordered(rows, cols), "ordered"),
-                (None, other) => {
-                    let message = format!("unknown tiles goal `{other}` (known: ordered, pattern)");
-                    return Err(goal.kind_at(config).error(message));
-                }
+                // The registry let through only the declared kinds.
+                (None, _) => return Err(goal.kind_at(config).not_handled()),
             },
         };
         let description = format!("Sliding tiles {rows} x {cols}, goal {name}");

@@ -176,7 +176,7 @@ impl<'a, P: Indexed + GoalSet, R: Reduction<P>> Build<'a, P, R> {
         }
         self.stats.elapsed = self.latch.elapsed();
         Ok(DistanceTable {
-            entries: self.entries,
+            entries: self.entries.finished(),
             mod3: self.mod3,
             histogram,
             stats: self.stats,

@@ -169,7 +169,7 @@ pub use sweep::{
 
 use super::{Outcome, Path, Stats, Step};
 use crate::space::{Indexed, StateSpace};
-use packed::Packed;
+use packed::{Packed, Words};
 
 /// The width an exact build starts with.
 const START_BITS: u32 = 4;
@@ -236,7 +236,7 @@ impl std::error::Error for Inconsistent {}
 pub struct DistanceTable {
     // The fields are this folder's: the builders (`levels.rs`, `sweep.rs`) and the reader
     // (`serial.rs`) fill them.
-    entries: Packed,
+    entries: Packed<Words>,
     /// Whether entries hold the distance mod 3 rather than the distance.
     mod3: bool,
     /// `histogram[d]`: how many states are at distance `d`.

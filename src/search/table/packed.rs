@@ -11,17 +11,26 @@
 //! ([`filled`](crate::search::filled)), and filled under the run's limits: a lookup in a table far larger than the caches then rarely misses the
 //! TLB too. A table loaded from the cache keeps its words where they lie, in the file's mapping
 //! ([`Words`]: one type for both, so every lookup is the same code).
+//!
+//! A table being built holds its words in a vector of its own (`Packed<Vec<u64>>`, the
+//! default), the only kind that is written; a finished table's are [`Words`] (`Packed<Words>`),
+//! which are read only. So the type says that nothing writes a file's mapping, and a write in the
+//! build's hottest loop is one store: when every `Words` could be written, each write first
+//! checked whether its words were a mapping to copy (a copy on write that could reallocate, so
+//! the words' address was reloaded after every store), and the scans' `reach` of the Shift 4 x 6
+//! build took 55.2 M instructions instead of 40.9 M (BENCHMARKS.md, "Distance-table builds").
 
 use crate::cache::Payload;
 use crate::limit::{Latch, Limit};
-use std::ops::{Deref, DerefMut};
+use std::ops::Deref;
 use std::ptr::NonNull;
 
 /// Entries of `bits` bits packed into `u64` words; entry `i` is bits `(i % per) * bits ..` of
 /// word `i / per`, where `per = 64 / bits`. Padding lanes past `len` hold the unreached code and
-/// are masked out of every scan.
+/// are masked out of every scan. `W` holds the words: a build's own vector (written), or a
+/// finished table's [`Words`] (read only; see the module docs).
 #[derive(Clone, Debug)]
-pub(super) struct Packed {
+pub(super) struct Packed<W = Vec<u64>> {
     pub(super) bits: u32,
     /// log2 of the entries per word, and the all-ones code: kept rather than derived from
     /// `bits` on every access, which would divide by a run-time value in the hottest loop.
@@ -30,7 +39,7 @@ pub(super) struct Packed {
     /// A 1 at the bottom of every lane.
     pub(super) ones: u64,
     pub(super) len: u64,
-    pub(super) words: Words,
+    pub(super) words: W,
 }
 
 impl Packed {
@@ -39,25 +48,59 @@ impl Packed {
         len.div_ceil(64 / bits as u128) * 8
     }
 
-    /// A table of `len` entries of `bits` bits, in `words` (built elsewhere, packed as here).
-    pub(super) fn built(len: u64, bits: u32, words: Vec<u64>) -> Self {
-        Packed {
-            bits,
-            per_word_log2: (64 / bits).trailing_zeros(),
-            unreached: (1u64 << bits) - 1,
-            ones: u64::MAX / ((1u64 << bits) - 1),
-            len,
-            words: Words::built(words),
-        }
-    }
-
     /// A table of `len` entries, all unreached: filled a block at a time under `latch` (a
     /// table of gigabytes takes seconds to fill; the time limit and Ctrl-C hold meanwhile).
     pub(super) fn new(len: u64, bits: u32, latch: &Latch) -> Result<Self, Limit> {
         let per = 64 / bits as u64;
         let words = usize::try_from(len.div_ceil(per)).expect("checked against the budget");
         let all = crate::search::filled(words, || u64::MAX, latch)?;
-        Ok(Packed::built(len, bits, all))
+        Ok(Packed::with_words(len, bits, all))
+    }
+
+    /// The finished table of these entries (read only from now on).
+    pub(super) fn finished(self) -> Packed<Words> {
+        Packed::built(self.len, self.bits, self.words)
+    }
+
+    #[inline]
+    fn set(&mut self, i: u64, value: u64) {
+        let log2 = self.per_word_log2();
+        let shift = (i & ((1 << log2) - 1)) as u32 * self.bits;
+        let mask = self.unreached() << shift;
+        let word = &mut self.words[(i >> log2) as usize];
+        *word = (*word & !mask) | (value << shift);
+    }
+
+    /// [`set`](Self::set) for a table known to have `BITS`-bit entries.
+    #[inline(always)]
+    pub(super) fn set_in<const BITS: u32>(&mut self, i: u64, value: u64) {
+        debug_assert_eq!(self.bits, BITS);
+        let log2 = (64 / BITS).trailing_zeros();
+        let shift = (i & ((1 << log2) - 1)) as u32 * BITS;
+        let mask = (u64::MAX >> (64 - BITS)) << shift;
+        let word = &mut self.words[(i >> log2) as usize];
+        *word = (*word & !mask) | (value << shift);
+    }
+}
+
+impl Packed<Words> {
+    /// A finished table of `len` entries of `bits` bits, in `words` (built elsewhere, packed as
+    /// here).
+    pub(super) fn built(len: u64, bits: u32, words: Vec<u64>) -> Self {
+        Packed::with_words(len, bits, Words::built(words))
+    }
+}
+
+impl<W: Deref<Target = [u64]>> Packed<W> {
+    fn with_words(len: u64, bits: u32, words: W) -> Self {
+        Packed {
+            bits,
+            per_word_log2: (64 / bits).trailing_zeros(),
+            unreached: (1u64 << bits) - 1,
+            ones: u64::MAX / ((1u64 << bits) - 1),
+            len,
+            words,
+        }
     }
 
     #[inline]
@@ -77,15 +120,6 @@ impl Packed {
         (word >> shift) & self.unreached()
     }
 
-    #[inline]
-    fn set(&mut self, i: u64, value: u64) {
-        let log2 = self.per_word_log2();
-        let shift = (i & ((1 << log2) - 1)) as u32 * self.bits;
-        let mask = self.unreached() << shift;
-        let word = &mut self.words[(i >> log2) as usize];
-        *word = (*word & !mask) | (value << shift);
-    }
-
     /// [`get`](Self::get) for a table known to have `BITS`-bit entries: constant shifts and
     /// masks.
     #[inline(always)]
@@ -94,17 +128,6 @@ impl Packed {
         let log2 = (64 / BITS).trailing_zeros();
         let word = self.words[(i >> log2) as usize];
         (word >> ((i & ((1 << log2) - 1)) as u32 * BITS)) & (u64::MAX >> (64 - BITS))
-    }
-
-    /// [`set`](Self::set) for a table known to have `BITS`-bit entries.
-    #[inline(always)]
-    pub(super) fn set_in<const BITS: u32>(&mut self, i: u64, value: u64) {
-        debug_assert_eq!(self.bits, BITS);
-        let log2 = (64 / BITS).trailing_zeros();
-        let shift = (i & ((1 << log2) - 1)) as u32 * BITS;
-        let mask = (u64::MAX >> (64 - BITS)) << shift;
-        let word = &mut self.words[(i >> log2) as usize];
-        *word = (*word & !mask) | (value << shift);
     }
 
     /// The top bit of every lane of `word` whose entry equals `value`, others clear; padding lanes
@@ -158,10 +181,10 @@ impl Packed {
     }
 }
 
-/// A table's words: built in this process (a vector), or read in place from a cache file's
-/// [`Payload`] (its mapping). Reads go through one pointer either way (no branch on where the
-/// words are); writes are for builds, and a loaded table written to is copied first (copy on
-/// write: no build writes a loaded table, but nothing may write a file's mapping).
+/// A finished table's words: built in this process (a vector), or read in place from a cache
+/// file's [`Payload`] (its mapping). Reads go through one pointer either way (no branch on where
+/// the words are); nothing writes them (a build writes its own vector, [`Packed::finished`]
+/// after), so nothing can write a file's mapping.
 pub(super) struct Words {
     /// The first word and the number of words, of `owner`'s buffer (which never moves: the
     /// vector is never resized, the payload never unmapped while held).
@@ -176,7 +199,7 @@ enum Owner {
 }
 
 // SAFETY: `Words` is a vector or a shared read-only payload (both Send and Sync) and a pointer
-// into it, used only as `&[u64]` through `&self` and `&mut [u64]` through `&mut self`.
+// into it, used only as `&[u64]` through `&self`.
 unsafe impl Send for Words {}
 // SAFETY: as above.
 unsafe impl Sync for Words {}
@@ -230,17 +253,6 @@ impl Deref for Words {
         // SAFETY: `start..start + len` are the owner's words, alive and unmoved while `self`
         // is; through `&self` nothing writes them.
         unsafe { std::slice::from_raw_parts(self.start.as_ptr(), self.len) }
-    }
-}
-
-impl DerefMut for Words {
-    #[inline(always)]
-    fn deref_mut(&mut self) -> &mut [u64] {
-        if let Owner::InPlace(_) = self.owner {
-            *self = Words::built(self.to_vec());
-        }
-        // SAFETY: the owner is a vector this `Words` owns alone; `&mut self` is the only access.
-        unsafe { std::slice::from_raw_parts_mut(self.start.as_ptr(), self.len) }
     }
 }
 

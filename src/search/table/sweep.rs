@@ -134,7 +134,7 @@ fn from_sweep<P: Indexed + GoalSet>(
     let mut stats = sweep.stats;
     stats.elapsed = build.latch.elapsed();
     Ok(DistanceTable {
-        entries: build.entries,
+        entries: build.entries.finished(),
         mod3: build.mod3,
         histogram: sweep.histogram,
         stats,
