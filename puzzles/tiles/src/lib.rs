@@ -19,6 +19,18 @@
 //! shape and goal) and [`blank_aware`] (which knows nothing of the puzzle but a board's shape and
 //! a group's goal cells) at the bottom; [`transpose`] (the reflection's uses), [`board`] and
 //! [`heuristic`] on them; [`plugin`] on top.
+//!
+//! # What the core holds, and why it is not smaller
+//!
+//! The crate outside [`heuristic`] and [`blank_aware`] (about 660 non-blank lines outside tests,
+//! 510 of them code) is what only this puzzle can say: the board, its moves, the parity
+//! invariant, the half-rank index and its unrank ([`space`]); the reflection that tables, pruning
+//! tables and databases share (held by the space, used in [`transpose`]); the board text with
+//! one error per mistake, and Korf's blank-first boards ([`board`]); the keys and goals
+//! ([`plugin`]). It grew past 450 with the reflection and the 24-puzzle, both the puzzle's own.
+//! What repeated other code left: reading `[heuristic]` went to the heuristics, the board's
+//! inverse is [`Board::positions`] for the index, the goal cells and the databases. Left: the
+//! four directions are also the blocks crate's (a shared type would save about 20 lines each).
 
 #![deny(missing_docs)]
 

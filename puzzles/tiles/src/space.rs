@@ -38,6 +38,19 @@ pub struct Board {
     pub blank: u8,
 }
 
+impl Board {
+    /// Where every tile is among the first `cells` cells: `pos[t]` is tile `t`'s cell (the
+    /// blank's at 0), the board's inverse as a permutation.
+    #[inline]
+    pub fn positions(&self, cells: usize) -> [u8; MAX_CELLS] {
+        let mut pos = [0u8; MAX_CELLS];
+        for (cell, &tile) in self.cells[..cells].iter().enumerate() {
+            pos[tile as usize] = cell as u8;
+        }
+        pos
+    }
+}
+
 /// The way a tile slides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Dir {
@@ -175,11 +188,7 @@ impl Tiles {
 
     /// Every tile's goal cell: `goal_cells()[tile]` (the blank's too, at index 0).
     pub fn goal_cells(&self) -> [u8; MAX_CELLS] {
-        let mut cells = [0u8; MAX_CELLS];
-        for (cell, &tile) in self.goal.cells[..self.cells()].iter().enumerate() {
-            cells[tile as usize] = cell as u8;
-        }
-        cells
+        self.goal.positions(self.cells())
     }
 
     /// The invariant: the board's parity as a permutation XOR the parity of the blank's row +
@@ -259,11 +268,7 @@ impl Indexed for Tiles {
     #[inline]
     fn index(&self, board: Board) -> u64 {
         let ranks = self.ranks.expect("indexed up to 20 cells");
-        let mut pos = [0u8; MAX_CELLS];
-        for (cell, &tile) in board.cells[..self.cells()].iter().enumerate() {
-            pos[tile as usize] = cell as u8;
-        }
-        ranks.rank_half(&pos[..self.cells()])
+        ranks.rank_half(&board.positions(self.cells())[..self.cells()])
     }
 
     #[inline]

@@ -17,11 +17,13 @@
 //! - [`tile_pdb`]: the additive databases over disjoint groups; checking groups, building them,
 //!   the usual splits of the 15-puzzle.
 //! - [`factory`]: the default heuristic of a board size within a memory budget.
+//! - [`keys`]: the config's `[heuristic]` section, checked into the factory of what it names.
 //!
 //! Every item is also here, at `heuristic::Item`.
 
 pub mod factory;
 pub mod group;
+pub mod keys;
 pub mod manhattan;
 pub mod tile_pdb;
 

@@ -71,16 +71,6 @@ impl TilePdb {
             sum.saturating_add(value)
         })
     }
-
-    /// Where every tile of `board` is: `pos[t]` is tile `t`'s cell.
-    #[inline]
-    fn positions(&self, board: &Board) -> [u8; MAX_CELLS] {
-        let mut pos = [0u8; MAX_CELLS];
-        for (cell, &tile) in board.cells[..self.cells].iter().enumerate() {
-            pos[tile as usize] = cell as u8;
-        }
-        pos
-    }
 }
 
 impl Heuristic<Tiles> for TilePdb {
@@ -90,7 +80,7 @@ impl Heuristic<Tiles> for TilePdb {
 
     #[inline]
     fn estimate(&self, _: &Tiles, board: Board) -> u32 {
-        let pos = self.positions(&board);
+        let pos = board.positions(self.cells);
         let direct = self.sum(&pos);
         self.additive
             .symmetries()
@@ -103,7 +93,7 @@ impl Heuristic<Tiles> for TilePdb {
     /// reflection), and [`Additive`]'s rule.
     #[inline]
     fn estimate_below(&self, _: &Tiles, board: Board, limit: u32) -> u32 {
-        let pos = self.positions(&board);
+        let pos = board.positions(self.cells);
         let mut best = self.sum(&pos);
         for t in self.additive.symmetries() {
             if best >= limit {
