@@ -327,7 +327,9 @@ mod tests {
 
     #[test]
     fn every_engine_holds_a_time_limit_however_dear_its_successors() {
-        use crate::search::{Outcome, astar, bfs, bidirectional, idastar, iddfs, layers, table};
+        use crate::search::{
+            Outcome, astar, beam, bfs, bidirectional, idastar, iddfs, layers, table,
+        };
         use crate::toys::heuristic::Zero;
         let limit = Duration::from_millis(100);
         let limits = Limits {
@@ -356,7 +358,7 @@ mod tests {
             );
             swept.expect("no peers to lose").layers.stopped
         };
-        let runs: [(&str, Run); 8] = [
+        let runs: [(&str, Run); 9] = [
             ("table", Box::new(|| table::build(&sweep, &limits).err())),
             (
                 "layers",
@@ -388,6 +390,10 @@ mod tests {
             (
                 "bidirectional",
                 Box::new(|| stopped(bidirectional::solve_indexed(&path, 1, &limits).outcome)),
+            ),
+            (
+                "beam",
+                Box::new(|| stopped(beam::solve(&path, None, 1, &limits, 1000).outcome)),
             ),
         ];
         for (engine, run) in runs {
