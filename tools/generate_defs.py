@@ -478,6 +478,10 @@ def main():
         sets, moves = loopover(n)
         write_tws(f"loopover-{n}x{n}.tws", f"LoopOver {n}x{n}", sets, moves,
                   comment=f"LoopOver {n}x{n}: rN moves row N one cell right, cN column N one cell down")
+    sets, moves, solved = big_cube(4)
+    write_tws("4x4x4.tws", "4x4x4", sets, moves, solved=solved,
+              comment="4x4x4: 8 corners, 24 wings, 24 centres (coloured by face); "
+                      "F, 2F turn the first, second layer from F alone; a state of 80 bytes")
     sets, moves, solved = big_cube(6)
     write_tws("6x6x6.tws", "6x6x6", sets, moves, solved=solved,
               comment="6x6x6: 8 corners, 2 orbits of 24 wings, 4 of 24 centres (coloured by face); "

@@ -253,6 +253,14 @@ impl<P: Puzzle> Kit<P> {
         self
     }
 
+    /// A guess at how far a state is from a goal, for the engines that rank states without
+    /// needing a bound (beam search ranks by it before the heuristic): see
+    /// [`Guess`](crate::search::caps::Guess).
+    pub fn guess(mut self, guess: crate::search::caps::Guess<P>) -> Self {
+        self.caps.guess = Some(guess);
+        self
+    }
+
     /// An invariant that proves boards unsolvable: consulted before every engine.
     pub fn invariant(mut self) -> Self
     where

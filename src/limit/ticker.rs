@@ -393,7 +393,7 @@ mod tests {
             ),
             (
                 "beam",
-                Box::new(|| stopped(beam::solve(&path, None, 1, &limits, 1000).outcome)),
+                Box::new(|| stopped(beam::solve(&path, &|_| 0, 1, &limits, 1000).outcome)),
             ),
         ];
         for (engine, run) in runs {

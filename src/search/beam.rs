@@ -1,12 +1,19 @@
 //! Beam search: breadth-first, but each depth keeps only the `width` most promising states.
 //!
 //! For puzzles too large to solve optimally in the time at hand (the 24-puzzle's hardest boards
-//! take a dedicated solver days), a path that is short, if not the shortest, found in seconds.
-//! Each depth's states are expanded; their successors not met before are ranked by the
-//! puzzle's [`Heuristic`] (fewer estimated moves left first; in the order generated among
-//! equals, and in that order alone where the puzzle has no heuristic) and the first `width`
-//! kept as the next depth. The first goal generated ends the search, and its path is rebuilt
-//! from each kept state's parent.
+//! take a dedicated solver days, a 6x6x6 is out of reach of any exact search), a path that is
+//! short, if not the shortest, found in seconds. Each depth's states are expanded; their
+//! successors not kept before are ranked and the first `width` kept as the next depth. The
+//! first goal generated ends the search, and its path is rebuilt from each kept state's parent.
+//!
+//! The ranking, fewest first (in the order generated among equals):
+//!
+//! - the puzzle's [guess](crate::search::caps::Caps::guess) where it declares one (the
+//!   permutation puzzles: pieces and twists out of place). A guess is no bound, only an order,
+//!   and the better order for a greedy search: an admissible heuristic of a big cube is a small
+//!   table's bound, the same few values for most states, and a beam ranked by it drifts;
+//! - else its admissible [`Heuristic`] (the 24-puzzle's pattern databases);
+//! - else none: the order generated alone.
 //!
 //! Guarantees, and what it does not promise:
 //!
@@ -18,10 +25,15 @@
 //! - otherwise an empty beam proves nothing: the answer is [`Limit::Width`], "no path within
 //!   the beam" (a wider beam may find one).
 //!
-//! Memory: every state kept (at most `width` a depth) with its parent and move, and a hash set
-//! of every state met, so that no state is kept twice (a state reached again at a later depth
-//! is not worth keeping: it was kept, or ranked out, earlier). Checked against the memory
-//! budget as they grow. Time and Ctrl-C: the successors generated are counted on a
+//! Memory: every state kept (at most `width` a depth) with its parent and move, in a hash set
+//! too, so that no state is kept twice (a state kept at an earlier depth is not worth keeping
+//! again: its successors were ranked then), and the successors of the current depth (at most
+//! `width` times the moves), in a set cleared at each depth, so that none is ranked twice. A
+//! successor ranked out is forgotten: it may be met and ranked again at a later depth. That
+//! keeps memory linear in the width and the depth, not in everything generated (a 6x6x6 beam
+//! of 10,000 generates half a million states a depth). When the beam never cuts, every
+//! successor is kept, and the sets are those of breadth-first search. Checked against the
+//! memory budget as they grow. Time and Ctrl-C: the successors generated are counted on a
 //! [`Ticker`](crate::limit::Ticker), as in every engine.
 //!
 //! Trade-offs: the width is the one knob (`[search] beam_width`, `--beam-width`): wider finds
@@ -33,7 +45,7 @@ use super::{Outcome, Path, Report, Stats, Step};
 use crate::config::{Auto, Engine, Gives, Mode};
 use crate::limit::{Latch, Limit, Limits};
 use crate::options::SearchOptions;
-use crate::space::{Heuristic, StateSpace};
+use crate::space::StateSpace;
 use hashbrown::HashSet;
 use std::sync::Arc;
 
@@ -55,8 +67,8 @@ type Ranked<P> = (
 
 /// Beam search from `start` (see the module docs).
 ///
-/// - `heuristic`: ranks the successors (fewest estimated moves first); `None` keeps them in the
-///   order generated.
+/// - `rank`: ranks the successors (fewest first: a guess or a heuristic's estimate; `|_| 0`
+///   keeps them in the order generated).
 /// - `limits`: `max_depth` (no deeper path: [`Limit::Depth`]), `max_states` (states kept),
 ///   time, Ctrl-C and memory.
 /// - `width`: the states kept at each depth, at least 1.
@@ -75,13 +87,13 @@ type Ranked<P> = (
 ///     }
 ///     fn is_goal(&self, s: u8) -> bool { s == 7 }
 /// }
-/// let report = beam::solve(&Line, None, 2, &Limits::default(), 4);
+/// let report = beam::solve(&Line, &|_| 0, 2, &Limits::default(), 4);
 /// let Outcome::Solved(path) = report.outcome else { panic!() };
 /// assert_eq!(path.len(), 5); // the beam never cut: this is BFS's answer
 /// ```
 pub fn solve<P: StateSpace>(
     space: &P,
-    heuristic: Option<&dyn Heuristic<P>>,
+    rank: &dyn Fn(P::State) -> u32,
     start: P::State,
     limits: &Limits,
     width: usize,
@@ -108,9 +120,11 @@ pub fn solve<P: StateSpace>(
         return finish(Outcome::Solved(path), stats);
     }
     let mut depths: Vec<Vec<Kept<P::State, P::Move>>> = vec![vec![first]];
-    let mut seen: HashSet<P::State> = HashSet::from_iter([start]);
-    let mut kept_bytes = std::mem::size_of::<Kept<P::State, P::Move>>() as u128;
-    let entry = kept_bytes + std::mem::size_of::<P::State>() as u128 * 2;
+    // Every state kept, and the successors of the depth being expanded (see the module docs).
+    let mut kept: HashSet<P::State> = HashSet::from_iter([start]);
+    let mut fresh: HashSet<P::State> = HashSet::new();
+    let entry = std::mem::size_of::<Kept<P::State, P::Move>>() as u128;
+    let mut kept_bytes = entry;
     let mut cut = false;
     let mut work = 0u64;
     // The successors of one depth, ranked: (estimate, order generated, kept entry).
@@ -122,18 +136,19 @@ pub fn solve<P: StateSpace>(
             return finish(Outcome::LimitReached(Limit::Depth(max)), stats);
         }
         next.clear();
+        fresh.clear();
         let layer = depths.last().expect("the start's depth");
-        for (i, kept) in layer.iter().enumerate() {
+        for (i, parent) in layer.iter().enumerate() {
             stats.expanded += 1;
-            let previous = kept.mv;
+            let previous = parent.mv;
             let mut goal = None;
-            space.successors(kept.state, &mut |m, t| {
+            space.successors(parent.state, &mut |m, t| {
                 work += 1;
                 stats.generated += 1;
                 if goal.is_some() || previous.is_some_and(|p| !space.may_follow(p, m)) {
                     return;
                 }
-                if !seen.insert(t) {
+                if kept.contains(&t) || !fresh.insert(t) {
                     return;
                 }
                 let entry = Kept {
@@ -145,20 +160,26 @@ pub fn solve<P: StateSpace>(
                     goal = Some(entry);
                     return;
                 }
-                let h = heuristic.map_or(0, |h| h.estimate(space, t));
-                next.push((h, work, entry));
+                next.push((rank(t), work, entry));
             });
             if let Err(limit) = ticker.tick(work) {
                 return finish(Outcome::LimitReached(limit), stats);
             }
+            // The depths kept, their set, and this depth's successors so far, ranked and in
+            // their set, against the budget (a set's allocation is a field read).
+            let ranked = (next.capacity() * std::mem::size_of::<Ranked<P>>()) as u128;
+            let sets = (kept.allocation_size() + fresh.allocation_size()) as u128;
+            if let Err(limit) = limits.check_memory(kept_bytes + ranked + sets) {
+                return finish(Outcome::LimitReached(limit), stats);
+            }
             if let Some(goal) = goal {
-                stats.visited = seen.len() as u64;
+                stats.visited = (kept.len() + fresh.len()) as u64;
                 let path = rebuild(&depths, goal, start);
                 stats.depth = path.len() as u32;
                 return finish(Outcome::Solved(path), stats);
             }
         }
-        stats.visited = seen.len() as u64;
+        stats.visited = (kept.len() + fresh.len()) as u64;
         stats.peak_frontier = stats.peak_frontier.max(next.len() as u64);
         if next.is_empty() {
             let outcome = match cut {
@@ -173,14 +194,10 @@ pub fn solve<P: StateSpace>(
             next.truncate(width);
         }
         next.sort_unstable_by_key(|&(h, order, _)| (h, order));
-        // The kept states and the set of every state met, against the budget.
+        kept.extend(next.iter().map(|(_, _, k)| k.state));
         kept_bytes += next.len() as u128 * entry;
-        let set = seen.allocation_size() as u128 * 2;
-        if let Err(limit) = limits.check_memory(kept_bytes + set) {
-            return finish(Outcome::LimitReached(limit), stats);
-        }
         if let Some(max) = limits.max_states
-            && seen.len() as u64 > max
+            && kept.len() as u64 > max
         {
             return finish(Outcome::LimitReached(Limit::States(max)), stats);
         }
@@ -228,16 +245,20 @@ pub const ENGINE: Engine = Engine {
     auto: Auto::Never,
 };
 
-/// Beam search on any space, ranked by the puzzle's heuristic where it has one.
+/// Beam search on any space, ranked by the puzzle's guess, else its heuristic, else not at all
+/// (see the module docs).
 pub(crate) fn make<P: StateSpace + Send + 'static>(caps: &Arc<Caps<P>>) -> Option<Run<P>> {
     let lazy = caps.heuristic.clone();
+    let guess = caps.guess;
     Some(Box::new(
         move |space, start, limits, options: &SearchOptions, cache| {
-            let report = match &lazy {
-                Some(lazy) => guided(lazy, limits, cache, |h| {
-                    solve(space, Some(h), start, limits, options.beam_width)
+            let width = options.beam_width;
+            let report = match (guess, &lazy) {
+                (Some(guess), _) => solve(space, &|s| guess(space, s), start, limits, width),
+                (None, Some(lazy)) => guided(lazy, limits, cache, |h| {
+                    solve(space, &|s| h.estimate(space, s), start, limits, width)
                 }),
-                None => solve(space, None, start, limits, options.beam_width),
+                (None, None) => solve(space, &|_| 0, start, limits, width),
             };
             (report, None)
         },
@@ -248,7 +269,7 @@ pub(crate) fn make<P: StateSpace + Send + 'static>(caps: &Arc<Caps<P>>) -> Optio
 mod tests {
     use super::*;
     use crate::search::bfs;
-    use crate::space::{Indexed, replay};
+    use crate::space::{Heuristic, Indexed, replay};
     use crate::toys::heuristic::{Slide, SlideManhattan};
     use crate::toys::{Lights, LightsGoal};
 
@@ -259,7 +280,7 @@ mod tests {
         let limits = Limits::default();
         for start in 0..512u64 {
             let bfs = bfs::solve(&lights, start, &limits).outcome;
-            let beam = solve(&lights, None, start, &limits, 512).outcome;
+            let beam = solve(&lights, &|_| 0, start, &limits, 512).outcome;
             match (bfs, beam) {
                 (Outcome::Solved(b), Outcome::Solved(p)) => {
                     assert_eq!(p.len(), b.len(), "{start}");
@@ -280,7 +301,8 @@ mod tests {
                 continue;
             };
             for width in [1, 3, 20] {
-                let report = solve(&Slide, Some(&SlideManhattan), start, &limits, width);
+                let manhattan = |s| SlideManhattan.estimate(&Slide, s);
+                let report = solve(&Slide, &manhattan, start, &limits, width);
                 match report.outcome {
                     Outcome::Solved(path) => {
                         found += 1;
@@ -297,6 +319,39 @@ mod tests {
     }
 
     #[test]
+    fn the_engine_ranks_by_the_guess_before_the_heuristic() {
+        // A guess that is the Manhattan sum and a heuristic that knows nothing: the engine's
+        // answers are those of a beam ranked by the Manhattan sum, which differ from a blind
+        // beam's on some boards (so the test tells the two apart).
+        let manhattan: crate::search::caps::Guess<Slide> = |s, t| SlideManhattan.estimate(s, t);
+        let blind: crate::search::caps::SharedHeuristic<Slide> =
+            Arc::new(crate::toys::heuristic::Zero);
+        let caps = Arc::new(Caps {
+            guess: Some(manhattan),
+            heuristic: Some(Arc::new(crate::search::caps::Lazy::new(Arc::new(
+                move |_, _| Ok(blind.clone()),
+            )))),
+            ..Caps::default()
+        });
+        let run = make(&caps).expect("beam runs on any space");
+        let options = SearchOptions {
+            beam_width: 2,
+            ..SearchOptions::default()
+        };
+        let limits = Limits::default();
+        let cache = crate::cache::TableCache::disabled();
+        let mut differ = 0;
+        for start in (0..720u64).map(|i| Slide.state(i)) {
+            let (engine, _) = run(&Slide, start, &limits, &options, &cache);
+            let ranked = solve(&Slide, &|t| manhattan(&Slide, t), start, &limits, 2);
+            let unranked = solve(&Slide, &|_| 0, start, &limits, 2);
+            assert_eq!(engine.outcome, ranked.outcome, "{start}");
+            differ += usize::from(ranked.outcome != unranked.outcome);
+        }
+        assert!(differ > 0);
+    }
+
+    #[test]
     fn limits_stop_the_beam() {
         let lights = Lights::new(5, 5, true, LightsGoal::AllOff);
         let start = (1 << 25) - 1;
@@ -304,13 +359,13 @@ mod tests {
             max_depth: Some(2),
             ..Limits::default()
         };
-        let report = solve(&lights, None, start, &limits, 10);
+        let report = solve(&lights, &|_| 0, start, &limits, 10);
         assert_eq!(report.outcome, Outcome::LimitReached(Limit::Depth(2)));
         let limits = Limits {
             memory_budget: 1 << 10,
             ..Limits::default()
         };
-        let report = solve(&lights, None, start, &limits, 10_000);
+        let report = solve(&lights, &|_| 0, start, &limits, 10_000);
         assert!(matches!(
             report.outcome,
             Outcome::LimitReached(Limit::Memory { .. })

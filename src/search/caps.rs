@@ -57,6 +57,8 @@ pub struct Caps<P: StateSpace> {
     pub table: Option<TableOps<P>>,
     /// The admissible heuristic, made when the first board needs it.
     pub heuristic: Option<Arc<Lazy<P>>>,
+    /// A guess at how far a state is from a goal: an order, not a bound (see [`Guess`]).
+    pub guess: Option<Guess<P>>,
     /// A state that stands for a state's symmetry class, when the space has symmetries
     /// ([`Symmetric::representative`](crate::space::Symmetric::representative)): IDA* then
     /// searches one of the start's successors per class.
@@ -72,6 +74,7 @@ impl<P: StateSpace> Default for Caps<P> {
             goals: None,
             table: None,
             heuristic: None,
+            guess: None,
             representative: None,
             facts: Facts::default(),
         }
@@ -123,6 +126,12 @@ impl<P: Invertible + GoalSet> GoalOps<P> {
 
 /// Builds the distance table of a space within the limits.
 pub type TableBuild<P> = fn(&P, &Limits) -> Result<DistanceTable, Limit>;
+
+/// A guess at how far a state is from a goal, fewer being closer (e.g. pieces out of place):
+/// no bound, so never for an exact engine, only an order for the engines that keep the most
+/// promising states (beam search). Cheap and fine-grained where an admissible heuristic of a
+/// big puzzle is coarse: a small table's bound, the same few values for most states.
+pub type Guess<P> = fn(&P, <P as StateSpace>::State) -> u32;
 
 /// The state that stands for a state's symmetry class ([`Caps::representative`]).
 pub type Representative<P> = fn(&P, <P as StateSpace>::State) -> <P as StateSpace>::State;

@@ -14,6 +14,7 @@
 //!   capability the kit uses; canonical move order; the pattern-database projection hook.
 //! - [`symmetry`]: the definition's whole-puzzle rotations that map the moves onto themselves,
 //!   acting on states by conjugation.
+//! - [`guess`]: each piece's own distance home, summed: beam search's order (no bound).
 //! - [`inversion`]: a state's inverse (the reversed, inverted moves' position), as far from
 //!   solved: dual look-ups.
 //! - [`heuristic`]: pattern databases over some of the pieces ([`Pattern`]: corners, groups of
@@ -24,7 +25,7 @@
 //!
 //! Floors, each module using only those below it: [`def`] at the bottom; the readers [`tws`]
 //! and [`kpuzzle`], the search state [`state`] and the index [`index`] on it, [`symmetry`] and
-//! [`inversion`] on [`state`]; [`space`] on those; [`heuristic`] on [`space`]; [`classes`] on
+//! [`inversion`] on [`state`], [`guess`] on [`def`]; [`space`] on those; [`heuristic`] on [`space`]; [`classes`] on
 //! [`heuristic`]; [`plugin`] on top. (Lower modules' docs name the ones that use them, as links
 //! only.)
 //!
@@ -37,6 +38,7 @@
 
 pub mod classes;
 pub mod def;
+pub mod guess;
 pub mod heuristic;
 pub mod index;
 pub mod inversion;

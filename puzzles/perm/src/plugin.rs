@@ -108,6 +108,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "parity-pair",
         include_str!("../../../configs/defs/parity-pair.tws"),
     ),
+    ("4x4x4", include_str!("../../../configs/defs/4x4x4.tws")),
     ("6x6x6", include_str!("../../../configs/defs/6x6x6.tws")),
     ("skewb", include_str!("../../../configs/defs/skewb.tws")),
     (
@@ -530,7 +531,8 @@ fn instance<const N: usize>(build: Build) -> Result<Instance> {
     let kit = Kit::new(space, description)
         .goals()
         .invariant()
-        .heuristic_from(factory);
+        .heuristic_from(factory)
+        .guess(PermSpace::guess);
     let kit = match (indexable, no_index) {
         (true, _) => kit.table().split(),
         (false, Some(why)) => kit.no_index(why),

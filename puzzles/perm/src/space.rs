@@ -53,6 +53,7 @@
 //! and [`PermSpace::move_bytes`] (the moves), and the heuristic of IDA* from their tables.
 
 use super::def::{Definition, MAX_MOVES, Power};
+use super::guess::PieceDistances;
 use super::index::Layout;
 use super::inversion::Inversion;
 use super::state::{ByteIndex, MoveTable, Packed, Packer};
@@ -164,6 +165,8 @@ pub struct PermSpace<const N: usize> {
     symmetries: Symmetries,
     /// The inverse of a state, or why the space has none.
     inversion: Result<Inversion, &'static str>,
+    /// Each piece's distance home, for beam search's guess.
+    piece_distances: PieceDistances,
 }
 
 impl<const N: usize> PermSpace<N> {
@@ -315,6 +318,8 @@ impl<const N: usize> PermSpace<N> {
         let symmetries = Symmetries::find(&def, &transforms, &packer);
         let inversion = Inversion::find(&def, &packer, moves_closed);
         let layout = Layout::new(&def, &transforms, packer.orbit_bytes());
+        setup.charge(PieceDistances::bytes(&def), || at.clone())?;
+        let piece_distances = PieceDistances::new(&def, &transforms, packer.orbit_bytes());
         let illegal = def
             .illegal
             .iter()
@@ -344,6 +349,7 @@ impl<const N: usize> PermSpace<N> {
             illegal,
             symmetries,
             inversion,
+            piece_distances,
         })
     }
 
@@ -376,6 +382,18 @@ impl<const N: usize> PermSpace<N> {
     /// The solved state.
     pub fn solved(&self) -> Packed<N> {
         self.solved
+    }
+
+    /// Beam search's guess at how far `state` is from solved
+    /// ([`Kit::guess`](statespace::kit::Kit::guess)): each piece's own distance home, summed
+    /// (see [`guess`](crate::guess)).
+    pub fn guess(&self, state: Packed<N>) -> u32 {
+        self.piece_distances.guess(&state.0)
+    }
+
+    /// The tables of [`guess`](Self::guess).
+    pub fn piece_distances(&self) -> &PieceDistances {
+        &self.piece_distances
     }
 
     /// The classes of slots, the index and its invariants.
