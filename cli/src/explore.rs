@@ -94,6 +94,13 @@ pub struct ExploreArgs {
 
 /// The cluster the flags describe, if any: `--workers` alone is one process of N workers.
 fn cluster(args: &ExploreArgs) -> Result<Option<Cluster>, Error> {
+    if !cluster::BUILT && (args.workers.is_some() || args.processes.is_some()) {
+        let flag = match args.workers {
+            Some(_) => "--workers",
+            None => "--processes",
+        };
+        return Err(Error::input(Location::flag(flag), cluster::NOT_BUILT));
+    }
     let workers = args.workers.map_or(1, |n| n as usize);
     let (Some(processes), Some(process), Some(hostfile)) =
         (args.processes, args.process, &args.hostfile)

@@ -10,8 +10,8 @@
 //! which ([`PeakMemory`]). It is measured once, after the sweep, and the text and the JSON
 //! object take the same figure.
 
-use indicatif::HumanCount;
 use statespace::instance::{Direction, Exploration};
+use statespace::limit::grouped;
 use statespace::limit::{Limit, human_bytes};
 use std::fmt::Write;
 
@@ -76,7 +76,7 @@ fn space_size(size: u128) -> String {
     if size.is_power_of_two() && size > 1 << 40 {
         format!("2^{}", size.trailing_zeros())
     } else {
-        HumanCount(size.min(u64::MAX as u128) as u64).to_string()
+        grouped(size)
     }
 }
 
@@ -149,19 +149,17 @@ pub fn text(e: &Exploration, memory: &PeakMemory) -> String {
         size => format!(" of {}", space_size(size)),
     };
     let classes = match &e.classes {
-        Some(c) => format!(", {} classes", HumanCount(c.total())),
+        Some(c) => format!(", {} classes", grouped(c.total() as u128)),
         None => String::new(),
     };
     writeln!(
         out,
         "reachable: {}{of} states{classes}{so_far}",
-        HumanCount(e.reachable()),
+        grouped(e.reachable() as u128),
     )
     .unwrap();
     if !e.histogram.is_empty() {
-        let width = HumanCount(*e.histogram.iter().max().unwrap())
-            .to_string()
-            .len();
+        let width = grouped(*e.histogram.iter().max().unwrap() as u128).len();
         // The class column's header is wider than a small space's counts.
         let width = match e.classes {
             Some(_) => width.max("classes".len()),
@@ -173,10 +171,10 @@ pub fn text(e: &Exploration, memory: &PeakMemory) -> String {
         };
         writeln!(out, "distance  {header}").unwrap();
         for (d, n) in e.histogram.iter().enumerate() {
-            let n = HumanCount(*n).to_string();
+            let n = grouped(*n as u128);
             // A depth whose classes were not counted (a limit stopped the count) shows `-`.
             let classes = match e.classes.as_ref().map(|c| c.histogram.get(d)) {
-                Some(Some(k)) => format!("  {:>width$}", HumanCount(*k).to_string()),
+                Some(Some(k)) => format!("  {:>width$}", grouped(*k as u128)),
                 Some(None) => format!("  {:>width$}", "-"),
                 None => String::new(),
             };
@@ -193,7 +191,7 @@ pub fn text(e: &Exploration, memory: &PeakMemory) -> String {
         out,
         "elapsed {:.3} s, {} states/s, peak memory {} ({}; engine {} {})",
         e.stats.elapsed.as_secs_f64(),
-        HumanCount(states_per_second(e) as u64),
+        grouped(states_per_second(e) as u128),
         human_bytes(memory.bytes as u128),
         memory.source,
         // A space with no dense index is swept with a hash set instead of bitsets.

@@ -7,8 +7,7 @@
 //! not on each other, so the two front ends give the same answer in the same fields and draw the
 //! same pictures, and neither carries the other's dependencies (clap for Python, PyO3 for the
 //! command line). The core library knows the results' fields; how they are laid out for a
-//! reader is here, one file per result, beside the core rather than in it: the text form needs
-//! a count formatter (`indicatif`'s) the engines have no use for.
+//! reader is here, one file per result, beside the core rather than in it.
 //!
 //! Floors: [`solution`] and [`exploration`] are apart; neither imports the other.
 

@@ -5,7 +5,7 @@
 //! probe of its moves, and how the table is built) is the table's business:
 //! [`table::cached`](crate::search::table::cached) lists it. This module knows only the hash.
 
-use sha2::{Digest, Sha256};
+use super::sha256::Sha256;
 use std::fmt;
 
 /// A SHA-256 of what determines a table's contents; see the module docs.
@@ -52,22 +52,24 @@ pub struct Content {
 impl Content {
     /// A hasher whose first field is `domain`: what is being fingerprinted.
     pub fn new(domain: &str) -> Content {
-        let mut content = Content { sha: Sha256::new() };
+        let mut content = Content {
+            sha: Sha256::default(),
+        };
         content.str(domain);
         content
     }
 
     /// Adds an unsigned integer.
     pub fn u64(&mut self, value: u64) -> &mut Self {
-        self.sha.update([b'u']);
-        self.sha.update(value.to_le_bytes());
+        self.sha.update(b"u");
+        self.sha.update(&value.to_le_bytes());
         self
     }
 
     /// Adds a run of bytes (its length first).
     pub fn bytes(&mut self, bytes: &[u8]) -> &mut Self {
-        self.sha.update([b'b']);
-        self.sha.update((bytes.len() as u64).to_le_bytes());
+        self.sha.update(b"b");
+        self.sha.update(&(bytes.len() as u64).to_le_bytes());
         self.sha.update(bytes);
         self
     }
@@ -75,14 +77,14 @@ impl Content {
     /// Adds a string (its length first). For the structure of a description (`"moves"`), never
     /// for a name the user chose.
     pub fn str(&mut self, text: &str) -> &mut Self {
-        self.sha.update([b's']);
-        self.sha.update((text.len() as u64).to_le_bytes());
+        self.sha.update(b"s");
+        self.sha.update(&(text.len() as u64).to_le_bytes());
         self.sha.update(text.as_bytes());
         self
     }
 
     /// The fingerprint of everything added.
     pub fn finish(self) -> Fingerprint {
-        Fingerprint(self.sha.finalize().into())
+        Fingerprint(self.sha.finish())
     }
 }

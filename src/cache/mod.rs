@@ -143,6 +143,8 @@
 pub mod bus_error;
 pub mod fingerprint;
 mod payload;
+mod sha256;
+mod temporary;
 #[cfg(test)]
 mod tests;
 
@@ -156,6 +158,7 @@ use std::io::{self, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+use temporary::Temporary;
 
 /// The first bytes of a cache file.
 const MAGIC: [u8; 8] = *b"SSTCACHE";
@@ -458,15 +461,10 @@ impl TableCache {
             return false;
         };
         let written = std::fs::create_dir_all(dir).and_then(|()| {
-            remove_stale_temporaries(dir);
-            let mut temp = tempfile::Builder::new()
-                .prefix(".table-")
-                .suffix(".tmp")
-                .tempfile_in(dir)?;
-            write_file(temp.as_file_mut(), &entry.fingerprint, table)?;
-            temp.persist(dir.join(entry.file_name()))
-                .map_err(|e| e.error)?;
-            Ok(())
+            temporary::remove_stale(dir);
+            let mut temp = Temporary::new_in(dir)?;
+            write_file(temp.file(), &entry.fingerprint, table)?;
+            temp.persist(&dir.join(entry.file_name()))
         });
         match written {
             Ok(()) => true,
@@ -547,30 +545,6 @@ fn is_absent(e: &io::Error) -> bool {
         e.kind(),
         io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
     )
-}
-
-/// Removes the temporary files in `dir` that no save has touched for [`STALE_AFTER`]: left by a
-/// process killed while writing. Best effort: a file another process removes first is fine.
-fn remove_stale_temporaries(dir: &Path) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if !(name.starts_with(".table-") && name.ends_with(".tmp")) {
-            continue;
-        }
-        let stale = entry
-            .metadata()
-            .and_then(|m| m.modified())
-            .ok()
-            .and_then(|modified| modified.elapsed().ok())
-            .is_some_and(|age| age >= STALE_AFTER);
-        if stale {
-            let _ = std::fs::remove_file(entry.path());
-        }
-    }
 }
 
 /// Writes the header and the payload to `file`: the checksum is computed while the payload

@@ -342,15 +342,46 @@ pub fn parse_duration(text: &str) -> std::result::Result<std::time::Duration, Du
 /// A positive byte count no larger than the physical memory: `4GiB`, `512 MB`, `1000000`.
 pub fn parse_bytes(text: &str) -> std::result::Result<u64, SizeError> {
     let physical = crate::limit::physical_memory();
-    match text.trim().parse::<bytesize::ByteSize>() {
-        Ok(size) if physical.is_some_and(|p| size.as_u64() > p) => Err(SizeError::MoreThanMemory {
+    match byte_count(text) {
+        Some(size) if physical.is_some_and(|p| size > p) => Err(SizeError::MoreThanMemory {
             text: text.to_string(),
             physical: physical.unwrap_or(0),
         }),
-        Ok(size) if size.as_u64() > 0 => Ok(size.as_u64()),
-        Ok(_) => Err(SizeError::Zero(text.to_string())),
-        Err(_) => Err(SizeError::Unreadable(text.to_string())),
+        Some(size) if size > 0 => Ok(size),
+        Some(_) => Err(SizeError::Zero(text.to_string())),
+        None => Err(SizeError::Unreadable(text.to_string())),
     }
+}
+
+/// A number (`4`, `1.5`) and a unit, any case, spaces between allowed: none or `B` for bytes,
+/// `KB` (or `K`), `MB`, `GB`, `TB`, `PB` for powers of 1000, `KiB` (or `Ki`), `MiB`, `GiB`,
+/// `TiB`, `PiB` for powers of 1024 (as the `bytesize` crate read them before this was written
+/// here, to spare the library a dependency). Past `u64::MAX`: `u64::MAX`, which is more than
+/// any machine's memory.
+fn byte_count(text: &str) -> Option<u64> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let number: f64 = number.parse().ok()?;
+    let power = |base: f64, k: i32| base.powi(k);
+    let scale = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1.0,
+        "k" | "kb" => power(1000.0, 1),
+        "m" | "mb" => power(1000.0, 2),
+        "g" | "gb" => power(1000.0, 3),
+        "t" | "tb" => power(1000.0, 4),
+        "p" | "pb" => power(1000.0, 5),
+        "ki" | "kib" => power(1024.0, 1),
+        "mi" | "mib" => power(1024.0, 2),
+        "gi" | "gib" => power(1024.0, 3),
+        "ti" | "tib" => power(1024.0, 4),
+        "pi" | "pib" => power(1024.0, 5),
+        _ => return None,
+    };
+    // `as` saturates: a count past u64::MAX is u64::MAX.
+    Some((number * scale) as u64)
 }
 
 /// A transposition table's size: `auto`, `off`, or a byte count as [`parse_bytes`] reads it.

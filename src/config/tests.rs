@@ -187,3 +187,21 @@ fn solutions_are_read_and_zero_is_refused_at_its_line() {
         "s.toml:4: search.solutions: 0 is out of range (allowed: 1 to 4294967296)"
     );
 }
+
+#[test]
+fn byte_counts_read_in_decimal_and_binary_units() {
+    let read = |t: &str| super::byte_count(t);
+    assert_eq!(read("1000000"), Some(1_000_000));
+    assert_eq!(read("4GiB"), Some(4 << 30));
+    assert_eq!(read("4 gib"), Some(4 << 30));
+    assert_eq!(read(" 512 MB "), Some(512_000_000));
+    assert_eq!(read("64KiB"), Some(65_536));
+    assert_eq!(read("1.5 GiB"), Some(3 << 29));
+    assert_eq!(read("2k"), Some(2000));
+    assert_eq!(read("7 B"), Some(7));
+    assert_eq!(read("1000000TiB"), Some(1_000_000 << 40));
+    assert_eq!(read("99999999999 PiB"), Some(u64::MAX));
+    for bad in ["", "zz", "GiB", "4 GiBs", "1.2.3 MB", "-4GiB", "4 G iB"] {
+        assert_eq!(read(bad), None, "{bad:?}");
+    }
+}

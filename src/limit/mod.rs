@@ -142,8 +142,9 @@ impl fmt::Display for Limit {
     }
 }
 
-/// `n` with its digits in groups of three: `67,108,872`.
-fn grouped(n: u128) -> String {
+/// `n` with its digits in groups of three: `67,108,872` (the one formatter of counts: limits,
+/// and the records' text).
+pub fn grouped(n: u128) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, digit) in digits.chars().enumerate() {

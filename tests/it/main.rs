@@ -49,6 +49,8 @@ mod cases;
 mod classes;
 mod cli;
 mod cli_io;
+// The cluster sweep: only in a build with the cargo feature `cluster` (the default).
+#[cfg(feature = "cluster")]
 mod cluster;
 mod deepening;
 mod differential;

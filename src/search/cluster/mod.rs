@@ -117,23 +117,47 @@
 //! [`Ticker`]: crate::limit::Ticker
 //! [`Latch`]: crate::limit::Latch
 
+// The runner: timely, its network and its workers. Only with the cargo feature `cluster` (on in
+// the command line as shipped, off in the Python package and the core by default: timely adds
+// some 25 crates to a build); without it the entry points below refuse with one line.
+#[cfg(feature = "cluster")]
 mod expand;
+#[cfg(feature = "cluster")]
 mod fault;
+#[cfg(feature = "cluster")]
 mod framing;
+#[cfg(feature = "cluster")]
 mod net;
+#[cfg(feature = "cluster")]
 mod part;
+#[cfg(feature = "cluster")]
 mod plan;
+#[cfg(feature = "cluster")]
 mod run;
+#[cfg(feature = "cluster")]
 mod wire;
+#[cfg(feature = "cluster")]
 mod worker;
 
-use super::layers::{self, Layers, XorWords};
+use super::layers::Layers;
+#[cfg(feature = "cluster")]
+use super::layers::{self, XorWords};
 use crate::error::{Error, Location};
 use crate::limit::Limits;
 use crate::space::{GoalSet, Indexed, Invertible, XorMoves};
+#[cfg(feature = "cluster")]
 use expand::{PerState, Pull};
+#[cfg(feature = "cluster")]
 use run::run;
 use serde::Serialize;
+
+/// Whether this build can run a cluster sweep (the cargo feature `cluster`). Without it,
+/// [`forward`], [`backward`] and [`xor_backward`] answer [`NOT_BUILT`] as their fault, and a
+/// front end should refuse the flags before any work.
+pub const BUILT: bool = cfg!(feature = "cluster");
+
+/// What a sweep on a cluster answers in a build without the cargo feature `cluster`.
+pub const NOT_BUILT: &str = "this build has no cluster sweep: rebuild with the cargo feature `cluster` (statespace-cli has it by default)";
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -282,45 +306,67 @@ pub struct Swept<S> {
     pub report: Report,
 }
 
-/// [`layers::forward`] on `cluster`.
+/// [`layers::forward`](super::layers::forward) on `cluster`.
 pub fn forward<P: Indexed + Send + Sync + 'static>(
     space: Arc<P>,
     start: P::State,
     cluster: &Cluster,
     limits: &Limits,
 ) -> Result<Swept<P::State>, Fault> {
-    let sources = vec![space.index(start)];
-    let expand = PerState {
-        space: space.clone(),
+    #[cfg(feature = "cluster")]
+    return {
+        let sources = vec![space.index(start)];
+        let expand = PerState {
+            space: space.clone(),
+        };
+        run(space, sources, expand, cluster, limits)
     };
-    run(space, sources, expand, cluster, limits)
+    #[cfg(not(feature = "cluster"))]
+    Err(not_built((space, start, cluster, limits)))
 }
 
-/// [`layers::backward`] on `cluster`.
+/// [`layers::backward`](super::layers::backward) on `cluster`.
 pub fn backward<P: Indexed + Invertible + GoalSet + Send + Sync + 'static>(
     space: Arc<P>,
     cluster: &Cluster,
     limits: &Limits,
 ) -> Result<Swept<P::State>, Fault> {
-    let sources = layers::goal_indices(&*space);
-    let expand = PerState {
-        space: space.clone(),
+    #[cfg(feature = "cluster")]
+    return {
+        let sources = layers::goal_indices(&*space);
+        let expand = PerState {
+            space: space.clone(),
+        };
+        run(space, sources, expand, cluster, limits)
     };
-    run(space, sources, expand, cluster, limits)
+    #[cfg(not(feature = "cluster"))]
+    Err(not_built((space, cluster, limits)))
 }
 
-/// [`layers::xor_backward`] on `cluster`: blocks of 64-state words.
+/// [`layers::xor_backward`](super::layers::xor_backward) on `cluster`: blocks of 64-state
+/// words.
 pub fn xor_backward<P: XorMoves + GoalSet + Send + Sync + 'static>(
     space: Arc<P>,
     cluster: &Cluster,
     limits: &Limits,
 ) -> Result<Swept<P::State>, Fault> {
-    let sources = layers::goal_indices(&*space);
-    let expand = Pull(XorWords::new(&*space));
-    run(space, sources, expand, cluster, limits)
+    #[cfg(feature = "cluster")]
+    return {
+        let sources = layers::goal_indices(&*space);
+        let expand = Pull(XorWords::new(&*space));
+        run(space, sources, expand, cluster, limits)
+    };
+    #[cfg(not(feature = "cluster"))]
+    Err(not_built((space, cluster, limits)))
 }
 
-#[cfg(test)]
+/// The fault of a build without the runner (the arguments taken only to be let go).
+#[cfg(not(feature = "cluster"))]
+fn not_built<T>(_: T) -> Fault {
+    Fault(NOT_BUILT.to_string())
+}
+
+#[cfg(all(test, feature = "cluster"))]
 mod tests {
     use super::*;
     use crate::limit::Limit;

@@ -93,6 +93,7 @@ mod xor;
 
 // The cluster sweep runs these layers on timely workers: it counts a layer as this loop does and
 // pulls the words of an XOR space with the same code.
+#[cfg(feature = "cluster")]
 pub(super) use sweep::Merged;
 pub(super) use xor::XorWords;
 

@@ -46,7 +46,9 @@ impl XorWords {
         }
     }
 
-    /// Every move's word offset `m >> 6`: state word `w` reaches word `w ^ offset`.
+    /// Every move's word offset `m >> 6`: state word `w` reaches word `w ^ offset` (the
+    /// cluster's plan of which worker pulls from which).
+    #[cfg(feature = "cluster")]
     pub(in crate::search) fn word_offsets(&self) -> impl Iterator<Item = usize> + '_ {
         self.groups
             .iter()
