@@ -98,3 +98,15 @@ pub mod search;
 pub mod setup;
 pub mod space;
 pub mod toys;
+
+// `keys!` expands in a plugin's crate, which need not depend on serde: the derive it writes
+// names serde through this crate. (`serde(crate = "...")` takes a path in a string, where
+// `$crate` does not expand: the path starts `statespace::`, which names this crate inside it
+// too.)
+extern crate self as statespace;
+
+/// What the exported macros use, re-exported so that a plugin's crate needs none of it itself.
+#[doc(hidden)]
+pub mod __private {
+    pub use serde;
+}

@@ -28,7 +28,7 @@
 //! | file | holds |
 //! |---|---|
 //! | `lib.rs` | the module list, the clap command, [`run`] and the dispatch; clap's errors on one line |
-//! | `solve.rs`, `judge.rs`, `puzzles.rs`, `export.rs`, `explore.rs` | one subcommand each: its flags and its run |
+//! | `solve.rs`, `judge.rs`, `puzzles.rs`, `export.rs`, `explore.rs`, `new.rs` | one subcommand each: its flags and its run |
 //! | `config_arg.rs`, `start.rs`, `limits.rs`, `cache.rs` | the flags several subcommands share |
 //! | `boards.rs`, `scrambles.rs`, `lines.rs` | the batch inputs, read one item at a time under a cap |
 //! | `atomic_output.rs`, `progress.rs` | output files written whole or not at all; the progress line |
@@ -50,6 +50,7 @@ mod export;
 mod judge;
 mod limits;
 mod lines;
+mod new;
 mod progress;
 mod puzzles;
 mod scrambles;
@@ -85,6 +86,8 @@ enum Command {
     Export(export::ExportArgs),
     /// Sweep every state that can reach the goal: counts by distance, the farthest board.
     Explore(explore::ExploreArgs),
+    /// Write a plugin crate for a puzzle of your own into DIR: it builds and runs as it is.
+    New(new::NewArgs),
 }
 
 /// Parses the process's command line, runs it with the puzzles of `registry` and maps the
@@ -140,6 +143,7 @@ fn dispatch(command: Command, registry: &Registry) -> Exit {
         Command::Puzzles(args) => puzzles::run(args, registry),
         Command::Export(args) => export::run(args, registry),
         Command::Explore(args) => explore::run(args, registry),
+        Command::New(args) => new::run(args),
     }));
     match result {
         Ok(result) => report(result),

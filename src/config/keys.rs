@@ -289,8 +289,8 @@ macro_rules! keys {
         }
     ) => {
         $(#[$meta])*
-        #[derive(Debug, Default, ::serde::Deserialize)]
-        #[serde(deny_unknown_fields)]
+        #[derive(Debug, Default, $crate::__private::serde::Deserialize)]
+        #[serde(crate = "statespace::__private::serde", deny_unknown_fields)]
         $vis struct $name {
             $(
                 #[doc = $doc]
@@ -314,8 +314,8 @@ macro_rules! keys {
         }
     ) => {
         $(#[$meta])*
-        #[derive(Debug, ::serde::Deserialize)]
-        #[serde(deny_unknown_fields)]
+        #[derive(Debug, $crate::__private::serde::Deserialize)]
+        #[serde(crate = "statespace::__private::serde", deny_unknown_fields)]
         $vis struct $name {
             /// `kind`: the puzzle's name in `[puzzle]`, the goal's in `[goal]`, the
             /// heuristic's in `[heuristic]`.

@@ -13,6 +13,7 @@
 //! - `cli_io`: the binary at its edges: a `--boards` stream with bad bytes and huge lines, a
 //!   closed or full stdout, outputs that are devices, FIFOs or symlinks, clap's errors.
 //! - `limits`: time limit, Ctrl-C, memory budget.
+//! - `new`: `statespace new`: the plugin crate it writes, and what it refuses.
 //! - `differential`: random small instances of every plugin, every mode and the flags that
 //!   change an engine's work, against a brute force over simulators written from the README;
 //!   paths replayed, solution listings compared; `STATESPACE_DIFFERENTIAL=N` for a longer run.
@@ -61,6 +62,7 @@ mod flip;
 mod fuzz;
 mod heuristics;
 mod limits;
+mod new;
 mod peg;
 mod perm;
 mod shift;
