@@ -354,30 +354,36 @@ def test_records_and_puzzles():
     assert list(kinds) == [p["kind"] for p in cli_json("puzzles", "--json")]
 
 
-def python_examples():
-    """The Python blocks of the README's "From Python" section."""
-    readme = (ROOT / "README.md").read_text()
-    section = readme.split("\n## From Python\n", 1)[1].split("\n## ", 1)[0]
-    return re.findall(r"```python\n(.*?)```", section, re.S)
+# The pages whose Python blocks are run as written: the README's example, and the guide's page on
+# the Python package.
+EXAMPLE_PAGES = ("README.md", "docs/python.md")
 
 
-def test_the_readme_has_examples():
-    assert len(python_examples()) >= 4
+def python_examples(page):
+    """The Python code blocks of `page` (a path from the repository's root), in order."""
+    text = (ROOT / page).read_text()
+    return re.findall(r"^```python\n(.*?)^```", text, re.S | re.M)
 
 
-def test_the_readme_examples_run_as_written(monkeypatch):
-    """In order, in one namespace, as a reader runs them (the drawing needs matplotlib: CI
-    installs it; without it that example is skipped)."""
+def test_the_docs_have_examples():
+    assert len(python_examples("README.md")) >= 1
+    assert len(python_examples("docs/python.md")) >= 4
+
+
+@pytest.mark.parametrize("page", EXAMPLE_PAGES)
+def test_the_docs_examples_run_as_written(page, monkeypatch):
+    """Each page's blocks in order, in one namespace, as a reader runs them (the drawing needs
+    matplotlib: CI installs it; without it that example is skipped)."""
     monkeypatch.chdir(ROOT)
     monkeypatch.setenv("MPLBACKEND", "Agg")
     namespace = {}
-    for index, example in enumerate(python_examples()):
+    for index, example in enumerate(python_examples(page)):
         if "matplotlib" in example:
             pytest.importorskip("matplotlib")
         with warnings.catch_warnings():
             # plt.show() without a display: the figure was drawn, there is nowhere to show it.
             warnings.filterwarnings("ignore", "FigureCanvasAgg is non-interactive")
-            exec(compile(example, f"README.md example {index + 1}", "exec"), namespace)
+            exec(compile(example, f"{page} example {index + 1}", "exec"), namespace)
 
 
 def cli_file(tmp_path, *args):
