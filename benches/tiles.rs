@@ -21,7 +21,7 @@
 //!   (default all 100).
 //! - `--manhattan N`, `--pathfinding N`, `--lc N`: the N easiest for those (default 10, 5, 100).
 //! - `--transpositions off|auto|SIZE`: our IDA*'s transposition table (default auto, as the
-//!   command line's); BENCHMARKS.md compares `off` and `auto`.
+//!   command line's); BENCHMARKS.md compares `off` and `auto` on Klotski.
 
 use statespace::cache::TableCache;
 use statespace::config::parse_transpositions;

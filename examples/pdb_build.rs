@@ -1,6 +1,6 @@
 //! One blank-aware tile pattern database built per process, for timing, peak memory and
-//! instruction counts (the 15-puzzle's 7-8 split is the target: BENCHMARKS.md, "Pattern
-//! databases: the 7-8 tables").
+//! instruction counts (the 15-puzzle's 7-8 split is the target: BENCHMARKS.md, "Sliding
+//! tiles: Korf's 100").
 //!
 //! ```sh
 //! cargo build --release --example pdb_build

@@ -30,7 +30,7 @@
 //!   moved (for tiles the blank's cell is left out: the blank is where the tile was). A Shift
 //!   move also marks its whole line, since a cell can keep its colour while the row moves.
 //! - **Plain SVG, written by hand**, like [`plot`](crate::plot): rectangles and text with every
-//!   coordinate printed to one decimal, so the same solution gives the same bytes (the README's
+//!   coordinate printed to one decimal, so the same solution gives the same bytes (the guide's
 //!   picture is checked by a test). Text widths are estimated (0.6 em a character).
 //! - **Size.** A strip of big boards is large (one rectangle a cell): past [`MAX_SVG_CELLS`] cells
 //!   in all, [`solution_svg`] refuses rather than write a file no viewer opens.

@@ -223,7 +223,7 @@ pub fn text(e: &Exploration, memory: &PeakMemory) -> String {
     out
 }
 
-/// The JSON form, on one line: the fields of the README's `explore --json` table.
+/// The JSON form, on one line: the fields of the guide's `explore --json` table (docs/explore.md).
 pub fn json(e: &Exploration, memory: &PeakMemory) -> String {
     json_value(e, memory).to_string()
 }

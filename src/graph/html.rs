@@ -10,7 +10,7 @@
 //! the goals as the DOT export does (start filled blue, goals green with a double border), and
 //! offers:
 //!
-//! - two layouts: rows by depth from the start (the default, like the README's Graphviz picture;
+//! - two layouts: rows by depth from the start (the default, like the guide's Graphviz picture, docs/explore.md;
 //!   wide depths wrap onto several rows) and a force-directed one (d3-force) to switch to;
 //! - pan and zoom (d3-zoom), and a hover card with the board, its depth and its goal distance;
 //! - a click that lights a shortest path to a goal: read from the goal distances when the graph

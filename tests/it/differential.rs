@@ -4,8 +4,8 @@
 //! written here.
 //!
 //! **The simulators** (one file each: `differential/flip.rs`, `shift.rs`, `tiles.rs`,
-//! `perm.rs`, `blocks.rs`, `peg.rs`) implement each puzzle from the README alone, on plain
-//! grids and vectors: the moves, their labels as the README documents them, the goals and the
+//! `perm.rs`, `blocks.rs`, `peg.rs`) implement each puzzle from the guide alone (docs/), on plain
+//! grids and vectors: the moves, their labels as the guide documents them, the goals and the
 //! board text `solve` prints; none calls a plugin (perm reads the project's `.tws` files with a
 //! reader of its own). [`sim::brute_force`] is a breadth-first search over a simulator: the
 //! fewest moves, or that no goal is reachable, and how many shortest label sequences there are.
@@ -19,10 +19,10 @@
 //! and `solutions = 3` where the engine lists solutions:
 //! - the fewest moves are the brute force's, or `Impossible` where it finds no goal. Two other
 //!   answers are allowed, only to `iddfs` and `idastar` without their table's default size
-//!   (`off`, `200`), which the README does not promise to prove a cyclic space unsolvable: the
+//!   (`off`, `200`), which the guide does not promise to prove a cyclic space unsolvable: the
 //!   depth limit, given one more than the depth of the start's whole component on an
 //!   unsolvable start; and a state limit of [`DEPTH_FIRST_BUDGET`] (counted as given up). With
-//!   `auto` they get no limit and must prove it, as the README says they do. An engine whose
+//!   `auto` they get no limit and must prove it, as the guide says they do. An engine whose
 //!   answers are not promised minimal (`"optimal": false`: beam search) is held to a path no
 //!   shorter than the brute force's that replays to a goal, or a limit, never `Impossible`
 //!   where there is a path; its listings are not compared;
@@ -30,10 +30,10 @@
 //!   replayed from the start, each board after a move is the text the answer prints, and the
 //!   last is a goal;
 //! - with `solutions = 3`: at most 3, distinct, each optimal and replaying to a goal, the first
-//!   the answer's path; as many as there are where the README fixes which sequences count (Flip:
+//!   the answer's path; as many as there are where the guide fixes which sequences count (Flip:
 //!   sets of presses; tiles: every shortest sequence); `all_optimal` exactly when fewer than
 //!   asked; and every engine, thread count and table size lists the same ones in the same order
-//!   (the README's promise);
+//!   (the guide's promise);
 //! - the table cache: every mode again on two fresh instances sharing a cache directory (the
 //!   second loads what the first saved: `table_loaded`), with no warning;
 //! - the binary: a third of the modes through `statespace solve --json` with random flags
@@ -118,7 +118,7 @@ impl Tally {
 const DEFAULT_CASES_PER_PLUGIN: usize = 10;
 
 /// The engines that may stop at a limit without their table's default size (see the module
-/// docs): they search depth first, and without a table that holds the space the README promises
+/// docs): they search depth first, and without a table that holds the space the guide promises
 /// no proof on a cyclic space (`iddfs` only "when a round meets its depth bound nowhere"). Every
 /// other mode, a new one too, must answer.
 const DEPTH_FIRST: [Mode; 2] = [Mode::IDDFS, Mode::IDASTAR];
@@ -292,7 +292,7 @@ fn variants(instance: &Instance, mode: Mode, truth: &Truth) -> Vec<Flags> {
 /// The depth limit a run gets: on a start the brute force finds unsolvable, for the engines of
 /// [`DEPTH_FIRST`] without their transposition table's default size (`off`, `200`), one more
 /// than the depth of the start's whole component; none otherwise. With the default table the
-/// README promises the proof ("with the table, a deepening also proves a small cyclic space
+/// guide promises the proof ("with the table, a deepening also proves a small cyclic space
 /// unsolvable"), so those runs get no limit and must prove it.
 fn depth_limit(
     instance: &Instance,
@@ -458,7 +458,7 @@ fn check<S: Simulator>(
         for (what, other) in &listings[1..] {
             assert_eq!(
                 other, list,
-                "{what}\nlists other solutions than\n{first}\n(the README: every engine that \
+                "{what}\nlists other solutions than\n{first}\n(the guide: every engine that \
                  lists gives the same ones in the same order)"
             );
         }

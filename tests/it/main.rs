@@ -15,7 +15,7 @@
 //! - `limits`: time limit, Ctrl-C, memory budget.
 //! - `new`: `statespace new`: the plugin crate it writes, and what it refuses.
 //! - `differential`: random small instances of every plugin, every mode and the flags that
-//!   change an engine's work, against a brute force over simulators written from the README;
+//!   change an engine's work, against a brute force over simulators written from the guide;
 //!   paths replayed, solution listings compared; `STATESPACE_DIFFERENTIAL=N` for a longer run.
 //! - `deepening`: the depth-first engines' transposition table and bidirectional BFS on the
 //!   built-in puzzles: BFS's answers, the table's hits and savings, its key and flag, limits.
@@ -42,7 +42,7 @@
 //! - `explore`: `statespace explore` and the whole-space engine: histograms against brute force,
 //!   every strategy and thread count agreeing, JSON, plot, limits.
 //! - `view`: the HTML export page in headless Chromium (boards drawn, offline, not blank), the
-//!   SVG pictures of solutions, and the README's pictures in docs/.
+//!   SVG pictures of solutions, and the guide's pictures in docs/.
 
 mod algebra;
 mod blocks;

@@ -8,7 +8,7 @@
 //! tests print a note and pass, except under `CI` (set by `.ci/run`'s CI runs), where they fail:
 //! CI installs Chromium, so a missing one is a broken setup, not a reason to skip.
 //!
-//! `UPDATE_DOCS=1 cargo test` regenerates the README's pictures in docs/ (screenshots of the page
+//! `UPDATE_DOCS=1 cargo test` regenerates the guide's pictures in docs/ (screenshots of the page
 //! and a solution strip); otherwise the test checks that the screenshots decode and are not
 //! blank (they are not byte-reproducible) and that the solution SVG is current.
 
@@ -409,7 +409,7 @@ fn solve_svg_draws_the_start_alone_when_impossible_and_nothing_at_a_limit() {
         .stderr(predicate::str::is_match("^statespace: error: .*no such directory\n$").unwrap());
 }
 
-/// The README's pictures: the page on the whole 3 x 3 Flip space and on a Shift neighbourhood,
+/// The guide's pictures: the page on the whole 3 x 3 Flip space and on a Shift neighbourhood,
 /// made by `export` and Chromium, and a solution strip made by `solve --svg`.
 /// `UPDATE_DOCS=1 cargo test` remakes them.
 #[test]

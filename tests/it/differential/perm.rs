@@ -2,7 +2,7 @@
 //! (`Set NAME pieces twists`, a `Solved` block, `Move` blocks: per orbit a line of 1-based
 //! slots and, for orbits that twist, a line of twists; `#` comments) and the composition
 //! twsearch defines: after a move `m`, slot `i` holds what slot `m[i]` held, its twist plus the
-//! twist the move's file gives that piece (the twist line is by starting slot: entry `m[i]`). A generator's powers are the moves, named as the README says (order 4: `R`, `R2`,
+//! twist the move's file gives that piece (the twist line is by starting slot: entry `m[i]`). A generator's powers are the moves, named as the guide says (order 4: `R`, `R2`,
 //! `R'`; order 6: `R`, `R2`, `R3`, `R2'`, `R'`; `qtm` keeps the quarter turns). A state prints
 //! per orbit its name, the pieces (0-based labels) and, for orbits that twist, `/` and the
 //! twists; the goal is the solved state.

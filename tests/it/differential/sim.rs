@@ -1,12 +1,12 @@
 //! What every simulator of the differential suite offers ([`Simulator`]), and the brute force
 //! over one ([`brute_force`]): a breadth-first search over the simulator's own boards and
 //! labels, which also counts the shortest label sequences (for the puzzles whose solution
-//! listings the README pins down).
+//! listings the guide pins down).
 
 use std::collections::HashMap;
 use std::hash::Hash;
 
-/// A puzzle the slow, obvious way: boards, every legal move with the label the README gives it,
+/// A puzzle the slow, obvious way: boards, every legal move with the label the guide gives it,
 /// the goal, and the board text `solve` prints. Nothing in a simulator calls a plugin.
 pub trait Simulator {
     /// A position. Equal boards must be the same position to the puzzle (blocks keeps its
@@ -16,14 +16,14 @@ pub trait Simulator {
     /// The board as `solve` prints it (`boards`, `start`).
     fn text(&self, board: &Self::Board) -> String;
 
-    /// Every legal move of `board`: its label, as the README documents it, and the board after.
+    /// Every legal move of `board`: its label, as the guide documents it, and the board after.
     fn moves(&self, board: &Self::Board) -> Vec<(String, Self::Board)>;
 
     /// Whether `board` is a goal.
     fn is_goal(&self, board: &Self::Board) -> bool;
 
     /// The board after the move labelled `label`: the one legal move of `board` the label
-    /// names, read against the labels the README documents (an unknown or illegal label, or one
+    /// names, read against the labels the guide documents (an unknown or illegal label, or one
     /// that names two moves, is the error).
     fn apply(&self, board: &Self::Board, label: &str) -> Result<Self::Board, String> {
         let mut named = self.moves(board).into_iter().filter(|(l, _)| l == label);
@@ -37,7 +37,7 @@ pub trait Simulator {
         }
     }
 
-    /// How many solutions `--solutions N` lists at most, where the README fixes which optimal
+    /// How many solutions `--solutions N` lists at most, where the guide fixes which optimal
     /// move sequences count as distinct (`sequences` of `length` moves were found by the brute
     /// force); `None` where the puzzle's move order is not pinned down to count.
     fn solutions_there_are(&self, sequences: u128, length: usize) -> Option<u128> {

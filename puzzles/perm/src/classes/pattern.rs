@@ -23,7 +23,7 @@
 //! tables, and one read far from the caches, in the table. (Numbering the whole of A instead,
 //! 11 M classes of the 88 M corner states, made a table 4.9 % smaller but needed a second read
 //! far from the caches per look-up, in a 336 MiB `class_of`, and 336 MiB more on disk and in
-//! memory; the search was no faster for it on the machine measured, BENCHMARKS.md.)
+//! memory; the search was no faster for it on the machine measured: the history of BENCHMARKS.md in git.)
 
 use super::numbering::{
     MAX_CLASSES, MAX_ROTATIONS, SYM_BITS, SYM_MASK, SYMMETRIC, check_numbers, inverse_rotations,
