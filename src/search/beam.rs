@@ -3,7 +3,7 @@
 //! For puzzles too large to solve optimally in the time at hand (the 24-puzzle's hardest boards
 //! take a dedicated solver days, a 6x6x6 is out of reach of any exact search), a path that is
 //! short, if not the shortest, found in seconds. Each depth's states are expanded; their
-//! successors not kept before are ranked and the first `width` kept as the next depth. The
+//! successors never met before are ranked and the first `width` kept as the next depth. The
 //! first goal generated ends the search, and its path is rebuilt from each kept state's parent.
 //!
 //! The ranking, fewest first (in the order generated among equals):
@@ -25,16 +25,15 @@
 //! - otherwise an empty beam proves nothing: the answer is [`Limit::Width`], "no path within
 //!   the beam" (a wider beam may find one).
 //!
-//! Memory: every state kept (at most `width` a depth) with its parent and move, in a hash set
-//! too, so that no state is kept twice (a state kept at an earlier depth is not worth keeping
-//! again: its successors were ranked then), and the successors of the current depth (at most
-//! `width` times the moves), in a set cleared at each depth, so that none is ranked twice. A
-//! successor ranked out is forgotten: it may be met and ranked again at a later depth. That
-//! keeps memory linear in the width and the depth, not in everything generated (a 6x6x6 beam
-//! of 10,000 generates half a million states a depth). When the beam never cuts, every
-//! successor is kept, and the sets are those of breadth-first search. Checked against the
-//! memory budget as they grow. Time and Ctrl-C: the successors generated are counted on a
-//! [`Ticker`](crate::limit::Ticker), as in every engine.
+//! Memory: every state kept (at most `width` a depth) with its parent and move, and a hash set
+//! of every state met, so that no state is ranked twice (a state met again at a later depth is
+//! not worth keeping: it was kept, or ranked out, earlier). That set also makes the search end
+//! on a finite space whatever the width: each depth ranks only states never met before. (A set
+//! of the kept states alone, the others forgotten, would hold less, but a narrow beam on a
+//! space whose goal it cannot reach then wanders among the same states for as long as the
+//! limits allow.) All of it is checked against the memory budget after every expansion, so a
+//! big puzzle's beam stops at the budget with the figure, never past it. Time and Ctrl-C: the
+//! successors generated are counted on a [`Ticker`](crate::limit::Ticker), as in every engine.
 //!
 //! Trade-offs: the width is the one knob (`[search] beam_width`, `--beam-width`): wider finds
 //! shorter paths, in time and memory linear in it. Ranking by `h` alone (not `g + h`) is greedy:
@@ -120,9 +119,8 @@ pub fn solve<P: StateSpace>(
         return finish(Outcome::Solved(path), stats);
     }
     let mut depths: Vec<Vec<Kept<P::State, P::Move>>> = vec![vec![first]];
-    // Every state kept, and the successors of the depth being expanded (see the module docs).
-    let mut kept: HashSet<P::State> = HashSet::from_iter([start]);
-    let mut fresh: HashSet<P::State> = HashSet::new();
+    // Every state met (see the module docs).
+    let mut seen: HashSet<P::State> = HashSet::from_iter([start]);
     let entry = std::mem::size_of::<Kept<P::State, P::Move>>() as u128;
     let mut kept_bytes = entry;
     let mut cut = false;
@@ -136,7 +134,6 @@ pub fn solve<P: StateSpace>(
             return finish(Outcome::LimitReached(Limit::Depth(max)), stats);
         }
         next.clear();
-        fresh.clear();
         let layer = depths.last().expect("the start's depth");
         for (i, parent) in layer.iter().enumerate() {
             stats.expanded += 1;
@@ -148,7 +145,7 @@ pub fn solve<P: StateSpace>(
                 if goal.is_some() || previous.is_some_and(|p| !space.may_follow(p, m)) {
                     return;
                 }
-                if kept.contains(&t) || !fresh.insert(t) {
+                if !seen.insert(t) {
                     return;
                 }
                 let entry = Kept {
@@ -165,21 +162,21 @@ pub fn solve<P: StateSpace>(
             if let Err(limit) = ticker.tick(work) {
                 return finish(Outcome::LimitReached(limit), stats);
             }
-            // The depths kept, their set, and this depth's successors so far, ranked and in
-            // their set, against the budget (a set's allocation is a field read).
+            // The depths kept, this depth's successors ranked so far, and the set of every
+            // state met, against the budget (a set's allocation is a field read).
             let ranked = (next.capacity() * std::mem::size_of::<Ranked<P>>()) as u128;
-            let sets = (kept.allocation_size() + fresh.allocation_size()) as u128;
-            if let Err(limit) = limits.check_memory(kept_bytes + ranked + sets) {
+            let set = seen.allocation_size() as u128;
+            if let Err(limit) = limits.check_memory(kept_bytes + ranked + set) {
                 return finish(Outcome::LimitReached(limit), stats);
             }
             if let Some(goal) = goal {
-                stats.visited = (kept.len() + fresh.len()) as u64;
+                stats.visited = seen.len() as u64;
                 let path = rebuild(&depths, goal, start);
                 stats.depth = path.len() as u32;
                 return finish(Outcome::Solved(path), stats);
             }
         }
-        stats.visited = (kept.len() + fresh.len()) as u64;
+        stats.visited = seen.len() as u64;
         stats.peak_frontier = stats.peak_frontier.max(next.len() as u64);
         if next.is_empty() {
             let outcome = match cut {
@@ -194,10 +191,9 @@ pub fn solve<P: StateSpace>(
             next.truncate(width);
         }
         next.sort_unstable_by_key(|&(h, order, _)| (h, order));
-        kept.extend(next.iter().map(|(_, _, k)| k.state));
         kept_bytes += next.len() as u128 * entry;
         if let Some(max) = limits.max_states
-            && kept.len() as u64 > max
+            && seen.len() as u64 > max
         {
             return finish(Outcome::LimitReached(Limit::States(max)), stats);
         }
