@@ -163,9 +163,10 @@ pub fn solve<P: StateSpace>(
                 return finish(Outcome::LimitReached(limit), stats);
             }
             // The depths kept, this depth's successors ranked so far, and the set of every
-            // state met, against the budget (a set's allocation is a field read).
+            // state met, against the budget (a set's allocation is a field read; twice it,
+            // since growing the set holds the old table beside the new one).
             let ranked = (next.capacity() * std::mem::size_of::<Ranked<P>>()) as u128;
-            let set = seen.allocation_size() as u128;
+            let set = seen.allocation_size() as u128 * 2;
             if let Err(limit) = limits.check_memory(kept_bytes + ranked + set) {
                 return finish(Outcome::LimitReached(limit), stats);
             }
