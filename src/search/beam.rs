@@ -12,7 +12,7 @@
 //!   permutation puzzles: pieces and twists out of place). A guess is no bound, only an order,
 //!   and the better order for a greedy search: an admissible heuristic of a big cube is a small
 //!   table's bound, the same few values for most states, and a beam ranked by it drifts;
-//! - else its admissible [`Heuristic`] (the 24-puzzle's pattern databases);
+//! - else its admissible [`Heuristic`](crate::space::Heuristic) (the 24-puzzle's pattern databases);
 //! - else none: the order generated alone.
 //!
 //! Guarantees, and what it does not promise:

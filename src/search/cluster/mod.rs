@@ -113,7 +113,8 @@
 //! | `plan.rs` | the cut of the index into blocks and of the blocks among the workers |
 //! | `wire.rs` | the messages workers send each other, and the coding of successor indices |
 //!
-//! [`CHUNK_WORDS`]: layers::CHUNK_WORDS
+//! [`CHUNK_WORDS`]: crate::search::layers::CHUNK_WORDS
+//! [`layers`]: crate::search::layers
 //! [`Ticker`]: crate::limit::Ticker
 //! [`Latch`]: crate::limit::Latch
 
@@ -300,13 +301,13 @@ pub struct Report {
 /// process's workers and `memory_bytes` this process's bitsets), and how the cluster ran.
 #[derive(Clone, Debug)]
 pub struct Swept<S> {
-    /// The sweep, as [`layers`] reports it.
+    /// The sweep, as the [layer engine](crate::search::layers) reports it.
     pub layers: Layers<S>,
     /// Processes, workers, traffic.
     pub report: Report,
 }
 
-/// [`layers::forward`](super::layers::forward) on `cluster`.
+/// [The forward sweep](crate::search::layers::forward) on `cluster`.
 pub fn forward<P: Indexed + Send + Sync + 'static>(
     space: Arc<P>,
     start: P::State,
@@ -325,7 +326,7 @@ pub fn forward<P: Indexed + Send + Sync + 'static>(
     Err(not_built((space, start, cluster, limits)))
 }
 
-/// [`layers::backward`](super::layers::backward) on `cluster`.
+/// [The backward sweep](crate::search::layers::backward) on `cluster`.
 pub fn backward<P: Indexed + Invertible + GoalSet + Send + Sync + 'static>(
     space: Arc<P>,
     cluster: &Cluster,
@@ -343,8 +344,8 @@ pub fn backward<P: Indexed + Invertible + GoalSet + Send + Sync + 'static>(
     Err(not_built((space, cluster, limits)))
 }
 
-/// [`layers::xor_backward`](super::layers::xor_backward) on `cluster`: blocks of 64-state
-/// words.
+/// [The XOR sweep backward](crate::search::layers::xor_backward) on `cluster`: blocks of
+/// 64-state words.
 pub fn xor_backward<P: XorMoves + GoalSet + Send + Sync + 'static>(
     space: Arc<P>,
     cluster: &Cluster,
