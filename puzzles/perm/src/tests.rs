@@ -22,11 +22,12 @@ fn defs_dir() -> PathBuf {
 
 /// Every `.tws` in `configs/defs`, by file stem (`perm_every_corpus_file_parses_and_validates`
 /// checks that none is missing).
-const CORPUS: [&str; 15] = [
+const CORPUS: [&str; 16] = [
     "2x2x2",
     "2x2x2-rotations",
     "3x3x3",
     "3x3x3-rotations",
+    "4x4x4",
     "6x6x6",
     "loopover-3x3",
     "loopover-3x3-rows",
