@@ -151,6 +151,16 @@ pub fn case_histogram(file: &str, name: &str) -> (u64, Vec<u64>) {
 /// The folder `../shared/NAME` beside the checkout (`defs`: twsearch's sample definitions, read
 /// in place and never copied into the project), or `None` when it is not there, as in a fresh
 /// clone: the calling test then says on stderr that it was skipped, and returns.
+/// Runs the binary with `args`: its exit code, stdout and stderr.
+pub fn run_statespace(args: &[&str]) -> (i32, String, String) {
+    let out = statespace().args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 pub fn shared_dir(name: &str) -> Option<PathBuf> {
     let dir = PathBuf::from(crate::ROOT).join("../shared").join(name);
     if dir.is_dir() {

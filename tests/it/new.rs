@@ -1,16 +1,7 @@
 //! `statespace new NAME DIR`: the crate it writes (its build, run and tests are `.ci/run`'s:
 //! minutes of compiling), and what it refuses before writing anything.
 
-use crate::statespace;
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = statespace().args(args).output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use crate::run_statespace as run;
 
 #[test]
 fn new_writes_a_plugin_crate_on_this_clone() {

@@ -6,7 +6,8 @@
 //! replayed by the model alone, the invariants, the CLI's output, and every class of bad
 //! definition (exit 2, one line naming the file and the line or JSON path).
 
-use crate::{config, statespace};
+use crate::config;
+use crate::run_statespace as run;
 use statespace::board_text::BoardText;
 use statespace::config::{Config, Mode};
 use statespace::error::Error;
@@ -371,15 +372,6 @@ fn perm_invariants_prove_boards_unsolvable_at_once() {
         )
         .unwrap();
     assert!(matches!(solution.answer, Answer::Unsolvable));
-}
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = statespace().args(args).output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 #[test]
