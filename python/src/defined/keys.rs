@@ -20,6 +20,7 @@ use pyo3::IntoPyObject;
 use pyo3::ffi;
 use pyo3::prelude::*;
 use std::os::raw::c_int;
+use std::sync::OnceLock;
 
 /// The kind byte that opens a key: the high bits say what the state is; for ints and tuples,
 /// the low bits are the width of each number (1, 2, 4 or 8 bytes, little-endian).
@@ -41,12 +42,43 @@ fn width(min: i64, max: i64) -> u8 {
     }
 }
 
+/// Python's own objects for the ints -5 to 256 (CPython keeps one of each, and every small int
+/// it makes is that one), when they lie one after another in memory at a fixed stride, as in
+/// CPython 3.11 and later: where the first is and the stride. Then the value of an item that
+/// is one of them is read from its address alone ([`small_int`]), with no call into Python.
+/// Found once ([`SmallInts::new`]); `None` where they are not laid out so (every int is then
+/// read by Python's `PyLong_AsLongLongAndOverflow`, with the same answers).
+static SINGLETONS: OnceLock<Option<(usize, usize)>> = OnceLock::new();
+
+/// The smallest and the largest of CPython's cached ints.
+const CACHED: (i64, i64) = (-5, 256);
+
+/// Where CPython's cached ints are, if they are one after another at a fixed stride.
+fn find_singletons(py: Python<'_>) -> Option<(usize, usize)> {
+    let address = |v: i64| -> usize {
+        let int = v.into_pyobject(py).unwrap_or_else(|e| match e {});
+        int.as_ptr() as usize
+    };
+    let base = address(CACHED.0);
+    let stride = address(CACHED.0 + 1).checked_sub(base)?;
+    let evenly =
+        (CACHED.0..=CACHED.1).all(|v| address(v) == base + (v - CACHED.0) as usize * stride);
+    // The same object each time, as well.
+    (stride > 0 && evenly && address(CACHED.0) == base).then_some((base, stride))
+}
+
 /// The value of `item` when it is an exact int within 64 bits.
 ///
 /// # Safety
 /// `item` is a live object and the GIL is held.
 #[inline]
 unsafe fn small_int(item: *mut ffi::PyObject) -> Option<i64> {
+    if let Some(Some((base, stride))) = SINGLETONS.get() {
+        let offset = (item as usize).wrapping_sub(*base);
+        if offset <= (CACHED.1 - CACHED.0) as usize * stride && offset % stride == 0 {
+            return Some((offset / stride) as i64 + CACHED.0);
+        }
+    }
     unsafe {
         if ffi::PyLong_CheckExact(item) == 0 {
             return None;
@@ -177,6 +209,7 @@ pub(crate) struct SmallInts(Vec<Py<PyAny>>);
 
 impl SmallInts {
     pub(crate) fn new(py: Python<'_>) -> SmallInts {
+        SINGLETONS.get_or_init(|| find_singletons(py));
         let int = |v: i64| {
             v.into_pyobject(py)
                 .map_or_else(|e| match e {}, |i| i.into_any())
