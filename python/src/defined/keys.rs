@@ -44,7 +44,7 @@ fn width(min: i64, max: i64) -> u8 {
 
 /// Python's own objects for the ints -5 to 256 (CPython keeps one of each, and every small int
 /// it makes is that one), when they lie one after another in memory at a fixed stride, as in
-/// CPython 3.11 and later: where the first is and the stride. Then the value of an item that
+/// CPython 3.11 and later: where the first is and the stride (a power of two: its log). Then the value of an item that
 /// is one of them is read from its address alone ([`small_int`]), with no call into Python.
 /// Found once ([`SmallInts::new`]); `None` where they are not laid out so (every int is then
 /// read by Python's `PyLong_AsLongLongAndOverflow`, with the same answers).
@@ -64,7 +64,8 @@ fn find_singletons(py: Python<'_>) -> Option<(usize, usize)> {
     let evenly =
         (CACHED.0..=CACHED.1).all(|v| address(v) == base + (v - CACHED.0) as usize * stride);
     // The same object each time, as well.
-    (stride > 0 && evenly && address(CACHED.0) == base).then_some((base, stride))
+    let shift = stride.trailing_zeros() as usize;
+    (stride.is_power_of_two() && evenly && address(CACHED.0) == base).then_some((base, shift))
 }
 
 /// The value of `item` when it is an exact int within 64 bits.
@@ -73,10 +74,11 @@ fn find_singletons(py: Python<'_>) -> Option<(usize, usize)> {
 /// `item` is a live object and the GIL is held.
 #[inline]
 unsafe fn small_int(item: *mut ffi::PyObject) -> Option<i64> {
-    if let Some(Some((base, stride))) = SINGLETONS.get() {
+    if let Some(Some((base, shift))) = SINGLETONS.get() {
         let offset = (item as usize).wrapping_sub(*base);
-        if offset <= (CACHED.1 - CACHED.0) as usize * stride && offset % stride == 0 {
-            return Some((offset / stride) as i64 + CACHED.0);
+        let (span, within) = (((CACHED.1 - CACHED.0) as usize) << shift, (1 << shift) - 1);
+        if offset <= span && offset & within == 0 {
+            return Some((offset >> shift) as i64 + CACHED.0);
         }
     }
     unsafe {
