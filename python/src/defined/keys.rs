@@ -74,8 +74,23 @@ fn find_singletons(py: Python<'_>) -> Option<(usize, usize)> {
 /// `item` is a live object and the GIL is held.
 #[inline]
 unsafe fn small_int(item: *mut ffi::PyObject) -> Option<i64> {
-    if let Some(Some((base, shift))) = SINGLETONS.get() {
-        let offset = (item as usize).wrapping_sub(*base);
+    unsafe { int_value(item, singletons()) }
+}
+
+/// [`SINGLETONS`] when found.
+#[inline]
+fn singletons() -> Option<(usize, usize)> {
+    SINGLETONS.get().copied().flatten()
+}
+
+/// [`small_int`], told where the cached ints are (read once for a whole tuple).
+///
+/// # Safety
+/// As [`small_int`].
+#[inline(always)]
+unsafe fn int_value(item: *mut ffi::PyObject, singletons: Option<(usize, usize)>) -> Option<i64> {
+    if let Some((base, shift)) = singletons {
+        let offset = (item as usize).wrapping_sub(base);
         let (span, within) = (((CACHED.1 - CACHED.0) as usize) << shift, (1 << shift) - 1);
         if offset <= span && offset & within == 0 {
             return Some((offset >> shift) as i64 + CACHED.0);
@@ -156,24 +171,29 @@ pub(crate) fn append(state: &Bound<'_, PyAny>, out: &mut Vec<u8>) -> bool {
 #[inline]
 unsafe fn append_tuple(tuple: *mut ffi::PyObject, out: &mut Vec<u8>) -> bool {
     unsafe {
-        let n = ffi::PyTuple_GET_SIZE(tuple);
+        let n = ffi::PyTuple_GET_SIZE(tuple) as usize;
         let start = out.len();
-        out.reserve(n as usize + 1);
+        out.reserve(n + 1);
         out.push(TUPLE | 1);
+        let singletons = singletons();
         let (mut min, mut max) = (0i64, 0i64);
-        for i in 0..n {
-            let Some(v) = small_int(ffi::PyTuple_GET_ITEM(tuple, i)) else {
+        let spare = &mut out.spare_capacity_mut()[..n];
+        for (i, byte) in spare.iter_mut().enumerate() {
+            let item = ffi::PyTuple_GET_ITEM(tuple, i as ffi::Py_ssize_t);
+            let Some(v) = int_value(item, singletons) else {
                 return false;
             };
             min = min.min(v);
             max = max.max(v);
-            out.push(v as u8);
+            byte.write(v as u8);
         }
+        // SAFETY: the n bytes after the kind were each written above.
+        out.set_len(start + 1 + n);
         let w = width(min, max);
         if w > 1 {
             out.truncate(start);
             out.push(TUPLE | w);
-            for i in 0..n {
+            for i in 0..n as ffi::Py_ssize_t {
                 let v = small_int(ffi::PyTuple_GET_ITEM(tuple, i)).expect("read above");
                 out.extend_from_slice(&v.to_le_bytes()[..w as usize]);
             }

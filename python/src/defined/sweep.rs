@@ -17,6 +17,17 @@
 //! successors are asked for. The callbacks are called in batches of [`BATCH`] states under one
 //! hold of the GIL, each through one vectorcall.
 //!
+//! What the library adds per successor to the user's `successors` is: reading the pair,
+//! encoding the state (an int from -5 to 256 is read from its address alone: CPython keeps one
+//! object for each, one after another), a hash, and one look-up. The look-ups are made
+//! [`PENDING`] successors at a time, after their slots and then their keys were asked of the
+//! processor (`prefetch`): in a table of millions of keys each look-up is a cache miss or two,
+//! and these then overlap. Per state: a tuple made from its key (its items from
+//! [`SmallInts`]) and one call. Measured against a plain BFS over the same `successors` (a
+//! `deque` and a `dict`, `python/bench/sweep_vs_bfs.py`): 0.27 to 0.5 times its CPU and a
+//! quarter of its peak memory, on pancakes (9 and 10), burnt pancakes (7 and 8) and the
+//! 8-puzzle; the user's `successors` alone is 0.3 to 0.4 times that BFS's CPU.
+//!
 //! A puzzle may declare `key(state)`: a key (int, str, bytes, tuple of ints) that identifies the
 //! state; its states are then kept as Python objects in the two layers in progress only, and the
 //! keys in Rust. A state (or key) with no encoding (a frozenset, a tuple holding a float, an int
@@ -329,10 +340,11 @@ impl Sweep<'_> {
 /// The successors of `state` as the user's `successors(state)` gives them: calls `visit` with
 /// each successor state, checking that each item is a `(move, state)` pair; `Ok(false)` when
 /// `visit` asked to stop.
+#[inline]
 fn each_successor<'py>(
     space: &Defined,
     state: &Bound<'py, PyAny>,
-    visit: &mut dyn FnMut(&Bound<'py, PyAny>) -> Result<bool, Stop>,
+    mut visit: impl FnMut(&Bound<'py, PyAny>) -> Result<bool, Stop>,
 ) -> Result<bool, Stop> {
     let py = state.py();
     let raised = |error: PyErr| {
@@ -487,7 +499,7 @@ pub(crate) fn sweep(
                     }
                     let state = sweep.state(py, &current, at).map_err(|e| sweep.raised(e))?;
                     at += 1;
-                    each_successor(space, &state, &mut |successor| {
+                    each_successor(space, &state, |successor| {
                         generated += 1;
                         // Layers of ids: the key waits to be inserted with others.
                         if !last && sweep.by_ids() {
