@@ -7,6 +7,7 @@ import weakref
 from collections import Counter, deque
 
 import pytest
+from helpers import interrupted
 
 import statespace
 
@@ -234,3 +235,17 @@ def test_a_sweep_of_a_python_puzzle_stays_small():
     sweep = statespace.explore(Perms())
     assert sweep.reachable == 40320
     assert sweep.engine_memory_bytes < 40 * 40320, sweep.engine_memory_bytes
+
+
+def test_ctrl_c_stops_a_sweep_within_a_second():
+    out, took = interrupted("""
+class Endless:
+    start = 1
+    def successors(self, n):
+        return [("+1", n + 1), ("*2", 2 * n)]
+    def is_goal(self, n):
+        return False
+statespace.explore(Endless(), time_limit=60)
+""")
+    assert out == "interrupted"
+    assert took < 1.0, took
