@@ -532,15 +532,16 @@ pub(crate) fn sweep(
             .err();
         }
         stats.generated += generated;
-        if stopped.is_some() {
-            break;
+        if stopped.is_none() {
+            stats.expanded += size as u64;
         }
-        stats.expanded += size as u64;
-        if next.len() == 0 {
+        if stopped.is_some() || next.len() == 0 {
+            // (States are let go of with the GIL held, here and below.)
+            Python::attach(|_| drop(next));
             break;
         }
         // (A last layer stores nothing: a new state stopped it above.)
-        current = next;
+        Python::attach(|_| current = next);
         stats.depth += 1;
     }
     match stopped {
