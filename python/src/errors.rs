@@ -10,6 +10,7 @@
 //! | [`MemoryLimitError`] (a `MemoryError`) | work refused before it started because it would pass the memory budget (an export, a puzzle's tables), the figures in the message and as `needed` and `budget` |
 //! | `KeyboardInterrupt` | Ctrl-C |
 //! | [`SearchStopped`] (a `BaseException`) | inside a Python-defined puzzle's callback still running at the time limit or Ctrl-C (see [`run_watched`](crate::run::run_watched)); never out of a search |
+//! | [`LimitWarning`] (a `UserWarning`, warned, not raised) | `explore` or `export` stopped at a limit: the answer is about part of the space |
 //! | `RuntimeError` | another limit that stopped a puzzle's setup (its time limit), a cluster fault, a bug |
 //!
 //! A limit that stops a search (time, depth, states, memory) is an answer, not an exception:
@@ -17,7 +18,8 @@
 //! raised inside a Python-defined puzzle's callback propagates as itself.
 
 use pyo3::exceptions::{
-    PyBaseException, PyKeyboardInterrupt, PyMemoryError, PyOSError, PyRuntimeError, PyValueError,
+    PyBaseException, PyKeyboardInterrupt, PyMemoryError, PyOSError, PyRuntimeError, PyUserWarning,
+    PyValueError,
 };
 use pyo3::prelude::*;
 use statespace::error::{Error, Place};
@@ -41,6 +43,24 @@ pyo3::create_exception!(
      ``except Exception`` lets it through; a callback that catches it anyway is left running, \
      and the search answers without waiting for it."
 );
+
+pyo3::create_exception!(
+    statespace,
+    LimitWarning,
+    PyUserWarning,
+    "Warned when ``explore`` or ``export`` stopped at a limit (``max_states``, ``max_depth``, \
+     ``time_limit``, ``memory``) and so answers about part of the space: the result says so too \
+     (``complete`` is False, ``limit`` or the graph's ``cut`` names the limit)."
+);
+
+/// Warns (a [`LimitWarning`]) that a sweep or an export stopped at a limit: `message`, with the
+/// library's words for the memory flag turned into the argument's.
+pub(crate) fn warn_limit(py: Python<'_>, message: &str) -> PyResult<()> {
+    let message = message.replace("with --memory", "with memory=");
+    let message = std::ffi::CString::new(format!("statespace: {message}"))
+        .unwrap_or_else(|_| c"statespace: a limit stopped the run".into());
+    PyErr::warn(py, &py.get_type::<LimitWarning>(), &message, 1)
+}
 
 /// The name a config made from keyword arguments has in errors (`Puzzle("tiles")`): its errors
 /// name no line, since the text is ours, not the user's.

@@ -6,6 +6,7 @@
 //! attribute; a Python-defined puzzle's nodes are the user's own states ([`defined_graph`]), so
 //! `nx.shortest_path(graph, start, goal)` takes them as they are.
 
+use crate::errors::warn_limit;
 use crate::run::int_opt;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -20,6 +21,22 @@ pub(crate) fn export_args(
     let depth = int_opt(depth, "depth", 0..=u32::MAX as u64)?.map(|d| d as u32);
     let max_states = int_opt(max_states, "max_states", 1..=MAX_STATES_CAP)?;
     Ok((depth, max_states.unwrap_or(DEFAULT_MAX_STATES)))
+}
+
+/// Warns ([`warn_limit`]) when the node-link `data` is a cut graph: not the whole component.
+pub(crate) fn warn_if_cut(data: &Bound<'_, PyAny>) -> PyResult<()> {
+    let graph = data.get_item("graph")?;
+    if graph.get_item("complete")?.is_truthy()? {
+        return Ok(());
+    }
+    let cut: Option<String> = graph.get_item("cut")?.extract()?;
+    let nodes = data.get_item("nodes")?.len()?;
+    let message = format!(
+        "export cut ({}) at {nodes} states: the graph is not the whole space \
+         (graph[\"complete\"] is False)",
+        cut.as_deref().unwrap_or("a limit")
+    );
+    warn_limit(data.py(), &message)
 }
 
 /// `data` (node-link, as [`graph::to_json`](statespace::graph::to_json) writes it) as a

@@ -6,7 +6,8 @@
 //! |---|---|
 //! | `lib.rs` | the module: `load`, `puzzles`, and `solve`/`explore`/`export` for a puzzle of either kind |
 //! | `puzzle.rs` | `Puzzle`: a built-in puzzle from a config or keyword arguments |
-//! | `defined.rs` | a puzzle written in Python, as a space of interned ids the engines search |
+//! | `boards.rs` | a built-in puzzle's board given as rows of cells, written as its board text |
+//! | `defined/` | a puzzle written in Python: a space of interned ids the engines search (`mod.rs`, `runs.rs`), and its sweep over compact keys (`sweep.rs`, `keys.rs`) |
 //! | `run.rs` | the limits given as arguments; every engine on its own thread, the GIL released, Ctrl-C polled |
 //! | `records.rs` | the results (`Solution`, `Exploration`) and their pictures (`_repr_svg_`, `Svg`) |
 //! | `graphs.rs` | exported state graphs as networkx graphs or node-link dicts |
@@ -17,6 +18,7 @@
 //! engines run with the GIL released and stop within a fraction of a second of Ctrl-C, which
 //! raises `KeyboardInterrupt` (see `errors.rs` for the whole story).
 
+mod boards;
 mod defined;
 mod errors;
 mod graphs;
@@ -24,7 +26,7 @@ mod puzzle;
 mod records;
 mod run;
 
-use errors::{MemoryLimitError, SearchStopped, py_error};
+use errors::{LimitWarning, MemoryLimitError, SearchStopped, py_error};
 use graphs::export_args;
 use puzzle::{Puzzle, table_cache};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
@@ -87,10 +89,11 @@ fn puzzles(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
     to_python(py, &json)
 }
 
-/// solve(puzzle, mode=None, time_limit=None, max_depth=None, max_states=None, memory=None):
-/// solves a puzzle written in Python (a built-in `Puzzle` solves its start board).
+/// solve(puzzle, mode=None, time_limit=None, max_depth=None, max_states=None, memory=None, *,
+/// board=None): solves a puzzle written in Python from its start, or from `board` (one of its
+/// states); a built-in `Puzzle` solves `board` (text or rows of cells), else its start board.
 #[pyfunction]
-#[pyo3(signature = (puzzle, mode=None, time_limit=None, max_depth=None, max_states=None, memory=None))]
+#[pyo3(signature = (puzzle, mode=None, time_limit=None, max_depth=None, max_states=None, memory=None, *, board=None))]
 fn solve(
     puzzle: &Bound<'_, PyAny>,
     mode: Option<&str>,
@@ -98,64 +101,72 @@ fn solve(
     max_depth: Option<&Bound<'_, PyAny>>,
     max_states: Option<&Bound<'_, PyAny>>,
     memory: Option<&Bound<'_, PyAny>>,
+    board: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<Solution>> {
     if let Ok(builtin) = puzzle.cast::<Puzzle>() {
-        let args = (
-            None::<&str>,
-            mode,
-            time_limit,
-            max_depth,
-            max_states,
-            memory,
-        );
+        let args = (board, mode, time_limit, max_depth, max_states, memory);
         return Ok(builtin
             .call_method1("solve", args)?
             .cast_into::<Solution>()?
             .unbind());
     }
     let limits = LimitArgs::read(time_limit, max_depth, max_states, memory)?;
-    defined::solve(puzzle, mode, &limits)
+    defined::solve(puzzle, mode, &limits, board)
 }
 
-/// explore(puzzle, time_limit=None, max_depth=None, max_states=None, memory=None): every state
-/// of a puzzle written in Python that its start reaches, counted by distance (a built-in
-/// `Puzzle` explores as its method does).
+/// explore(puzzle, time_limit=None, max_depth=None, max_states=None, memory=None, *,
+/// explore_from=None, board=None): every state of a puzzle written in Python that its start (or
+/// `board`) reaches, counted by distance; with `explore_from="goals"` (a puzzle that declares
+/// `invertible = True` and `goals`), every state that reaches a goal, by distance to the nearest.
+/// A built-in `Puzzle` explores as its method does.
 #[pyfunction]
-#[pyo3(signature = (puzzle, time_limit=None, max_depth=None, max_states=None, memory=None))]
+#[pyo3(signature = (puzzle, time_limit=None, max_depth=None, max_states=None, memory=None, *, explore_from=None, board=None))]
 fn explore(
     puzzle: &Bound<'_, PyAny>,
     time_limit: Option<&Bound<'_, PyAny>>,
     max_depth: Option<&Bound<'_, PyAny>>,
     max_states: Option<&Bound<'_, PyAny>>,
     memory: Option<&Bound<'_, PyAny>>,
+    explore_from: Option<&str>,
+    board: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<Exploration>> {
     if let Ok(builtin) = puzzle.cast::<Puzzle>() {
-        let args = (None::<usize>, time_limit, max_depth, max_states, memory);
+        let args = (
+            None::<usize>,
+            time_limit,
+            max_depth,
+            max_states,
+            memory,
+            explore_from,
+            board,
+        );
         return Ok(builtin
             .call_method1("explore", args)?
             .cast_into::<Exploration>()?
             .unbind());
     }
     let limits = LimitArgs::read(time_limit, max_depth, max_states, memory)?;
-    defined::explore(puzzle, &limits)
+    defined::explore(puzzle, &limits, explore_from, board)
 }
 
-/// export(puzzle, depth=None, max_states=10000, memory=None): the state graph around the start
-/// of a puzzle written in Python (a built-in `Puzzle` exports as its method does).
+/// export(puzzle, depth=None, max_states=10000, memory=None, *, board=None): the state graph
+/// around the start (or `board`) of a puzzle written in Python, undirected when it declares
+/// `invertible = True` (a built-in `Puzzle` exports as its method does).
 #[pyfunction]
-#[pyo3(signature = (puzzle, depth=None, max_states=None, memory=None))]
+#[pyo3(signature = (puzzle, depth=None, max_states=None, memory=None, *, board=None))]
 fn export<'py>(
     puzzle: &Bound<'py, PyAny>,
     depth: Option<&Bound<'py, PyAny>>,
     max_states: Option<&Bound<'py, PyAny>>,
     memory: Option<&Bound<'py, PyAny>>,
+    board: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     if let Ok(builtin) = puzzle.cast::<Puzzle>() {
-        return builtin.call_method1("export", (depth, max_states, None::<&str>, memory));
+        return builtin.call_method1("export", (depth, max_states, board, memory));
     }
     let (depth, max_states) = export_args(depth, max_states)?;
     let memory = memory.map(|m| bytes_arg(m, "memory")).transpose()?;
-    defined::export(puzzle, depth, max_states, memory)
+    defined::export(puzzle, depth, max_states, memory, board)
 }
 
 /// statespace: exact state-space search for puzzles, from Python.
@@ -169,6 +180,7 @@ fn statespace_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Svg>()?;
     m.add("MemoryLimitError", m.py().get_type::<MemoryLimitError>())?;
     m.add("SearchStopped", m.py().get_type::<SearchStopped>())?;
+    m.add("LimitWarning", m.py().get_type::<LimitWarning>())?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(puzzles, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;

@@ -6,8 +6,9 @@
 //! a config's. Its methods run the instance's engines through [`run_released`] and answer with
 //! the records of [`records`](crate::records).
 
-use crate::errors::{generated_name, py_error};
-use crate::graphs::{export_args, networkx_or_dict};
+use crate::boards;
+use crate::errors::{generated_name, py_error, warn_limit};
+use crate::graphs::{export_args, networkx_or_dict, warn_if_cut};
 use crate::records::{Exploration, Solution, Svg};
 use crate::registry;
 use crate::run::{INTERRUPTED, LimitArgs, bytes_arg, duration_arg, int_opt, run_released};
@@ -202,11 +203,19 @@ impl Puzzle {
         }
     }
 
-    /// `board` (board text) or `scramble` (moves from the goal), or the config's start.
-    fn board(&self, board: Option<&str>, scramble: Option<&str>) -> PyResult<BoardText> {
+    /// `board` (board text, or rows of cells: [`boards::board_text`]) or `scramble` (moves from
+    /// the goal), or the config's start.
+    fn board(
+        &self,
+        board: Option<&Bound<'_, PyAny>>,
+        scramble: Option<&str>,
+    ) -> PyResult<BoardText> {
         match (board, scramble) {
             (Some(_), Some(_)) => Err(PyValueError::new_err("give board= or scramble=, not both")),
-            (Some(text), None) => Ok(BoardText::from_file("<board>", text.to_string())),
+            (Some(board), None) => Ok(BoardText::from_file(
+                "<board>",
+                boards::board_text(&self.config, board)?,
+            )),
             (None, Some(moves)) => Ok(BoardText {
                 scramble: true,
                 ..BoardText::from_file("<scramble>", moves.to_string())
@@ -297,7 +306,7 @@ impl Puzzle {
     fn solve(
         &self,
         py: Python<'_>,
-        board: Option<&str>,
+        board: Option<&Bound<'_, PyAny>>,
         mode: Option<&str>,
         time_limit: Option<&Bound<'_, PyAny>>,
         max_depth: Option<&Bound<'_, PyAny>>,
@@ -324,7 +333,7 @@ impl Puzzle {
     fn solve_many(
         &self,
         py: Python<'_>,
-        boards: Vec<String>,
+        boards: Vec<Bound<'_, PyAny>>,
         mode: Option<&str>,
         time_limit: Option<&Bound<'_, PyAny>>,
         max_depth: Option<&Bound<'_, PyAny>>,
@@ -334,6 +343,9 @@ impl Puzzle {
         let mode = self.mode(mode)?;
         let args = LimitArgs::read(time_limit, max_depth, max_states, memory)?;
         let (limits, options) = args.resolve(Some(&self.config))?;
+        let boards = (boards.iter())
+            .map(|b| boards::board_text(&self.config, b))
+            .collect::<PyResult<Vec<String>>>()?;
         let answers = run_released(py, || {
             let mut answers = Vec::with_capacity(boards.len());
             for (i, text) in boards.iter().enumerate() {
@@ -371,7 +383,7 @@ impl Puzzle {
         max_states: Option<&Bound<'_, PyAny>>,
         memory: Option<&Bound<'_, PyAny>>,
         explore_from: Option<&str>,
-        board: Option<&str>,
+        board: Option<&Bound<'_, PyAny>>,
         scramble: Option<&str>,
     ) -> PyResult<Py<Exploration>> {
         let (limits, _) = LimitArgs::read(time_limit, max_depth, max_states, memory)?
@@ -413,6 +425,10 @@ impl Puzzle {
                 .explore(start.as_ref(), &options, &mut |_, _| {})
         })?
         .map_err(py_error)?;
+        if let Some(limit) = &exploration.stopped {
+            let message = crate::defined::explore_stopped(limit, exploration.histogram.len());
+            warn_limit(py, &message)?;
+        }
         Exploration::of(py, exploration)
     }
 
@@ -424,7 +440,7 @@ impl Puzzle {
         py: Python<'py>,
         depth: Option<&Bound<'py, PyAny>>,
         max_states: Option<&Bound<'py, PyAny>>,
-        board: Option<&str>,
+        board: Option<&Bound<'py, PyAny>>,
         memory: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let (depth, max_states) = export_args(depth, max_states)?;
@@ -450,13 +466,14 @@ impl Puzzle {
         })?
         .map_err(py_error)?;
         let data = py.import("json")?.call_method1("loads", (text,))?;
+        warn_if_cut(&data)?;
         networkx_or_dict(py, data)
     }
 
     /// A picture of `board` (the config's start board when None) in the puzzle's style, as
     /// `solve --svg` draws boards. The text is drawn as written: it is not checked.
     #[pyo3(signature = (board=None))]
-    fn board_svg(&self, board: Option<&str>) -> PyResult<Svg> {
+    fn board_svg(&self, board: Option<&Bound<'_, PyAny>>) -> PyResult<Svg> {
         let board = self.board(board, None)?;
         let text = statespace::picture::board_svg(self.instance.style(), &board.text);
         Ok(Svg::new(text))

@@ -10,6 +10,11 @@
 //! statespace.solve(Jugs(), mode="astar")
 //! ```
 //!
+//! Optional too (issue 44): `invertible = True` (every move is undone by another: `explore`
+//! may sweep from `goals`, the goal states, and `export` is undirected) and `key(state)` (what
+//! identifies a state in `explore`). `solve`, `explore` and `export` take `board=`, a state to
+//! start from instead of `start`.
+//!
 //! # Design
 //!
 //! [`Defined`] is a [`StateSpace`] whose `State` is a `u32` id and whose `Move` is one too: the
@@ -22,12 +27,17 @@
 //!
 //! The engines are the engine table's ([`engines`]): those a space with no index and no goal
 //! set runs (`bfs`, `iddfs`, `beam`), and `astar` and `idastar` when the class has a
-//! `heuristic`; [`forward_hashed`] for `explore` (the space has no dense index). They run
+//! `heuristic`. They run
 //! directly rather than through the [`kit`](statespace::kit): the kit's glue turns results into
 //! board text, and here the answer carries the user's own objects (the path's states and
 //! moves). `auto` is the table's rule, told that moves are costly (each a Python call): A* when
 //! there is a heuristic (each state expanded once: IDA*'s repeated expansions would cost more
 //! than A*'s memory), else BFS.
+//!
+//! `explore` does not go through the adapter's interning: its sweep ([`sweep`]) keeps the
+//! states it met as compact keys in Rust ([`keys`]), with no Python object per state, and
+//! asks each state's successors once, so that it costs less than a plain Python BFS over the
+//! same `successors` (see that module). It shares the adapter's callbacks, limits and stops.
 //!
 //! **Each callback is called at most once per state.** The successors of a state (as pairs of
 //! ids), its goal test and its estimate are recorded the first time the engine asks; every
@@ -75,7 +85,7 @@
 //! (BENCHMARKS.md, "From Python"): 2.2 us of CPU a board, against 1.4 us for a plain Python BFS
 //! over the same `successors` (1.23 times its instructions) and 0.2 us for the built-in plugin.
 //! IDDFS and IDA* keep their own memory linear in depth, but the adapter's record of every
-//! state met is not.
+//! state met is not. `explore` costs far less per state: see [`sweep`].
 
 use crate::errors::limit_error;
 use crate::graphs;
@@ -85,7 +95,7 @@ use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyList, PyString, PyTuple};
 use statespace::cache::TableCache;
-use statespace::config::{Engine, Facts, Mode, check_mode, choose};
+use statespace::config::{Engine, ExploreFrom, Facts, Mode, check_mode, choose};
 use statespace::graph::{self, ExportLimits};
 use statespace::instance::{Answer as SolveAnswer, Direction};
 use statespace::kit::{HeuristicFactory, SharedHeuristic};
@@ -93,7 +103,7 @@ use statespace::limit::{Limit, Limits, WORK_PER_POLL};
 use statespace::picture::BoardStyle;
 use statespace::search::caps::{Caps, Lazy, Run};
 use statespace::search::engines;
-use statespace::search::layers::{self, Layers, forward_hashed};
+use statespace::search::layers::Layers;
 use statespace::search::{Outcome, Path, Report, Stats, Step};
 use statespace::space::{Heuristic, StateSpace};
 use std::collections::HashMap;
@@ -101,8 +111,10 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+mod keys;
 mod runs;
-pub(crate) use runs::{explore, export, solve};
+mod sweep;
+pub(crate) use runs::{explore, explore_stopped, export, solve};
 
 /// A state: the index of its Python object in the adapter's table.
 type StateId = u32;
@@ -128,6 +140,11 @@ struct Callbacks {
     is_goal: Py<PyAny>,
     heuristic: Option<Py<PyAny>>,
     board_text: Option<Py<PyAny>>,
+    /// The optional `key(state)`: what identifies a state in a sweep ([`sweep`]).
+    key: Option<Py<PyAny>>,
+    /// `invertible = True`: every move is undone by another (a sweep from the goals; exports
+    /// are undirected).
+    invertible: bool,
     style: BoardStyle,
 }
 
@@ -148,11 +165,22 @@ impl Callbacks {
             Some(d) if d.is_instance_of::<PyString>() => d.extract()?,
             _ => name.clone(),
         };
+        let invertible = match puzzle.getattr_opt("invertible")? {
+            None => false,
+            Some(flag) if flag.is_none() => false,
+            Some(flag) => flag.extract::<bool>().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "{name}.invertible: True or False (whether every move is undone by another)"
+                ))
+            })?,
+        };
         Ok(Callbacks {
             successors: required("successors")?,
             is_goal: required("is_goal")?,
             heuristic: optional(puzzle, "heuristic")?,
             board_text: optional(puzzle, "board_text")?,
+            key: optional(puzzle, "key")?,
+            invertible,
             style: board_style(puzzle, &name)?,
             name,
             description,
@@ -171,6 +199,55 @@ fn optional(puzzle: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<Py<PyAny>>
         ))),
         None => Ok(None),
     }
+}
+
+/// The puzzle's `start`: a state, or a method that returns one.
+fn start_of<'py>(puzzle: &Bound<'py, PyAny>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    let Some(start) = puzzle.getattr_opt("start")? else {
+        return Err(PyTypeError::new_err(format!(
+            "{name} has no `start`: a puzzle has `start` (a state, or a method that returns one)"
+        )));
+    };
+    if start.is_callable() {
+        start.call0()
+    } else {
+        Ok(start)
+    }
+}
+
+/// The states a sweep from the goals starts from: the puzzle's `goals` (an iterable of states,
+/// or a method that returns one), when it also declares `invertible = True`.
+fn goals_of<'py>(
+    puzzle: &Bound<'py, PyAny>,
+    callbacks: &Callbacks,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    let name = &callbacks.name;
+    let goals = puzzle.getattr_opt("goals")?.filter(|g| !g.is_none());
+    let Some(goals) = goals.filter(|_| callbacks.invertible) else {
+        return Err(PyValueError::new_err(format!(
+            "explore_from=\"goals\": {name} needs `invertible = True` and `goals` (the goal \
+             states) to be swept from its goals: with every move undone by another, the \
+             successors are the predecessors"
+        )));
+    };
+    let goals = if goals.is_callable() {
+        goals.call0()?
+    } else {
+        goals
+    };
+    let Ok(items) = goals.try_iter() else {
+        return Err(PyTypeError::new_err(format!(
+            "{name}.goals: {} is not an iterable of states",
+            goals.repr()?
+        )));
+    };
+    let goals = items.collect::<PyResult<Vec<_>>>()?;
+    if goals.is_empty() {
+        return Err(PyValueError::new_err(format!(
+            "{name}.goals: no goal state to sweep from"
+        )));
+    }
+    Ok(goals)
 }
 
 /// What the adapter has recorded: the objects by id and what each callback answered.
@@ -229,27 +306,34 @@ pub(crate) struct Defined {
 
 impl Defined {
     /// The adapter of `puzzle` for one run under `limits` (their `interrupt` is replaced by the
-    /// run's own flag: use [`Defined::limits`]); its start is interned as state 0.
+    /// run's own flag: use [`Defined::limits`]), from `start` (else the puzzle's `start`),
+    /// interned as state 0.
     fn new(
+        puzzle: &Bound<'_, PyAny>,
+        start: Option<&Bound<'_, PyAny>>,
+        limits: Limits,
+        when_stopped: WhenStopped,
+    ) -> PyResult<Defined> {
+        let space = Defined::bare(puzzle, limits, when_stopped)?;
+        let start = match start {
+            Some(start) => start.clone(),
+            None => start_of(puzzle, &space.callbacks.name)?,
+        };
+        let id = space.intern_state(puzzle.py(), &start)?;
+        debug_assert_eq!(id, 0);
+        Ok(space)
+    }
+
+    /// The adapter with no state interned: its callbacks, limits and stops, for a sweep
+    /// ([`sweep`]), which keeps its states itself.
+    fn bare(
         puzzle: &Bound<'_, PyAny>,
         limits: Limits,
         when_stopped: WhenStopped,
     ) -> PyResult<Defined> {
         let py = puzzle.py();
-        let callbacks = Callbacks::read(puzzle)?;
-        let Some(start) = puzzle.getattr_opt("start")? else {
-            return Err(PyTypeError::new_err(format!(
-                "{} has no `start`: a puzzle has `start` (a state, or a method that returns one)",
-                callbacks.name
-            )));
-        };
-        let start = if start.is_callable() {
-            start.call0()?
-        } else {
-            start
-        };
-        let space = Defined {
-            callbacks,
+        Ok(Defined {
+            callbacks: Callbacks::read(puzzle)?,
             state_ids: PyDict::new(py).unbind(),
             move_ids: PyDict::new(py).unbind(),
             tables: Mutex::new(Tables::default()),
@@ -257,10 +341,7 @@ impl Defined {
             reason: Mutex::new(None),
             limits,
             when_stopped,
-        };
-        let id = space.intern_state(py, &start)?;
-        debug_assert_eq!(id, 0);
-        Ok(space)
+        })
     }
 
     /// The engines' limits: the run's, stopped by the adapter's flag.
@@ -467,10 +548,15 @@ impl Defined {
 
     /// The text of state `id`: `board_text(state)` (a str), else `repr(state)`.
     fn board_text(&self, py: Python<'_>, id: StateId) -> PyResult<String> {
-        let state = self.state(py, id);
+        self.text_of(&self.state(py, id))
+    }
+
+    /// The text of `state`: `board_text(state)` (a str), else `repr(state)`.
+    fn text_of(&self, state: &Bound<'_, PyAny>) -> PyResult<String> {
+        let py = state.py();
         match &self.callbacks.board_text {
             Some(text) => {
-                let text = text.bind(py).call1((&state,))?;
+                let text = text.bind(py).call1((state,))?;
                 text.extract().map_err(|_| {
                     PyTypeError::new_err(format!(
                         "{}.board_text({}) returned {}: not a str",

@@ -69,10 +69,11 @@ pub(crate) fn solve(
     puzzle: &Bound<'_, PyAny>,
     mode: Option<&str>,
     limits: &LimitArgs,
+    board: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<Solution>> {
     let py = puzzle.py();
     let (base, options) = limits.resolve(None)?;
-    let space = Arc::new(Defined::new(puzzle, base, WhenStopped::SelfLoops)?);
+    let space = Arc::new(Defined::new(puzzle, board, base, WhenStopped::SelfLoops)?);
     let (caps, runs) = engines(space.callbacks.heuristic.is_some());
     let available: Vec<&Engine> = runs.iter().map(|(e, _)| *e).collect();
     let modes: Vec<Mode> = (available.iter().map(|e| e.mode))
@@ -167,53 +168,98 @@ fn solution_of(
     Solution::new(py, fields, picture)
 }
 
-/// `statespace.explore(puzzle, ...)`: forward from the start, every state counted by its
-/// fewest moves from it ([`forward_hashed`]).
-pub(crate) fn explore(puzzle: &Bound<'_, PyAny>, limits: &LimitArgs) -> PyResult<Py<Exploration>> {
+/// `statespace.explore(puzzle, ...)`: forward from the start (or `board`), every state counted
+/// by its fewest moves from it; or, `from_goals`, backward from the puzzle's `goals` (it declares
+/// `invertible = True`), every state by its fewest moves to a goal ([`sweep::sweep`]). A sweep
+/// stopped by a limit warns ([`LimitWarning`](crate::errors::LimitWarning)).
+pub(crate) fn explore(
+    puzzle: &Bound<'_, PyAny>,
+    limits: &LimitArgs,
+    explore_from: Option<&str>,
+    board: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<Exploration>> {
     let py = puzzle.py();
+    let from_goals = match explore_from {
+        None => false,
+        Some(name) => {
+            let from: ExploreFrom = name
+                .parse()
+                .map_err(|e| PyValueError::new_err(format!("explore_from: {e}")))?;
+            from == ExploreFrom::Goals
+        }
+    };
+    if from_goals && board.is_some() {
+        return Err(PyValueError::new_err(
+            "board= starts a sweep from the start; explore_from=\"goals\" sweeps from the \
+             goals and takes none",
+        ));
+    }
     let (base, _) = limits.resolve(None)?;
-    let space = Arc::new(Defined::new(puzzle, base, WhenStopped::SelfLoops)?);
-    let limits = space.limits();
+    let space = Arc::new(Defined::bare(puzzle, base, WhenStopped::SelfLoops)?);
+    let sources: Vec<Py<PyAny>> = match (from_goals, board) {
+        (true, _) => goals_of(puzzle, &space.callbacks)?,
+        (false, Some(board)) => vec![board.clone()],
+        (false, None) => vec![start_of(puzzle, &space.callbacks.name)?],
+    }
+    .into_iter()
+    .map(Bound::unbind)
+    .collect();
+    let key = space.callbacks.key.as_ref().map(|k| k.clone_ref(py));
     // The states found by the end of each layer, for an answer without the engine.
     let found = Arc::new(Mutex::new(Vec::new()));
     let progress = Arc::clone(&found);
     let answer = run(py, &space, move |space| {
-        let options = layers::Options {
-            limits: &limits,
-            threads: Some(1),
-        };
-        forward_hashed(space, 0, options, &mut |_, states| {
+        sweep::sweep(space, sources, key, &mut |_, states| {
             progress
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .push(states)
         })
     })?;
-    let mut layers: Layers<StateId> = match answer {
-        Answer::Finished(layers) => layers,
+    let (mut layers, farthest) = match answer {
+        Answer::Finished(swept) => (swept.layers, swept.farthest_state),
         Answer::Abandoned(limit) => {
             let found = found.lock().unwrap_or_else(|e| e.into_inner()).clone();
-            layers_found(&found, limit, elapsed(&space))
+            (layers_found(&found, limit, elapsed(&space)), None)
         }
     };
     if let Some(limit) = space.take_reason()? {
-        // The engine polled at once and dropped the layer the stop cut short.
+        // The sweep stopped at once and dropped the layer the stop cut short.
         layers.stopped = Some(limit);
     }
-    let farthest = layers.farthest;
-    let farthest_text = farthest.map(|s| space.board_text(py, s)).transpose()?;
+    let farthest_text = (farthest.as_ref())
+        .map(|s| space.text_of(s.bind(py)))
+        .transpose()?;
+    let stopped = layers.stopped.clone();
     let exploration = statespace::instance::Exploration::from_layers(
         space.callbacks.description.clone(),
-        Direction::Forward,
+        match from_goals {
+            true => Direction::Backward,
+            false => Direction::Forward,
+        },
         "hash-set",
         // No dense index: the space's size is unknown (null in the fields).
         0,
         layers,
         |_| farthest_text.clone().unwrap_or_default(),
     );
+    let layers_done = exploration.histogram.len();
     let fields = Exploration::fields(py, &exploration)?;
-    fields.set_item("farthest_state", farthest.map(|s| space.state(py, s)))?;
-    Exploration::new(py, fields, exploration)
+    fields.set_item("farthest_state", farthest)?;
+    let record = Exploration::new(py, fields, exploration)?;
+    if let Some(limit) = stopped {
+        crate::errors::warn_limit(py, &explore_stopped(&limit, layers_done))?;
+    }
+    Ok(record)
+}
+
+/// The warning of a sweep stopped by `limit` with `layers` layers completed.
+pub(crate) fn explore_stopped(limit: &Limit, layers: usize) -> String {
+    format!(
+        "explore stopped early ({limit}): the result counts the {layers} layer{} completed, not \
+         the whole space (complete is False)",
+        if layers == 1 { "" } else { "s" }
+    )
 }
 
 /// `statespace.export(puzzle, ...)`: the state graph around the start, its nodes the user's
@@ -223,13 +269,15 @@ pub(crate) fn export<'py>(
     depth: Option<u32>,
     max_states: u64,
     memory: Option<u64>,
+    board: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = puzzle.py();
     let mut base = Limits::default();
     if let Some(bytes) = memory {
         base.memory_budget = bytes;
     }
-    let space = Arc::new(Defined::new(puzzle, base, WhenStopped::Nothing)?);
+    let space = Arc::new(Defined::new(puzzle, board, base, WhenStopped::Nothing)?);
+    let undirected = space.callbacks.invertible;
     let limits = ExportLimits {
         max_depth: depth,
         max_states,
@@ -237,8 +285,15 @@ pub(crate) fn export<'py>(
     };
     // Node boards are the states' ids, turned into the user's objects and texts below.
     let built = match run(py, &space, move |space| {
-        graph::build(space, 0, false, &limits, |s| s.to_string(), &mut |_, _| {})
-            .map(|g| graph::to_json(&g))
+        graph::build(
+            space,
+            0,
+            undirected,
+            &limits,
+            |s| s.to_string(),
+            &mut |_, _| {},
+        )
+        .map(|g| graph::to_json(&g))
     })? {
         Answer::Finished(built) => built,
         Answer::Abandoned(limit) => return Err(limit_error(&limit, &format!("export: {limit}"))),
@@ -248,6 +303,7 @@ pub(crate) fn export<'py>(
     }
     let text = built.map_err(crate::errors::py_error)?;
     let data = py.import("json")?.call_method1("loads", (text,))?;
+    graphs::warn_if_cut(&data)?;
     graphs::defined_graph(
         py,
         &data,
