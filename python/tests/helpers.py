@@ -26,7 +26,12 @@ def interrupted(body):
     """Runs `body` (Python that starts a long search) in a child process, sends it SIGINT half
     a second in, and returns what it printed and the seconds from the signal to its end. The
     child prints `interrupted` when the search raised KeyboardInterrupt."""
+    # The child restores Python's own Ctrl-C handler: started from a shell's background job (as CI
+    # and `nohup ... &` do), it inherits SIGINT ignored, and Python then leaves it ignored, so
+    # the signal would never reach it (a user at a terminal has the handler).
     code = f"""
+import signal
+signal.signal(signal.SIGINT, signal.default_int_handler)
 import statespace
 print("ready", flush=True)
 try:
