@@ -37,9 +37,11 @@ use run::{LimitArgs, bytes_arg};
 use statespace::registry::Registry;
 use std::sync::OnceLock;
 
-/// The built-in puzzles, assembled once.
+/// The puzzles the module searches: the built-in ones, or the registry an outside crate gave
+/// [`add_to_module`]. Set once, when the module is made (PyO3 makes a module once per process).
+static REGISTRY: OnceLock<Registry> = OnceLock::new();
+
 fn registry() -> &'static Registry {
-    static REGISTRY: OnceLock<Registry> = OnceLock::new();
     REGISTRY.get_or_init(statespace_builtins::builtins)
 }
 
@@ -169,10 +171,35 @@ fn export<'py>(
     defined::export(puzzle, depth, max_states, memory, board)
 }
 
-/// statespace: exact state-space search for puzzles, from Python.
+/// statespace: exact state-space search for puzzles, from Python (the built-in puzzles).
+///
+/// Behind the default feature `module`: an outside crate that makes a module of its own with
+/// [`add_to_module`] takes this crate with `default-features = false`, so that its library does
+/// not also define this module's entry point (`PyInit_statespace`).
+#[cfg(feature = "module")]
 #[pymodule]
 #[pyo3(name = "statespace")]
 fn statespace_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    add_to_module(m, statespace_builtins::builtins())
+}
+
+/// Fills `module` with the whole Python API (`load`, `puzzles`, `solve`, `explore`, `export`,
+/// `Puzzle`, the records and the exceptions), searching the puzzles of `registry`: how an outside
+/// crate makes a Python module of its own plugins. Its `#[pymodule]` builds a registry
+/// (`statespace_builtins::builtins()` with its plugins added, or its plugins alone) and calls
+/// this; `examples/python-plugin/` is one, tested in CI (docs/python.md, "Your own puzzles in
+/// Rust").
+///
+/// One registry per process: a second call with another fails with `RuntimeError` (PyO3 makes a
+/// module once per process, so only a second module of this library in the same process meets
+/// it).
+pub fn add_to_module(module: &Bound<'_, PyModule>, registry: Registry) -> PyResult<()> {
+    if REGISTRY.set(registry).is_err() {
+        return Err(PyRuntimeError::new_err(
+            "statespace: the puzzles of this process were set already (one module per process)",
+        ));
+    }
+    let m = module;
     m.add_class::<Puzzle>()?;
     m.add_class::<Record>()?;
     m.add_class::<Solution>()?;
