@@ -8,6 +8,7 @@
 //! | `puzzle.rs` | `Puzzle`: a built-in puzzle from a config or keyword arguments |
 //! | `boards.rs` | a built-in puzzle's board given as rows of cells, written as its board text |
 //! | `defined/` | a puzzle written in Python: a space of interned ids the engines search (`mod.rs`, `runs.rs`), and its sweep over compact keys (`sweep.rs`, `keys.rs`) |
+//! | `capi.rs` | the C-API calls whose fast form the abi3 wheel lacks, in both forms |
 //! | `run.rs` | the limits given as arguments; every engine on its own thread, the GIL released, Ctrl-C polled |
 //! | `records.rs` | the results (`Solution`, `Exploration`) and their pictures (`_repr_svg_`, `Svg`) |
 //! | `graphs.rs` | exported state graphs as networkx graphs or node-link dicts |
@@ -19,6 +20,7 @@
 //! raises `KeyboardInterrupt` (see `errors.rs` for the whole story).
 
 mod boards;
+mod capi;
 mod defined;
 mod errors;
 mod graphs;

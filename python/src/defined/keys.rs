@@ -16,6 +16,7 @@
 //! A state of any other kind has no key (`encode` says so), and the sweep then falls back to
 //! Python's own hashing.
 
+use crate::capi;
 use pyo3::IntoPyObject;
 use pyo3::ffi;
 use pyo3::prelude::*;
@@ -136,17 +137,9 @@ pub(crate) fn append(state: &Bound<'_, PyAny>, out: &mut Vec<u8>) -> bool {
             out.extend_from_slice(&v.to_le_bytes()[..w as usize]);
             true
         } else if ffi::PyUnicode_CheckExact(ptr) != 0 {
-            let mut size: ffi::Py_ssize_t = 0;
-            let text = ffi::PyUnicode_AsUTF8AndSize(ptr, &mut size);
-            if text.is_null() {
-                // Lone surrogates: no UTF-8. Python's hashing takes it.
-                ffi::PyErr_Clear();
-                false
-            } else {
-                out.push(STR);
-                out.extend_from_slice(std::slice::from_raw_parts(text as *const u8, size as usize));
-                true
-            }
+            out.push(STR);
+            // Lone surrogates have no UTF-8: Python's hashing takes such a state.
+            capi::append_utf8(ptr, out)
         } else if ffi::PyBytes_CheckExact(ptr) != 0 {
             let size = ffi::PyBytes_Size(ptr);
             let data = ffi::PyBytes_AsString(ptr);
@@ -171,7 +164,7 @@ pub(crate) fn append(state: &Bound<'_, PyAny>, out: &mut Vec<u8>) -> bool {
 #[inline]
 unsafe fn append_tuple(tuple: *mut ffi::PyObject, out: &mut Vec<u8>) -> bool {
     unsafe {
-        let n = ffi::PyTuple_GET_SIZE(tuple) as usize;
+        let n = capi::tuple_len(tuple);
         let start = out.len();
         out.reserve(n + 1);
         out.push(TUPLE | 1);
@@ -179,7 +172,7 @@ unsafe fn append_tuple(tuple: *mut ffi::PyObject, out: &mut Vec<u8>) -> bool {
         let (mut min, mut max) = (0i64, 0i64);
         let spare = &mut out.spare_capacity_mut()[..n];
         for (i, byte) in spare.iter_mut().enumerate() {
-            let item = ffi::PyTuple_GET_ITEM(tuple, i as ffi::Py_ssize_t);
+            let item = capi::tuple_item(tuple, i);
             let Some(v) = int_value(item, singletons) else {
                 return false;
             };
@@ -193,8 +186,8 @@ unsafe fn append_tuple(tuple: *mut ffi::PyObject, out: &mut Vec<u8>) -> bool {
         if w > 1 {
             out.truncate(start);
             out.push(TUPLE | w);
-            for i in 0..n as ffi::Py_ssize_t {
-                let v = small_int(ffi::PyTuple_GET_ITEM(tuple, i)).expect("read above");
+            for i in 0..n {
+                let v = small_int(capi::tuple_item(tuple, i)).expect("read above");
                 out.extend_from_slice(&v.to_le_bytes()[..w as usize]);
             }
         }
@@ -265,7 +258,7 @@ pub(crate) fn decode<'py>(
                     for (i, &b) in body.iter().enumerate() {
                         let item = small.0[(b as i8 as i16 + 128) as usize].as_ptr();
                         ffi::Py_INCREF(item);
-                        ffi::PyTuple_SET_ITEM(tuple.as_ptr(), i as ffi::Py_ssize_t, item);
+                        capi::tuple_set(tuple.as_ptr(), i, item);
                     }
                     return Ok(tuple);
                 }
@@ -274,7 +267,7 @@ pub(crate) fn decode<'py>(
                     if item.is_null() {
                         return Err(PyErr::fetch(py));
                     }
-                    ffi::PyTuple_SET_ITEM(tuple.as_ptr(), i as ffi::Py_ssize_t, item);
+                    capi::tuple_set(tuple.as_ptr(), i, item);
                 }
                 return Ok(tuple);
             }

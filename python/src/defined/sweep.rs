@@ -46,7 +46,8 @@
 
 use super::keys::{self, KeySet, MOST_KEYS, SmallInts};
 use super::*;
-use pyo3::ffi;
+use crate::capi;
+use pyo3::Borrowed;
 use pyo3::types::PySet;
 
 /// States expanded under one hold of the GIL (the waiting thread takes it between batches).
@@ -353,12 +354,8 @@ fn each_successor<'py>(
         Stop::Adapter
     };
     let successors = space.callbacks.successors.bind(py);
-    // SAFETY: the GIL is held; both pointers are alive; the answer is a new reference, owned
-    // by the Bound (or null with an exception set).
-    let answer = unsafe {
-        let answer = ffi::PyObject_CallOneArg(successors.as_ptr(), state.as_ptr());
-        Bound::from_owned_ptr_or_err(py, answer).map_err(raised)?
-    };
+    // One positional argument: a vectorcall where the build has it (pyo3 chooses).
+    let answer = successors.call1((state,)).map_err(raised)?;
     let name = &space.callbacks.name;
     let not_a_pair = |pair: &Bound<'py, PyAny>| -> Stop {
         let error = (|| -> PyResult<PyErr> {
@@ -374,8 +371,8 @@ fn each_successor<'py>(
     let mut pair = |item: &Bound<'py, PyAny>| -> Result<bool, Stop> {
         match item.cast::<PyTuple>() {
             Ok(tuple) if tuple.len() == 2 => {
-                // SAFETY: index 1 of a tuple of 2.
-                let next = unsafe { tuple.get_borrowed_item_unchecked(1) };
+                // SAFETY: index 1 of a live tuple of 2; the GIL is held; the pair holds it.
+                let next = unsafe { Borrowed::from_ptr(py, capi::tuple_item(tuple.as_ptr(), 1)) };
                 visit(&next)
             }
             _ => Err(not_a_pair(item)),
@@ -385,8 +382,10 @@ fn each_successor<'py>(
     if let Ok(list) = answer.cast::<PyList>() {
         let mut i = 0;
         while i < list.len() {
-            // SAFETY: `i` is below the list's length, read now (a callback may change it).
-            let item = unsafe { list.get_item_unchecked(i) };
+            // SAFETY: `i` is below the list's length, read now (a callback may change it); the
+            // GIL is held; the item is owned before any callback runs.
+            let item =
+                unsafe { Borrowed::from_ptr(py, capi::list_item(list.as_ptr(), i)) }.to_owned();
             if !pair(&item)? {
                 return Ok(false);
             }
