@@ -225,6 +225,7 @@ pub(crate) struct SmallInts(Vec<Py<PyAny>>);
 impl SmallInts {
     pub(crate) fn new(py: Python<'_>) -> SmallInts {
         SINGLETONS.get_or_init(|| find_singletons(py));
+        crate::capi::check_layout(py);
         let int = |v: i64| {
             v.into_pyobject(py)
                 .map_or_else(|e| match e {}, |i| i.into_any())
