@@ -420,6 +420,26 @@ pub trait Heuristic<P: StateSpace + ?Sized>: Sync {
         Prefetched::NONE
     }
 
+    /// [`prefetch`](Self::prefetch) of `state`, reached from `parent` by `mv`, given what the
+    /// heuristic left in `parent_memo` when it estimated `parent` (its [`Prefetched`] after the
+    /// last [`advance`](Self::advance)): for an estimate that is a sum of parts of which a move
+    /// changes only some (additive pattern databases: Korf & Felner's incremental sums), so
+    /// that only those are projected and read again. IDA* calls it for every successor of the
+    /// node it expands, with that node's memo (the root's from [`memo`]). By default
+    /// [`prefetch`](Self::prefetch), the parent ignored.
+    #[inline]
+    fn prefetch_successor(
+        &self,
+        space: &P,
+        parent: P::State,
+        parent_memo: &Prefetched,
+        mv: P::Move,
+        state: P::State,
+    ) -> Prefetched {
+        let _ = (parent, parent_memo, mv);
+        self.prefetch(space, state)
+    }
+
     /// One stage of a staged estimate of `state`, after [`prefetch`](Self::prefetch): `Some` of
     /// what [`estimate_prefetched`](Self::estimate_prefetched) gives, or `None` when the
     /// heuristic has started loading what its next stage reads and is to be called again.
@@ -466,6 +486,22 @@ pub trait Heuristic<P: StateSpace + ?Sized>: Sync {
     fn intact(&self, cache: &crate::cache::TableCache) -> bool {
         let _ = cache;
         true
+    }
+}
+
+/// What `heuristic` leaves in its [`Prefetched`] for `state` once it has estimated it in full
+/// (no parent: [`Heuristic::prefetch`], then [`Heuristic::advance`] until it answers, with no
+/// limit), and that estimate: a search's root memo for [`Heuristic::prefetch_successor`].
+pub fn memo<P: StateSpace + ?Sized, H: Heuristic<P> + ?Sized>(
+    heuristic: &H,
+    space: &P,
+    state: P::State,
+) -> (Prefetched, u32) {
+    let mut memo = heuristic.prefetch(space, state);
+    loop {
+        if let Some(h) = heuristic.advance(space, state, &mut memo, u32::MAX) {
+            return (memo, h);
+        }
     }
 }
 

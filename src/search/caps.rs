@@ -335,6 +335,19 @@ impl<'v, P: StateSpace> Heuristic<Viewed<'v, P>> for Through<'_, P> {
     }
 
     #[inline]
+    fn prefetch_successor(
+        &self,
+        space: &Viewed<'v, P>,
+        parent: P::State,
+        parent_memo: &crate::space::Prefetched,
+        mv: P::Move,
+        state: P::State,
+    ) -> crate::space::Prefetched {
+        self.0
+            .prefetch_successor(space.space, parent, parent_memo, mv, state)
+    }
+
+    #[inline]
     fn advance(
         &self,
         space: &Viewed<'v, P>,

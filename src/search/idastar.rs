@@ -82,8 +82,26 @@ use super::{Iteration, Outcome, Path, Report, Stats, Step};
 use crate::config::{Auto, Engine, Gives, Mode, Need};
 use crate::limit::{Latch, Limit, Limits, Ticker};
 use crate::options::SearchOptions;
-use crate::space::{Heuristic, Prefetched, StateSpace, Symmetric};
+use crate::search::transpositions::Moved;
+use crate::space::{Heuristic, Prefetched, StateSpace, Symmetric, memo};
 use std::sync::Arc;
+
+/// A successor kept for the search below it: the move that reaches it, the state, and what the
+/// heuristic left in its [`Prefetched`] when it estimated it (its memo, handed to
+/// [`Heuristic::prefetch_successor`] of its own successors).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Child<S, M> {
+    pub(crate) mv: M,
+    pub(crate) state: S,
+    pub(crate) memo: Prefetched,
+}
+
+impl<S, M: Copy> Moved<M> for Child<S, M> {
+    #[inline]
+    fn mv(&self) -> M {
+        self.mv
+    }
+}
 
 /// IDA* from `start`.
 ///
@@ -248,11 +266,9 @@ struct Search<'a, P: StateSpace, H: ?Sized, T> {
     /// Successors generated and estimated, every one: the ticker's count of work.
     work: u64,
     stats: Stats,
-    /// One buffer per level of the successors within the threshold, reused across iterations.
-    buffers: Vec<Vec<(P::Move, P::State)>>,
-    /// What the heuristic's prefetch computed for each successor of the node being expanded,
-    /// read back by its estimate (reused from node to node).
-    prefetched: Vec<Prefetched>,
+    /// One buffer per level of the successors within the threshold (each with its memo),
+    /// reused across iterations.
+    buffers: Vec<Vec<Child<P::State, P::Move>>>,
     /// Per successor of the node being expanded, whether it is kept once its estimate is done
     /// (reused from node to node).
     kept: Vec<Option<bool>>,
@@ -293,7 +309,6 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace> Search<'a, P, H, T> {
             work: 0,
             stats: Stats::default(),
             buffers: Vec::new(),
-            prefetched: Vec::new(),
             kept: Vec::new(),
             path: Vec::new(),
             threshold: 0,
@@ -306,7 +321,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace> Search<'a, P, H, T> {
     }
 
     fn run(&mut self, start: P::State) -> Outcome<P::State, P::Move> {
-        let mut threshold = self.heuristic.estimate(self.space, start);
+        let (root_memo, mut threshold) = memo(self.heuristic, self.space, start);
         loop {
             if self.limits.max_depth.is_some_and(|max| threshold > max) {
                 let max = self.limits.max_depth.unwrap_or_default();
@@ -319,7 +334,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace> Search<'a, P, H, T> {
             }
             self.stats.depth = threshold;
             let (expanded, generated) = (self.stats.expanded, self.stats.generated);
-            let result = self.visit(start, None, 0);
+            let result = self.visit(start, None, 0, &root_memo);
             self.stats.iterations.push(Iteration {
                 threshold,
                 expanded: self.stats.expanded - expanded,
@@ -365,8 +380,15 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace> Search<'a, P, H, T> {
     }
 
     /// Searches below `state`, reached in `g` moves along `self.path` (its `f` is within the
-    /// threshold); `Err` stops the whole run.
-    fn visit(&mut self, state: P::State, previous: Option<P::Move>, g: u32) -> Result<(), Stop> {
+    /// threshold; `memo` is what the heuristic left from its estimate); `Err` stops the whole
+    /// run.
+    fn visit(
+        &mut self,
+        state: P::State,
+        previous: Option<P::Move>,
+        g: u32,
+        memo: &Prefetched,
+    ) -> Result<(), Stop> {
         self.stats.visited += 1;
         if self.space.is_goal(state) {
             return self.at_goal();
@@ -386,23 +408,24 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace> Search<'a, P, H, T> {
             self.buffers.resize_with(level + 1, Vec::new);
         }
         let mut successors = std::mem::take(&mut self.buffers[level]);
-        self.expand(state, previous, g, &mut successors)?;
+        self.expand(state, previous, g, memo, &mut successors)?;
         let space = self.space;
         if let (Some(table), Some(bucket)) = (&mut self.table, bucket)
             && !successors.is_empty()
         {
             table.enter(space, bucket, state, g, previous, &mut successors);
-            for (_, next) in &successors {
-                table.prefetch(table.bucket(next));
+            for child in &successors {
+                table.prefetch(table.bucket(&child.state));
             }
         }
         self.pending += successors.len() as u64;
         self.stats.peak_frontier = self.stats.peak_frontier.max(self.pending);
 
         let mut result = Ok(());
-        for &(mv, next) in &successors {
+        for child in &successors {
+            let (mv, next) = (child.mv, child.state);
             self.path.push(Step { mv, state: next });
-            result = self.visit(next, Some(mv), g + 1);
+            result = self.visit(next, Some(mv), g + 1, &child.memo);
             if result.is_err() {
                 break; // keep the branch in `path`: it is the answer or irrelevant
             }
@@ -413,31 +436,31 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace> Search<'a, P, H, T> {
         result
     }
 
-    /// Expands `state`, reached in `g` moves by `previous`: counts the expansion, puts into
-    /// `successors` the successors the move-order rule allows whose `f` is within the threshold
-    /// (in the space's order), lowers the next threshold to the smallest `f` cut, and counts
-    /// the work. The node loop's body, shared with the parallel run's split.
+    /// Expands `state`, reached in `g` moves by `previous` (`memo`: what the heuristic left from
+    /// its estimate): counts the expansion, puts into `successors` the successors the move-order
+    /// rule allows whose `f` is within the threshold (in the space's order, each with its memo),
+    /// lowers the next threshold to the smallest `f` cut, and counts the work. The node loop's
+    /// body, shared with the parallel run's split.
     #[inline(always)]
     fn expand(
         &mut self,
         state: P::State,
         previous: Option<P::Move>,
         g: u32,
-        successors: &mut Vec<(P::Move, P::State)>,
+        memo: &Prefetched,
+        successors: &mut Vec<Child<P::State, P::Move>>,
     ) -> Result<(), Stop> {
         self.pace.expansion(&mut self.stats)?;
         successors.clear();
         let (space, heuristic) = (self.space, self.heuristic);
         let (threshold, mut next_threshold) = (self.threshold, self.next_threshold);
         let mut work = self.work;
-        let prefetched = &mut self.prefetched;
-        prefetched.clear();
         // At the start only: the classes of the successors kept so far.
         let root_classes = self.root_classes.filter(|_| previous.is_none());
         let mut classes = Vec::new();
-        // All the successors first, each prefetched, then their estimates: the heuristic's
-        // memory reads overlap instead of waiting one after the other, and each estimate reads
-        // the indices its prefetch computed.
+        // All the successors first, each prefetched (from this node's memo), then their
+        // estimates: the heuristic's memory reads overlap instead of waiting one after the
+        // other, and each estimate reads what its prefetch computed.
         space.successors(state, &mut |m, t| {
             work += 1;
             if previous.is_none_or(|p| space.may_follow(p, m)) {
@@ -448,8 +471,11 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace> Search<'a, P, H, T> {
                     }
                     classes.push(class);
                 }
-                prefetched.push(heuristic.prefetch(space, t));
-                successors.push((m, t));
+                successors.push(Child {
+                    mv: m,
+                    state: t,
+                    memo: heuristic.prefetch_successor(space, state, memo, m, t),
+                });
             }
         });
         // The estimates in stages (Heuristic::advance): each pass advances every successor
@@ -459,16 +485,14 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace> Search<'a, P, H, T> {
         kept.resize(successors.len(), None);
         let mut estimating = successors.len();
         while estimating > 0 {
-            for ((&(_, t), ahead), keep) in
-                successors.iter().zip(prefetched.iter_mut()).zip(&mut *kept)
-            {
+            for (child, keep) in successors.iter_mut().zip(&mut *kept) {
                 if keep.is_some() {
                     continue;
                 }
                 // Exact below the smallest cut `f` so far: a larger one can neither be kept
                 // (`threshold < next_threshold`) nor lower the next threshold.
                 let limit = next_threshold.saturating_sub(g.saturating_add(1));
-                if let Some(h) = heuristic.advance(space, t, ahead, limit) {
+                if let Some(h) = heuristic.advance(space, child.state, &mut child.memo, limit) {
                     let f = g.saturating_add(1).saturating_add(h);
                     if f > threshold {
                         next_threshold = next_threshold.min(f);

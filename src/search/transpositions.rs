@@ -508,15 +508,18 @@ impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
     /// entry of the same state in as many moves, by another move, searched or is searching
     /// (the ones that move allowed: see the module docs). Records the state when no entry
     /// covers it.
+    ///
+    /// `successors` are whatever the engine keeps per successor (a move and a state, or more:
+    /// [`Moved`]).
     #[inline]
-    pub fn enter<P: StateSpace<State = S, Move = M>>(
+    pub fn enter<P: StateSpace<State = S, Move = M>, T: Moved<M>>(
         &mut self,
         space: &P,
         bucket: Bucket,
         state: S,
         g: u32,
         previous: Option<M>,
-        successors: &mut Vec<(M, S)>,
+        successors: &mut Vec<T>,
     ) {
         let Some(cover) = self.record(bucket.0, state, g, previous) else {
             return;
@@ -526,10 +529,24 @@ impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
         }
         let before = successors.len();
         match cover.previous {
-            Some(q) if Some(q) != previous => successors.retain(|&(m, _)| !space.may_follow(q, m)),
+            Some(q) if Some(q) != previous => successors.retain(|t| !space.may_follow(q, t.mv())),
             _ => successors.clear(),
         }
         self.hits += (successors.len() < before) as u64;
+    }
+}
+
+/// What an engine keeps per successor, as [`TranspositionTable::enter`] sees it: the move that
+/// reached it (a `(move, state)` pair, or an engine's own record).
+pub trait Moved<M> {
+    /// The move that reached this successor.
+    fn mv(&self) -> M;
+}
+
+impl<M: Copy, S> Moved<M> for (M, S) {
+    #[inline]
+    fn mv(&self) -> M {
+        self.0
     }
 }
 

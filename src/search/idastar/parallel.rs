@@ -51,12 +51,12 @@
 //! repeats searched). `peak_frontier` is the largest of one worker's. The counts of a run on one
 //! thread (the default) are unchanged.
 
-use super::{Pace, Representative, Search, Stop};
+use super::{Child, Pace, Representative, Search, Stop};
 use crate::limit::{Latch, Limit, Limits, Ticker};
 use crate::options::SearchOptions;
 use crate::search::transpositions::TranspositionTable;
 use crate::search::{Iteration, Outcome, Path, Report, Stats, Step};
-use crate::space::{Heuristic, StateSpace};
+use crate::space::{Heuristic, StateSpace, memo};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
@@ -134,7 +134,7 @@ pub(super) fn solve<P: StateSpace, H: Heuristic<P> + ?Sized>(
 /// What a worker keeps from one iteration to the next.
 struct Worker<P: StateSpace> {
     table: Option<TranspositionTable<P::State, P::Move>>,
-    buffers: Vec<Vec<(P::Move, P::State)>>,
+    buffers: Vec<Vec<Child<P::State, P::Move>>>,
 }
 
 /// One run's inputs.
@@ -450,7 +450,10 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized> Run<'a, P, H> {
                     .last()
                     .map_or((self.start, None), |s| (s.state, Some(s.mv)));
                 search.stats.visited += 1;
-                let expanded = search.expand(state, previous, depth as u32, &mut successors);
+                // The task's nodes keep no memo: each is estimated afresh (a few per thread).
+                let (node_memo, _) = memo(self.heuristic, self.space, state);
+                let expanded =
+                    search.expand(state, previous, depth as u32, &node_memo, &mut successors);
                 if let Err(stop) = expanded {
                     *stats = std::mem::take(&mut search.stats);
                     return Err(match stop {
@@ -458,7 +461,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized> Run<'a, P, H> {
                         _ => unreachable!("the split neither finds nor is cut off"),
                     });
                 }
-                for &(mv, state) in &successors {
+                for &Child { mv, state, .. } in &successors {
                     let mut child = task.clone();
                     child.push(Step { mv, state });
                     deeper.push(child);
@@ -570,7 +573,9 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized> Run<'a, P, H> {
         search.path.extend_from_slice(task);
         search.found.clear();
         search.pending = 0;
-        match search.visit(state, previous, task.len() as u32) {
+        // The task's root is estimated afresh: its parent's memo went with the split.
+        let (root_memo, _) = memo(self.heuristic, self.space, state);
+        match search.visit(state, previous, task.len() as u32, &root_memo) {
             Ok(()) => End::Done(std::mem::take(&mut search.found)),
             Err(Stop::Found) if search.found.is_empty() => End::Done(vec![Path {
                 start: self.start,

@@ -200,6 +200,18 @@ impl<P: StateSpace + ?Sized, H: Heuristic<P> + ?Sized> Heuristic<P> for Box<H> {
     }
 
     #[inline]
+    fn prefetch_successor(
+        &self,
+        space: &P,
+        parent: P::State,
+        parent_memo: &Prefetched,
+        mv: P::Move,
+        state: P::State,
+    ) -> Prefetched {
+        (**self).prefetch_successor(space, parent, parent_memo, mv, state)
+    }
+
+    #[inline]
     fn advance(
         &self,
         space: &P,

@@ -341,6 +341,7 @@ impl DistanceTable {
     /// 3 (mod-3 tables); `None` when unreached (or `index` is out of range). The hot path of a
     /// pattern database: it does not check [`cut_short`](Self::cut_short), whose zeros are
     /// lower bounds; [`distance`](Self::distance) and [`path`](Self::path) do.
+    #[inline]
     pub fn code(&self, index: u64) -> Option<u64> {
         if index >= self.entries.len {
             return None;
