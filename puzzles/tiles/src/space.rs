@@ -332,6 +332,18 @@ impl Transpose {
         })
     }
 
+    /// The image of cell `cell`.
+    #[inline]
+    pub fn cell(&self, cell: u8) -> u8 {
+        self.cell_map[cell as usize]
+    }
+
+    /// The name of tile `tile` on the reflected board (the blank, 0, stays 0).
+    #[inline]
+    pub fn tile(&self, tile: u8) -> u8 {
+        self.tile_map[tile as usize]
+    }
+
     /// The reflected board.
     #[inline]
     pub fn of(&self, board: &Board) -> Board {

@@ -16,6 +16,8 @@
 //!   the main diagonal, looked up beside the board.
 //! - [`tile_pdb`]: the additive databases over disjoint groups; checking groups, building them,
 //!   the usual splits of the 15-puzzle.
+//! - `sums`: their sums carried from a node to its successors in IDA* (Korf & Felner's
+//!   incremental evaluation).
 //! - [`factory`]: the default heuristic of a board size within a memory budget.
 //! - [`keys`]: the config's `[heuristic]` section, checked into the factory of what it names.
 //!
@@ -25,6 +27,7 @@ pub mod factory;
 pub mod group;
 pub mod keys;
 pub mod manhattan;
+mod sums;
 pub mod tile_pdb;
 
 pub use crate::transpose::Transpose;

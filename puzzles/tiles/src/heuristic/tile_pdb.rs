@@ -8,12 +8,13 @@
 //! returns only a [`Limit`].
 
 use super::group::{MAX_GROUP, TileGroup};
+use super::sums::{MAX_GROUPS, Sums};
 use super::transpose::Transpose;
-use crate::space::{Board, MAX_CELLS, Tiles};
+use crate::space::{Board, MAX_CELLS, Slide, Tiles};
 use statespace::cache::TableCache;
 use statespace::limit::{Limit, Limits};
 use statespace::search::pdb::{self, Abstraction, Additive, PatternDatabase, PdbError};
-use statespace::space::{Heuristic, Indexed};
+use statespace::space::{Heuristic, Indexed, Prefetched};
 
 /// Additive tile pattern databases, optionally with the diagonal reflection: the
 /// generic [`Additive`] heuristic with a faster estimate for tiles.
@@ -25,14 +26,19 @@ use statespace::space::{Heuristic, Indexed};
 ///
 /// [`estimate_below`](Heuristic::estimate_below) skips the reflection when the direct sum already
 /// reaches the limit, as Korf & Felner's search does: 10 to 17 % less CPU on a 24-puzzle
-/// search (BENCHMARKS.md, "The 24-puzzle"). It does not [`prefetch`](Heuristic::prefetch): with
-/// four 122 MiB tables nearly every look-up misses the caches, but computing the ranks twice (once
-/// to prefetch, once to read) cost more than the overlapped misses saved there (8 to 14 % more
-/// CPU than without).
+/// search (BENCHMARKS.md, "The 24-puzzle").
+///
+/// In IDA*, a successor's sums are carried from its parent's ([`Sums`]: Korf & Felner's
+/// incremental evaluation, through [`Heuristic::prefetch_successor`]): a slide changes one
+/// group's entry in each sum, so a node projects and reads two entries, prefetched while its
+/// siblings are generated, where a full estimate reads one per group and per sum. A state with
+/// no parent (the root, a parallel task's root) is estimated in full.
 #[derive(Debug)]
 pub struct TilePdb {
     additive: Additive<TileGroup, Transpose>,
     cells: usize,
+    /// The incremental sums, where a memo holds them.
+    pub(crate) sums: Option<Sums>,
 }
 
 impl TilePdb {
@@ -71,6 +77,39 @@ impl TilePdb {
             sum.saturating_add(value)
         })
     }
+
+    /// Every database's value for the board whose tile `t` is on cell `pos[t]` (into
+    /// `values`), and their sum.
+    #[inline]
+    fn values(&self, pos: &[u8; MAX_CELLS], values: &mut [u32; MAX_GROUPS]) -> u32 {
+        let mut total = 0u32;
+        for ((db, index), value) in self.entries(pos).zip(values.iter_mut()) {
+            *value = db.entry(index);
+            total = total.saturating_add(*value);
+        }
+        total
+    }
+
+    /// [`estimate_below`](Heuristic::estimate_below) with every entry read kept in a memo for
+    /// the successors ([`Sums::full`]).
+    fn estimate_in_full(&self, board: Board, limit: u32) -> (u32, Prefetched) {
+        let pos = board.positions(self.cells);
+        let n = self.databases().len();
+        let (mut direct, mut reflected) = ([0u32; MAX_GROUPS], [0u32; MAX_GROUPS]);
+        debug_assert!(n <= MAX_GROUPS, "Sums::new holds at most MAX_GROUPS");
+        let h = self.values(&pos, &mut direct);
+        match self.additive.symmetries().first() {
+            Some(t) if h < limit => {
+                let r = self.values(&t.of_positions(&pos), &mut reflected);
+                (
+                    h.max(r),
+                    Sums::full(&direct[..n], Some(&reflected[..n]), &pos, true),
+                )
+            }
+            Some(_) => (h, Sums::full(&direct[..n], None, &pos, false)),
+            None => (h, Sums::full(&direct[..n], None, &pos, true)),
+        }
+    }
 }
 
 impl Heuristic<Tiles> for TilePdb {
@@ -102,6 +141,45 @@ impl Heuristic<Tiles> for TilePdb {
             best = best.max(self.sum(&t.of_positions(&pos)));
         }
         best
+    }
+
+    /// A successor's memo from its parent's ([`Sums`]), its changed entries prefetched; with
+    /// no usable memo, none (it is then estimated in full).
+    #[inline]
+    fn prefetch_successor(
+        &self,
+        _: &Tiles,
+        parent: Board,
+        parent_memo: &Prefetched,
+        slide: Slide,
+        _: Board,
+    ) -> Prefetched {
+        self.sums
+            .as_ref()
+            .and_then(|sums| sums.successor(self.databases(), (&parent, parent_memo), slide))
+            .unwrap_or(Prefetched::NONE)
+    }
+
+    /// From a memo [`prefetch_successor`](Heuristic::prefetch_successor) made, its changed
+    /// entries ([`Sums::estimate`]); else in full, every entry kept in the memo for the
+    /// successors.
+    #[inline]
+    fn advance(
+        &self,
+        tiles: &Tiles,
+        board: Board,
+        memo: &mut Prefetched,
+        limit: u32,
+    ) -> Option<u32> {
+        let Some(sums) = &self.sums else {
+            return Some(self.estimate_below(tiles, board, limit));
+        };
+        if Sums::is_incremental(memo) {
+            return Some(sums.estimate(self.databases(), memo, limit));
+        }
+        let (h, full) = self.estimate_in_full(board, limit);
+        *memo = full;
+        Some(h)
     }
 }
 
@@ -169,9 +247,14 @@ impl AdditiveGroups {
         let databases = pdb::build_all(self.groups.clone(), limits, cache)?;
         let additive = Additive::new(databases, self.symmetries.clone())
             .expect("the groups are disjoint: AdditiveGroups::of refused them otherwise");
+        let sums = match self.symmetries.len() {
+            0 | 1 => Sums::new(additive.databases(), self.symmetries.first()),
+            _ => None,
+        };
         Ok(TilePdb {
             additive,
             cells: self.cells,
+            sums,
         })
     }
 }

@@ -1,0 +1,394 @@
+//! [`Sums`]: the additive databases' sums carried from a node to its successors (Korf &
+//! Felner's incremental evaluation), for IDA*'s [`Heuristic::prefetch_successor`].
+//!
+//! A slide moves one tile, so of the direct sum only the entry of that tile's group changes,
+//! and of the reflected sum only the entry of the group that holds its reflected name. A node's
+//! memo keeps every group's entry and where every tile is; a successor copies them, moves the
+//! one tile, projects the (at most) two groups that changed from those positions, and prefetches
+//! their entries, which its estimate then reads: two ranks and two table reads a node, with no
+//! pass over the board, where a full estimate inverts the board and makes a rank and a read per
+//! group and per sum (eight on the 24-puzzle's 6-6-6-6 with the reflection).
+//!
+//! The reflected entry is read only while the direct sum stays below the limit (a successor
+//! the direct sum cuts is searched no deeper, so its reflected entries are never needed); its
+//! memo then says it is not complete, and a successor of a node whose memo is incomplete (or was
+//! made by other rules) is estimated in full, as without this.
+//!
+//! The memo (`Prefetched.0`, four words): word 0 the entries, a byte per group, direct in the
+//! low half and reflected in the high half ([`UNKNOWN`], [`UNREACHED`]); word 1 the entries
+//! still to read, direct in the low half and reflected in the high ([`PENDING`], the group and
+//! the table index); words 2 and 3 the cells of tiles 1 to 12 and 13 to 24, five bits each, and
+//! in word 2 the bits [`VALID`] (the memo is this heuristic's) and [`COMPLETE`] (every entry is
+//! known). So: at most [`MAX_GROUPS`] groups,
+//! at most one symmetry (the transpose), tables of at most 2^29 entries whose values fit below
+//! [`UNREACHED`]; other heuristics of tile groups estimate every node in full.
+
+use super::group::{MAX_GROUP, TileGroup};
+use super::transpose::Transpose;
+use crate::space::{Board, MAX_CELLS, Slide};
+use statespace::search::pdb::PatternDatabase;
+use statespace::space::{Indexed, Prefetched};
+
+/// The most groups a memo holds: a byte each in half a word.
+pub(crate) const MAX_GROUPS: usize = 4;
+
+/// An entry byte not read yet (or skipped).
+const UNKNOWN: u8 = 0xFF;
+/// An entry byte of a projection no goal reaches: the sum is infinite.
+const UNREACHED: u8 = 0xFE;
+/// In a half of word 1: an entry is still to be read (group in bits 29..31, index below).
+const PENDING: u32 = 1 << 31;
+const INDEX_BITS: u32 = (1 << 29) - 1;
+/// Word 2: the memo is this heuristic's.
+const VALID: u64 = 1 << 63;
+/// Word 2: every entry of the memo is known (none pending, none skipped).
+const COMPLETE: u64 = 1 << 62;
+/// Tiles per position word, and the bits of one position.
+const PER_WORD: usize = 12;
+const POSITION_BITS: usize = 5;
+/// A tile in no group.
+const NO_GROUP: u8 = u8::MAX;
+
+/// Which group and slot each tile (direct and reflected) is in; see the module docs.
+#[derive(Clone, Debug)]
+pub(crate) struct Sums {
+    /// `group[t]`: the database of tile `t`, or [`NO_GROUP`].
+    group: [u8; MAX_CELLS],
+    /// Each group's tiles, in its order (its databases' cells), as where their cells are in
+    /// a memo ([`Place`]), and how many.
+    direct: [[Place; MAX_GROUP]; MAX_GROUPS],
+    /// The same for the reflected board: where the cell of the tile whose reflected name is
+    /// each of the group's tiles is (that cell, reflected, is the group's cell).
+    reflected: [[Place; MAX_GROUP]; MAX_GROUPS],
+    sizes: [usize; MAX_GROUPS],
+    groups: usize,
+    transpose: Option<Transpose>,
+}
+
+impl Sums {
+    /// The maps for `databases` (reflected by `transpose`); `None` where a memo cannot hold
+    /// them (see the module docs).
+    pub(crate) fn new(
+        databases: &[PatternDatabase<TileGroup>],
+        transpose: Option<&Transpose>,
+    ) -> Option<Sums> {
+        if databases.len() > MAX_GROUPS || databases.is_empty() {
+            return None;
+        }
+        let fits = |db: &PatternDatabase<TileGroup>| {
+            db.table().histogram().len() < UNREACHED as usize
+                && db.table().len() <= u64::from(INDEX_BITS) + 1
+        };
+        if !databases.iter().all(fits) {
+            return None;
+        }
+        let mut group = [NO_GROUP; MAX_CELLS];
+        let mut direct = [[Place::of(1); MAX_GROUP]; MAX_GROUPS];
+        let mut reflected = [[Place::of(1); MAX_GROUP]; MAX_GROUPS];
+        let mut sizes = [0usize; MAX_GROUPS];
+        for (g, db) in databases.iter().enumerate() {
+            let of = db.abstraction().tiles();
+            sizes[g] = of.len();
+            for (i, &tile) in of.iter().enumerate() {
+                group[tile as usize] = g as u8;
+                direct[g][i] = Place::of(tile);
+                // Tile `tile` of the reflected board is tile `t.tile(tile)` of the board.
+                reflected[g][i] = Place::of(transpose.map_or(tile, |t| t.tile(tile)));
+            }
+        }
+        Some(Sums {
+            group,
+            direct,
+            reflected,
+            sizes,
+            groups: databases.len(),
+            transpose: transpose.cloned(),
+        })
+    }
+
+    /// The memo of a successor `board` of `parent` by `slide`, from `parent`'s memo: the
+    /// parent's entries and positions, the tile moved, the changed groups projected and their
+    /// entries prefetched; `None` when the parent's memo is incomplete (estimate the successor
+    /// in full).
+    #[inline]
+    pub(crate) fn successor(
+        &self,
+        databases: &[PatternDatabase<TileGroup>],
+        parent: (&Board, &Prefetched),
+        slide: Slide,
+    ) -> Option<Prefetched> {
+        let (board, memo) = parent;
+        let [entries, _, low, high] = memo.0;
+        if low & (VALID | COMPLETE) != VALID | COMPLETE {
+            return None;
+        }
+        let mut positions = [low & !COMPLETE, high];
+        Place::of(slide.tile).set(&mut positions, board.blank);
+        let mut next = Prefetched([entries, 0, positions[0], positions[1]], memo.1);
+        let g = self.group[slide.tile as usize];
+        if g != NO_GROUP {
+            let mut cells = [0u8; MAX_GROUP];
+            let places = &self.direct[g as usize][..self.sizes[g as usize]];
+            for (cell, place) in cells.iter_mut().zip(places) {
+                *cell = place.get(&positions);
+            }
+            next.0[1] |= u64::from(self.pend(databases, g, cells));
+            next.0[0] |= u64::from(UNKNOWN) << (8 * g); // until read
+        }
+        if let Some(t) = &self.transpose {
+            // Projected now, though read only if the direct sum does not cut the successor: in
+            // two stages (projected once the direct sum is read) it was no faster on the
+            // 24-puzzle, where more than half the successors need it.
+            let rg = self.group[t.tile(slide.tile) as usize];
+            if rg != NO_GROUP {
+                next.0[1] |= u64::from(self.pend_reflected(databases, rg, &positions)) << 32;
+                next.0[0] |= u64::from(UNKNOWN) << (32 + 8 * rg);
+            }
+        }
+        Some(next)
+    }
+
+    /// The pending half-word of the reflected group `rg` on the board whose tiles' cells are in
+    /// the position words `positions`, its entry prefetched.
+    #[inline]
+    fn pend_reflected(
+        &self,
+        databases: &[PatternDatabase<TileGroup>],
+        rg: u8,
+        positions: &[u64; 2],
+    ) -> u32 {
+        let t = self
+            .transpose
+            .as_ref()
+            .expect("a reflected group only with the transpose");
+        let mut cells = [0u8; MAX_GROUP];
+        let places = &self.reflected[rg as usize][..self.sizes[rg as usize]];
+        for (cell, place) in cells.iter_mut().zip(places) {
+            *cell = t.cell(place.get(positions));
+        }
+        self.pend(databases, rg, cells)
+    }
+
+    /// The pending half-word of group `g` at `cells`, its entry prefetched.
+    #[inline]
+    fn pend(&self, databases: &[PatternDatabase<TileGroup>], g: u8, cells: [u8; MAX_GROUP]) -> u32 {
+        let db = &databases[g as usize];
+        let index = db.abstraction().index(cells);
+        db.table().prefetch(index);
+        PENDING | u32::from(g) << 29 | index as u32
+    }
+
+    /// The estimate of a memo [`successor`](Self::successor) made: the pending direct entry
+    /// read, and the reflected one while the direct sum is below `limit` (see the module docs).
+    #[inline]
+    pub(crate) fn estimate(
+        &self,
+        databases: &[PatternDatabase<TileGroup>],
+        memo: &mut Prefetched,
+        limit: u32,
+    ) -> u32 {
+        let [entries, pending, flags, _] = &mut memo.0;
+        read_pending(databases, entries, pending, 0);
+        let direct = sum(*entries, self.groups);
+        if self.transpose.is_none() {
+            *flags |= COMPLETE;
+            return direct;
+        }
+        if direct >= limit {
+            return direct; // its reflected entry unread: not complete
+        }
+        read_pending(databases, entries, pending, 32);
+        *flags |= COMPLETE;
+        direct.max(sum(*entries >> 32, self.groups))
+    }
+
+    /// Whether `memo` is one [`successor`](Self::successor) made (else estimate in full).
+    #[inline]
+    pub(crate) fn is_incremental(memo: &Prefetched) -> bool {
+        memo.0[2] & VALID != 0
+    }
+
+    /// A full estimate's memo: every group's entry, direct and (when read) reflected, and where
+    /// every tile is (`pos[t]`); `complete` when every entry the sums need was read.
+    pub(crate) fn full(
+        direct: &[u32],
+        reflected: Option<&[u32]>,
+        pos: &[u8; MAX_CELLS],
+        complete: bool,
+    ) -> Prefetched {
+        let pack = |values: &[u32]| {
+            values.iter().enumerate().fold(u32::MAX, |half, (g, &v)| {
+                let byte = if v == u32::MAX { UNREACHED } else { v as u8 };
+                half & !(0xFF << (8 * g)) | u32::from(byte) << (8 * g)
+            })
+        };
+        let entries = u64::from(pack(direct)) | u64::from(reflected.map_or(u32::MAX, pack)) << 32;
+        let mut positions = [if complete { VALID | COMPLETE } else { VALID }, 0];
+        for (tile, &cell) in pos.iter().enumerate().skip(1) {
+            Place::of(tile as u8).set(&mut positions, cell);
+        }
+        Prefetched([entries, 0, positions[0], positions[1]], 0)
+    }
+}
+
+/// Where a tile's cell is in a memo's position words (tiles 1 to 24): the word and the shift.
+#[derive(Clone, Copy, Debug)]
+struct Place {
+    word: u8,
+    shift: u8,
+}
+
+impl Place {
+    fn of(tile: u8) -> Place {
+        let i = tile as usize - 1;
+        Place {
+            word: (i / PER_WORD) as u8,
+            shift: (POSITION_BITS * (i % PER_WORD)) as u8,
+        }
+    }
+
+    #[inline(always)]
+    fn get(self, words: &[u64; 2]) -> u8 {
+        (words[self.word as usize & 1] >> self.shift & 31) as u8
+    }
+
+    #[inline(always)]
+    fn set(self, words: &mut [u64; 2], cell: u8) {
+        let word = &mut words[self.word as usize & 1];
+        *word = *word & !(31 << self.shift) | u64::from(cell) << self.shift;
+    }
+}
+
+/// The sum of the first `groups` bytes of `half` ([`UNREACHED`]: `u32::MAX`).
+#[inline]
+fn sum(half: u64, groups: usize) -> u32 {
+    let mut total = 0u32;
+    for g in 0..groups {
+        let byte = (half >> (8 * g)) as u8;
+        if byte == UNREACHED {
+            return u32::MAX;
+        }
+        total += u32::from(byte);
+    }
+    total
+}
+
+/// Reads the entry pending in the half of `pending` at `shift` (0 direct, 32 reflected) into
+/// its byte of `entries`, and clears it.
+#[inline]
+fn read_pending(
+    databases: &[PatternDatabase<TileGroup>],
+    entries: &mut u64,
+    pending: &mut u64,
+    shift: u32,
+) {
+    let half = (*pending >> shift) as u32;
+    if half & PENDING == 0 {
+        return;
+    }
+    let g = (half >> 29 & 3) as usize;
+    let value = databases[g].entry(u64::from(half & INDEX_BITS));
+    let byte = if value == u32::MAX {
+        UNREACHED
+    } else {
+        value as u8
+    };
+    let at = shift as usize + 8 * g;
+    *entries = *entries & !(0xFF << at) | u64::from(byte) << at;
+    *pending &= !(0xFFFF_FFFF << shift);
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::heuristic::{SPLIT_5_5_5, additive, groups_by_goal_cells};
+    use crate::space::{Board, Tiles};
+    use statespace::limit::Limits;
+    use statespace::options::SearchOptions;
+    use statespace::random::Lcg;
+    use statespace::search::{Outcome, idastar};
+    use statespace::space::{Heuristic, StateSpace, memo};
+
+    /// The 15-puzzle's 5-5-5 databases, reflected and not, and its start after `steps` random
+    /// slides from the goal.
+    fn fifteen(reflect: bool) -> (Tiles, crate::heuristic::TilePdb) {
+        let tiles = Tiles::new(4, 4, Tiles::ordered(4, 4));
+        let groups = groups_by_goal_cells(&tiles, &SPLIT_5_5_5);
+        let h = additive(&tiles, &groups, reflect, &Limits::default(), None).unwrap();
+        (tiles, h)
+    }
+
+    fn walk(tiles: &Tiles, rng: &mut Lcg, steps: usize) -> Board {
+        let mut board = tiles.goal();
+        for _ in 0..steps {
+            let mut next = Vec::new();
+            tiles.successors(board, &mut |_, t| next.push(t));
+            board = next[rng.below(next.len())];
+        }
+        board
+    }
+
+    /// Along random walks, each successor's memo made from its parent's (as IDA* makes them)
+    /// estimates exactly what a full estimate gives, with no limit and with limits around it
+    /// (below the limit exact; from it on, between the limit and the estimate).
+    #[test]
+    fn a_successors_sums_from_its_parents_are_its_full_estimate() {
+        for reflect in [false, true] {
+            let (tiles, h) = fifteen(reflect);
+            assert!(h.sums.is_some(), "the 5-5-5 split holds in a memo");
+            let mut rng = Lcg(7);
+            let (mut memo_of_board, _) = memo(&h, &tiles, tiles.goal());
+            let mut board = tiles.goal();
+            for _ in 0..3_000 {
+                let mut moves = Vec::new();
+                tiles.successors(board, &mut |m, t| moves.push((m, t)));
+                for &(m, t) in &moves {
+                    let exact = h.estimate(&tiles, t);
+                    for limit in [u32::MAX, exact + 1, exact, exact.saturating_sub(1), 0] {
+                        let mut child = h.prefetch_successor(&tiles, board, &memo_of_board, m, t);
+                        let got = h.advance(&tiles, t, &mut child, limit).unwrap();
+                        if exact < limit {
+                            assert_eq!(got, exact, "{t:?} at limit {limit}");
+                        } else {
+                            assert!(limit <= got && got <= exact, "{got} {limit} {exact}");
+                        }
+                    }
+                }
+                let (m, t) = moves[rng.below(moves.len())];
+                let mut child = h.prefetch_successor(&tiles, board, &memo_of_board, m, t);
+                h.advance(&tiles, t, &mut child, u32::MAX).unwrap();
+                (board, memo_of_board) = (t, child);
+            }
+        }
+    }
+
+    /// IDA* with the incremental sums searches the very tree it searches with the generic
+    /// additive heuristic underneath (which carries nothing from node to node): the same path,
+    /// the same nodes, on one thread and on two.
+    #[test]
+    fn idastar_searches_the_same_tree_with_the_sums_as_without() {
+        let (tiles, h) = fifteen(true);
+        let mut rng = Lcg(11);
+        for _ in 0..12 {
+            let start = walk(&tiles, &mut rng, 40);
+            for threads in [1, 2] {
+                let options = SearchOptions {
+                    threads,
+                    ..SearchOptions::default()
+                };
+                let fast = idastar::solve(&tiles, &h, start, &Limits::default(), &options);
+                let plain =
+                    idastar::solve(&tiles, h.additive(), start, &Limits::default(), &options);
+                let (Outcome::Solved(a), Outcome::Solved(b)) = (&fast.outcome, &plain.outcome)
+                else {
+                    panic!("{start:?}: {:?} / {:?}", fast.outcome, plain.outcome);
+                };
+                assert_eq!(a.steps.len(), b.steps.len());
+                if threads == 1 {
+                    assert_eq!(a.steps, b.steps);
+                    assert_eq!(fast.stats.generated, plain.stats.generated);
+                    assert_eq!(fast.stats.expanded, plain.stats.expanded);
+                }
+            }
+        }
+    }
+}
