@@ -356,8 +356,7 @@ fn each_successor<'py>(
         Stop::Adapter
     };
     let successors = space.callbacks.successors.bind(py);
-    // One positional argument: a vectorcall where the build has it (pyo3 chooses).
-    let answer = successors.call1((state,)).map_err(raised)?;
+    let answer = capi::call_one(successors, state).map_err(raised)?;
     let name = &space.callbacks.name;
     let not_a_pair = |pair: &Bound<'py, PyAny>| -> Stop {
         let error = (|| -> PyResult<PyErr> {
