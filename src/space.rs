@@ -420,6 +420,13 @@ pub trait Heuristic<P: StateSpace + ?Sized>: Sync {
         Prefetched::NONE
     }
 
+    /// Whether [`prefetch_successor`](Self::prefetch_successor) reads the parent's memo: then
+    /// IDA* keeps each kept successor's memo to hand down (40 bytes a successor more, and their
+    /// copies: some 20 % of a cheap heuristic's search, which is why it asks). By default no.
+    fn carries_memo(&self) -> bool {
+        false
+    }
+
     /// [`prefetch`](Self::prefetch) of `state`, reached from `parent` by `mv`, given what the
     /// heuristic left in `parent_memo` when it estimated `parent` (its [`Prefetched`] after the
     /// last [`advance`](Self::advance)): for an estimate that is a sum of parts of which a move

@@ -334,6 +334,10 @@ impl<'v, P: StateSpace> Heuristic<Viewed<'v, P>> for Through<'_, P> {
         self.0.prefetch(space.space, state)
     }
 
+    fn carries_memo(&self) -> bool {
+        self.0.carries_memo()
+    }
+
     #[inline]
     fn prefetch_successor(
         &self,

@@ -86,17 +86,53 @@ use crate::search::transpositions::Moved;
 use crate::space::{Heuristic, Prefetched, StateSpace, Symmetric, memo};
 use std::sync::Arc;
 
-/// A successor kept for the search below it: the move that reaches it, the state, and what the
-/// heuristic left in its [`Prefetched`] when it estimated it (its memo, handed to
-/// [`Heuristic::prefetch_successor`] of its own successors).
+/// A successor kept for the search below it: the move that reaches it, the state, and, where the
+/// heuristic [carries memos](Heuristic::carries_memo), what it left in its [`Prefetched`] when
+/// it estimated it (handed to [`Heuristic::prefetch_successor`] of its own successors).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Child<S, M> {
+pub(crate) struct Child<S, M, C> {
     pub(crate) mv: M,
     pub(crate) state: S,
-    pub(crate) memo: Prefetched,
+    pub(crate) memo: C,
 }
 
-impl<S, M: Copy> Moved<M> for Child<S, M> {
+/// What a search keeps of each successor's estimate: its memo, or nothing (`()`): a type
+/// parameter, so that a search whose heuristic carries nothing moves no memos (the code it was).
+pub(crate) trait Carry: Copy + Default + Send + Sync {
+    /// Whether memos are handed down.
+    const CARRIES: bool;
+    /// What is kept of `memo`.
+    fn keep(memo: &Prefetched) -> Self;
+    /// The memo kept ([`Prefetched::NONE`] for nothing).
+    fn memo(&self) -> &Prefetched;
+}
+
+impl Carry for () {
+    const CARRIES: bool = false;
+    #[inline(always)]
+    fn keep(_: &Prefetched) -> Self {}
+    #[inline(always)]
+    fn memo(&self) -> &Prefetched {
+        &Prefetched::NONE
+    }
+}
+
+impl Carry for Prefetched {
+    const CARRIES: bool = true;
+    #[inline(always)]
+    fn keep(memo: &Prefetched) -> Self {
+        *memo
+    }
+    #[inline(always)]
+    fn memo(&self) -> &Prefetched {
+        self
+    }
+}
+
+/// One level's buffer of kept successors in a search over `P`.
+pub(crate) type Level<P, C> = Vec<Child<<P as StateSpace>::State, <P as StateSpace>::Move, C>>;
+
+impl<S, M: Copy, C> Moved<M> for Child<S, M, C> {
     #[inline]
     fn mv(&self) -> M {
         self.mv
@@ -187,15 +223,40 @@ pub fn solve_with<P: StateSpace, H: Heuristic<P> + ?Sized>(
 ) -> Report<P::State, P::Move> {
     // A list of solutions would lose those through the successors left out.
     let root_classes = root_classes.filter(|_| options.solutions <= 1);
-    if options.threads > 1 {
-        return parallel::solve(space, heuristic, start, limits, options, root_classes);
+    match (options.threads > 1, heuristic.carries_memo()) {
+        (true, true) => parallel::solve::<P, H, Prefetched>(
+            space,
+            heuristic,
+            start,
+            limits,
+            options,
+            root_classes,
+        ),
+        (true, false) => {
+            parallel::solve::<P, H, ()>(space, heuristic, start, limits, options, root_classes)
+        }
+        (false, true) => {
+            alone::<P, H, Prefetched>(space, heuristic, start, limits, options, root_classes)
+        }
+        (false, false) => alone::<P, H, ()>(space, heuristic, start, limits, options, root_classes),
     }
+}
+
+/// [`solve_with`] on one thread, keeping `C` of each successor's estimate.
+fn alone<P: StateSpace, H: Heuristic<P> + ?Sized, C: Carry>(
+    space: &P,
+    heuristic: &H,
+    start: P::State,
+    limits: &Limits,
+    options: &SearchOptions,
+    root_classes: Option<Representative<P>>,
+) -> Report<P::State, P::Move> {
     let latch = Latch::new(limits);
     let table = match TranspositionTable::for_limits(limits, options) {
         Ok(table) => table,
         Err(limit) => return Report::stopped(limit, latch.elapsed()),
     };
-    let mut search = Search::new(
+    let mut search = Search::<P, H, Alone, C>::new(
         space,
         heuristic,
         limits,
@@ -253,7 +314,7 @@ impl Pace for Alone<'_> {
     }
 }
 
-struct Search<'a, P: StateSpace, H: ?Sized, T> {
+struct Search<'a, P: StateSpace, H: ?Sized, T, C> {
     space: &'a P,
     heuristic: &'a H,
     limits: &'a Limits,
@@ -266,9 +327,12 @@ struct Search<'a, P: StateSpace, H: ?Sized, T> {
     /// Successors generated and estimated, every one: the ticker's count of work.
     work: u64,
     stats: Stats,
-    /// One buffer per level of the successors within the threshold (each with its memo),
-    /// reused across iterations.
-    buffers: Vec<Vec<Child<P::State, P::Move>>>,
+    /// One buffer per level of the successors within the threshold (each with what is kept
+    /// of its estimate), reused across iterations.
+    buffers: Vec<Level<P, C>>,
+    /// What the heuristic's prefetch computed for each successor of the node being expanded,
+    /// read back by its estimate (reused from node to node).
+    prefetched: Vec<Prefetched>,
     /// Per successor of the node being expanded, whether it is kept once its estimate is done
     /// (reused from node to node).
     kept: Vec<Option<bool>>,
@@ -289,7 +353,7 @@ struct Search<'a, P: StateSpace, H: ?Sized, T> {
     root_classes: Option<Representative<P>>,
 }
 
-impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace> Search<'a, P, H, T> {
+impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace, C: Carry> Search<'a, P, H, T, C> {
     fn new(
         space: &'a P,
         heuristic: &'a H,
@@ -309,6 +373,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace> Search<'a, P, H, T> {
             work: 0,
             stats: Stats::default(),
             buffers: Vec::new(),
+            prefetched: Vec::new(),
             kept: Vec::new(),
             path: Vec::new(),
             threshold: 0,
@@ -321,7 +386,12 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace> Search<'a, P, H, T> {
     }
 
     fn run(&mut self, start: P::State) -> Outcome<P::State, P::Move> {
-        let (root_memo, mut threshold) = memo(self.heuristic, self.space, start);
+        let (root_memo, mut threshold) = if C::CARRIES {
+            let (m, h) = memo(self.heuristic, self.space, start);
+            (C::keep(&m), h)
+        } else {
+            (C::default(), self.heuristic.estimate(self.space, start))
+        };
         loop {
             if self.limits.max_depth.is_some_and(|max| threshold > max) {
                 let max = self.limits.max_depth.unwrap_or_default();
@@ -387,7 +457,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace> Search<'a, P, H, T> {
         state: P::State,
         previous: Option<P::Move>,
         g: u32,
-        memo: &Prefetched,
+        memo: &C,
     ) -> Result<(), Stop> {
         self.stats.visited += 1;
         if self.space.is_goal(state) {
@@ -447,14 +517,17 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace> Search<'a, P, H, T> {
         state: P::State,
         previous: Option<P::Move>,
         g: u32,
-        memo: &Prefetched,
-        successors: &mut Vec<Child<P::State, P::Move>>,
+        memo: &C,
+        successors: &mut Level<P, C>,
     ) -> Result<(), Stop> {
         self.pace.expansion(&mut self.stats)?;
         successors.clear();
         let (space, heuristic) = (self.space, self.heuristic);
         let (threshold, mut next_threshold) = (self.threshold, self.next_threshold);
         let mut work = self.work;
+        let prefetched = &mut self.prefetched;
+        prefetched.clear();
+        let parent_memo = memo.memo();
         // At the start only: the classes of the successors kept so far.
         let root_classes = self.root_classes.filter(|_| previous.is_none());
         let mut classes = Vec::new();
@@ -471,10 +544,15 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace> Search<'a, P, H, T> {
                     }
                     classes.push(class);
                 }
+                prefetched.push(if C::CARRIES {
+                    heuristic.prefetch_successor(space, state, parent_memo, m, t)
+                } else {
+                    heuristic.prefetch(space, t)
+                });
                 successors.push(Child {
                     mv: m,
                     state: t,
-                    memo: heuristic.prefetch_successor(space, state, memo, m, t),
+                    memo: C::default(),
                 });
             }
         });
@@ -485,14 +563,16 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace> Search<'a, P, H, T> {
         kept.resize(successors.len(), None);
         let mut estimating = successors.len();
         while estimating > 0 {
-            for (child, keep) in successors.iter_mut().zip(&mut *kept) {
+            for ((child, ahead), keep) in
+                successors.iter().zip(prefetched.iter_mut()).zip(&mut *kept)
+            {
                 if keep.is_some() {
                     continue;
                 }
                 // Exact below the smallest cut `f` so far: a larger one can neither be kept
                 // (`threshold < next_threshold`) nor lower the next threshold.
                 let limit = next_threshold.saturating_sub(g.saturating_add(1));
-                if let Some(h) = heuristic.advance(space, child.state, &mut child.memo, limit) {
+                if let Some(h) = heuristic.advance(space, child.state, ahead, limit) {
                     let f = g.saturating_add(1).saturating_add(h);
                     if f > threshold {
                         next_threshold = next_threshold.min(f);
@@ -500,6 +580,11 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace> Search<'a, P, H, T> {
                     *keep = Some(f <= threshold);
                     estimating -= 1;
                 }
+            }
+        }
+        if C::CARRIES {
+            for (child, ahead) in successors.iter_mut().zip(prefetched.iter()) {
+                child.memo = C::keep(ahead);
             }
         }
         let generated = successors.len() as u64;

@@ -51,7 +51,7 @@
 //! repeats searched). `peak_frontier` is the largest of one worker's. The counts of a run on one
 //! thread (the default) are unchanged.
 
-use super::{Child, Pace, Representative, Search, Stop};
+use super::{Carry, Child, Level, Pace, Representative, Search, Stop};
 use crate::limit::{Latch, Limit, Limits, Ticker};
 use crate::options::SearchOptions;
 use crate::search::transpositions::TranspositionTable;
@@ -89,7 +89,7 @@ type Answer<P> = (
 );
 
 /// IDA* on [`SearchOptions::threads`](crate::options::SearchOptions::threads) threads: see the module docs.
-pub(super) fn solve<P: StateSpace, H: Heuristic<P> + ?Sized>(
+pub(super) fn solve<P: StateSpace, H: Heuristic<P> + ?Sized, C: Carry>(
     space: &P,
     heuristic: &H,
     start: P::State,
@@ -103,7 +103,7 @@ pub(super) fn solve<P: StateSpace, H: Heuristic<P> + ?Sized>(
         Ok(tables) => tables,
         Err(limit) => return Report::stopped(limit, latch.elapsed()),
     };
-    let mut workers: Vec<Worker<P>> = tables
+    let mut workers: Vec<Worker<P, C>> = tables
         .into_iter()
         .map(|table| Worker {
             table,
@@ -118,6 +118,7 @@ pub(super) fn solve<P: StateSpace, H: Heuristic<P> + ?Sized>(
         latch: &latch,
         start,
         root_classes,
+        carry: std::marker::PhantomData,
     };
     let mut stats = Stats::default();
     let (outcome, others) = run.iterations(&mut workers, &mut stats);
@@ -132,13 +133,13 @@ pub(super) fn solve<P: StateSpace, H: Heuristic<P> + ?Sized>(
 }
 
 /// What a worker keeps from one iteration to the next.
-struct Worker<P: StateSpace> {
+struct Worker<P: StateSpace, C> {
     table: Option<TranspositionTable<P::State, P::Move>>,
-    buffers: Vec<Vec<Child<P::State, P::Move>>>,
+    buffers: Vec<Level<P, C>>,
 }
 
 /// One run's inputs.
-struct Run<'a, P: StateSpace, H: ?Sized> {
+struct Run<'a, P: StateSpace, H: ?Sized, C> {
     space: &'a P,
     heuristic: &'a H,
     limits: &'a Limits,
@@ -148,6 +149,8 @@ struct Run<'a, P: StateSpace, H: ?Sized> {
     start: P::State,
     /// Of the start's successors, one per symmetry class (`solve_symmetric`).
     root_classes: Option<Representative<P>>,
+    /// What the searches keep of each successor's estimate.
+    carry: std::marker::PhantomData<C>,
 }
 
 /// How a task ended.
@@ -252,9 +255,19 @@ impl Pace for Share<'_> {
     }
 }
 
-impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized> Run<'a, P, H> {
+impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, C: Carry> Run<'a, P, H, C> {
+    /// What is kept of `state`'s estimate in full: the memo a task's node starts its
+    /// successors from (their parent's went with the split).
+    fn memo_of(&self, state: P::State) -> C {
+        if C::CARRIES {
+            C::keep(&memo(self.heuristic, self.space, state).0)
+        } else {
+            C::default()
+        }
+    }
+
     /// The iterations, as [`Search::run`]'s: the outcome and the further solutions.
-    fn iterations(&self, workers: &mut [Worker<P>], stats: &mut Stats) -> Answer<P> {
+    fn iterations(&self, workers: &mut [Worker<P, C>], stats: &mut Stats) -> Answer<P> {
         let limits = self.limits;
         let mut threshold = self.heuristic.estimate(self.space, self.start);
         let mut expanded = 0;
@@ -323,7 +336,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized> Run<'a, P, H> {
     /// Whether the workers' tables together hold every state the start reaches, after an
     /// iteration that found no goal ([`TranspositionTable::exhausted_all`]): a proof that the
     /// start is unsolvable. Never without a table on every worker.
-    fn exhausted(&self, workers: &mut [Worker<P>]) -> Result<bool, Limit> {
+    fn exhausted(&self, workers: &mut [Worker<P, C>]) -> Result<bool, Limit> {
         let count = workers.len();
         let mut tables: Vec<_> = workers
             .iter_mut()
@@ -342,7 +355,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized> Run<'a, P, H> {
     fn iteration(
         &self,
         threshold: u32,
-        workers: &mut [Worker<P>],
+        workers: &mut [Worker<P, C>],
         shared: &Shared,
         stats: &mut Stats,
     ) -> Result<Ended<P>, Limit> {
@@ -388,8 +401,8 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized> Run<'a, P, H> {
         &'s self,
         threshold: u32,
         shared: &'s Shared<'s>,
-        worker: &mut Worker<P>,
-    ) -> Search<'s, P, H, Share<'s>> {
+        worker: &mut Worker<P, C>,
+    ) -> Search<'s, P, H, Share<'s>, C> {
         let pace = Share {
             shared,
             ticker: shared.latch.ticker(),
@@ -451,7 +464,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized> Run<'a, P, H> {
                     .map_or((self.start, None), |s| (s.state, Some(s.mv)));
                 search.stats.visited += 1;
                 // The task's nodes keep no memo: each is estimated afresh (a few per thread).
-                let (node_memo, _) = memo(self.heuristic, self.space, state);
+                let node_memo = self.memo_of(state);
                 let expanded =
                     search.expand(state, previous, depth as u32, &node_memo, &mut successors);
                 if let Err(stop) = expanded {
@@ -482,7 +495,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized> Run<'a, P, H> {
     /// smallest cut `f`.
     fn work(
         &self,
-        worker: &mut Worker<P>,
+        worker: &mut Worker<P, C>,
         tasks: &[Task<P::State, P::Move>],
         threshold: u32,
         shared: &Shared,
@@ -524,7 +537,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized> Run<'a, P, H> {
     /// the subtree.
     fn task<'t>(
         &self,
-        search: &mut Search<'_, P, H, Share<'_>>,
+        search: &mut Search<'_, P, H, Share<'_>, C>,
         task: &'t [Step<P::State, P::Move>],
         above: &mut Above<'t, P::State, P::Move>,
     ) -> End<P::State, P::Move> {
@@ -574,7 +587,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized> Run<'a, P, H> {
         search.found.clear();
         search.pending = 0;
         // The task's root is estimated afresh: its parent's memo went with the split.
-        let (root_memo, _) = memo(self.heuristic, self.space, state);
+        let root_memo = self.memo_of(state);
         match search.visit(state, previous, task.len() as u32, &root_memo) {
             Ok(()) => End::Done(std::mem::take(&mut search.found)),
             Err(Stop::Found) if search.found.is_empty() => End::Done(vec![Path {

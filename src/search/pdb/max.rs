@@ -199,6 +199,10 @@ impl<P: StateSpace + ?Sized, H: Heuristic<P> + ?Sized> Heuristic<P> for Box<H> {
         (**self).prefetch(space, state)
     }
 
+    fn carries_memo(&self) -> bool {
+        (**self).carries_memo()
+    }
+
     #[inline]
     fn prefetch_successor(
         &self,

@@ -143,6 +143,10 @@ impl Heuristic<Tiles> for TilePdb {
         best
     }
 
+    fn carries_memo(&self) -> bool {
+        self.sums.is_some()
+    }
+
     /// A successor's memo from its parent's ([`Sums`]), its changed entries prefetched; with
     /// no usable memo, none (it is then estimated in full).
     #[inline]
