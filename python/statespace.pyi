@@ -361,7 +361,7 @@ def explore(
     True`` and ``goals`` (others raise ``ValueError``; so does a ``board`` with it).
 
     It calls ``successors`` once per state and keeps no Python object per state met (see
-    ``PythonPuzzle``): about 0.2 to 0.5 times the CPU of a plain BFS with a ``deque`` and a
+    ``PythonPuzzle``): about 0.3 to 0.55 times the CPU of a plain BFS with a ``deque`` and a
     ``dict`` over the same ``successors`` (the cost of ``successors`` itself is the floor), in
     0.15 to 0.4 times its peak memory (``python/bench/sweep_vs_bfs.py``).
     A limit stops it with the layers completed (``complete`` False) and warns
