@@ -55,6 +55,7 @@ mod cli_io;
 mod cluster;
 mod deepening;
 mod differential;
+mod doc_commands;
 mod errors;
 mod explore;
 mod export;
