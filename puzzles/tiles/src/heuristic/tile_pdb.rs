@@ -28,7 +28,7 @@ use statespace::space::{Heuristic, Indexed, Prefetched};
 /// reaches the limit, as Korf & Felner's search does: 10 to 17 % less CPU on a 24-puzzle
 /// search (BENCHMARKS.md, "The 24-puzzle").
 ///
-/// In IDA*, a successor's sums are carried from its parent's ([`Sums`]: Korf & Felner's
+/// In IDA*, a successor's sums are carried from its parent's (`heuristic/sums.rs`: Korf & Felner's
 /// incremental evaluation, through [`Heuristic::prefetch_successor`]): a slide changes one
 /// group's entry in each sum, so a node projects and reads two entries, prefetched while its
 /// siblings are generated, where a full estimate reads one per group and per sum. A state with
@@ -147,7 +147,7 @@ impl Heuristic<Tiles> for TilePdb {
         self.sums.is_some()
     }
 
-    /// A successor's memo from its parent's ([`Sums`]), its changed entries prefetched; with
+    /// A successor's memo from its parent's (`heuristic/sums.rs`), its changed entries prefetched; with
     /// no usable memo, none (it is then estimated in full).
     #[inline]
     fn prefetch_successor(
@@ -165,7 +165,7 @@ impl Heuristic<Tiles> for TilePdb {
     }
 
     /// From a memo [`prefetch_successor`](Heuristic::prefetch_successor) made, its changed
-    /// entries ([`Sums::estimate`]); else in full, every entry kept in the memo for the
+    /// entries (`heuristic/sums.rs`); else in full, every entry kept in the memo for the
     /// successors.
     #[inline]
     fn advance(
