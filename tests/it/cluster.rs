@@ -206,13 +206,15 @@ fn a_time_limit_stops_every_process_at_the_same_layer() {
     let hosts = hostfile(2);
     let config = tiles_3x4();
     let config = config.path().to_str().unwrap();
-    let args = [config, "--json", "--time-limit", "1s"];
+    // 3 s: under a loaded CI machine the processes took over a second to connect (the limit
+    // then met at depth 0); the 3 x 4 sweep does not end in 3 s either.
+    let args = [config, "--json", "--time-limit", "3s"];
     let one = process(&args, &hosts, 2, 1);
     let (code, stdout, stderr) = finish(process(&args, &hosts, 2, 0));
     assert_eq!(code, Some(4), "{stderr}");
     let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(json["complete"], false);
-    assert_eq!(json["limit"], "time limit 1s reached");
+    assert_eq!(json["limit"], "time limit 3s reached");
     // The layers completed before the limit are the plain engine's.
     let depth = json["max_distance"].as_u64().unwrap();
     assert!(depth >= 4, "{json}");
@@ -395,7 +397,7 @@ fn a_time_limit_holds_when_a_peer_falls_silent() {
     assert_eq!(code, Some(4), "{stderr}");
     let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(json["complete"], false);
-    assert_eq!(json["limit"], "time limit 1s reached");
+    assert_eq!(json["limit"], "time limit 3s reached");
     drop(peer);
 }
 
