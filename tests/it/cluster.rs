@@ -397,7 +397,7 @@ fn a_time_limit_holds_when_a_peer_falls_silent() {
     assert_eq!(code, Some(4), "{stderr}");
     let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(json["complete"], false);
-    assert_eq!(json["limit"], "time limit 3s reached");
+    assert_eq!(json["limit"], "time limit 1s reached");
     drop(peer);
 }
 
