@@ -499,24 +499,30 @@ mod tests {
             .sum()
     }
 
+    /// The values `0..n` in an order drawn from `seed` (xorshift, Fisher-Yates).
+    fn shuffled(n: u32, seed: u64) -> Vec<u8> {
+        let mut values: Vec<u8> = (0..n as u8).collect();
+        let mut x = seed | 1;
+        for i in (1..values.len()).rev() {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            values.swap(i, (x % (i as u64 + 1)) as usize);
+        }
+        values
+    }
+
     proptest! {
-        /// On wide boards (n up to 64, up to 10 values: the count fits) the three ways rank alike: by the
-        /// popcount (with `popcnt` where the processor has it, and without), and by comparisons;
-        /// and the rank unranks back.
+        /// On wide boards (n up to 64, up to 10 values: the count fits) the three ways rank
+        /// alike: by the popcount (with `popcnt` where the processor has it, and without), and
+        /// by comparisons; and the rank unranks back.
         #[test]
         fn wide_ranks_agree_every_way(
             n in 17u32..=64,
             seed in any::<u64>(),
             k in 0usize..=10,
         ) {
-            let mut values: Vec<u8> = (0..n as u8).collect();
-            let mut x = seed | 1;
-            for i in (1..values.len()).rev() {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                values.swap(i, (x % (i as u64 + 1)) as usize);
-            }
+            let values = shuffled(n, seed);
             let seq = &values[..k];
             let rank = rank_distinct_by_popcount(n, seq);
             prop_assert_eq!(rank_distinct_by_comparison(n, seq), rank);
@@ -536,14 +542,7 @@ mod tests {
             k in 0usize..=16,
         ) {
             let k = k.min(n as usize);
-            let mut values: Vec<u8> = (0..n as u8).collect();
-            let mut x = seed | 1;
-            for i in (1..values.len()).rev() {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                values.swap(i, (x % (i as u64 + 1)) as usize);
-            }
+            let values = shuffled(n, seed);
             let seq = &values[..k];
             prop_assert_eq!(rank_distinct_small(n, seq), rank_distinct_wide(n, seq));
             prop_assert_eq!(rank_distinct_small(n, seq), rank_distinct_by_popcount(n, seq));
