@@ -150,19 +150,44 @@ pub(crate) fn run_released<T: Send>(
 ) -> PyResult<T> {
     let _active = Active::start();
     std::thread::scope(|scope| {
-        let waiter = std::thread::current();
+        let (done, ended) = Done::new();
         let engine = scope.spawn(move || {
             let result = work();
-            waiter.unpark();
+            done.signal();
             result
         });
-        let waited = wait(py, || engine.is_finished(), None);
+        let waited = wait(py, || ended.load(Ordering::SeqCst), None);
         let result = engine.join().map_err(|_| panicked())?;
         match waited.raised {
             Some(error) => Err(error),
             None => Ok(result),
         }
     })
+}
+
+/// The engine's word that its work is done, and the waiting thread woken. (Not the thread's
+/// `is_finished`: that turns true only once the thread is torn down, after the wake-up, so the
+/// waiter often found it false, slept a whole [`POLL`] and answered 50 ms late.)
+struct Done {
+    set: Arc<AtomicBool>,
+    waiter: std::thread::Thread,
+}
+
+impl Done {
+    /// A word for the calling thread to wait for, and what it reads.
+    fn new() -> (Done, Arc<AtomicBool>) {
+        let set = Arc::new(AtomicBool::new(false));
+        let done = Done {
+            set: Arc::clone(&set),
+            waiter: std::thread::current(),
+        };
+        (done, set)
+    }
+
+    fn signal(self) {
+        self.set.store(true, Ordering::SeqCst);
+        self.waiter.unpark();
+    }
 }
 
 /// What [`run_watched`] answers: the engine's answer, or the limit it was stopped for when it
@@ -188,9 +213,9 @@ pub(crate) fn run_watched<S: Send + Sync + 'static, T: Send + 'static>(
 ) -> PyResult<Answer<T>> {
     let _active = Active::start();
     let thread = Arc::new(EngineThread::default());
+    let (done, ended) = Done::new();
     let engine = {
         let thread = Arc::clone(&thread);
-        let waiter = std::thread::current();
         std::thread::Builder::new()
             .name("statespace engine".into())
             .spawn(move || {
@@ -202,7 +227,7 @@ pub(crate) fn run_watched<S: Send + Sync + 'static, T: Send + 'static>(
                     drop(owner);
                     result
                 });
-                waiter.unpark();
+                done.signal();
                 result
             })
             .map_err(|e| PyRuntimeError::new_err(format!("statespace: no engine thread: {e}")))?
@@ -215,7 +240,7 @@ pub(crate) fn run_watched<S: Send + Sync + 'static, T: Send + 'static>(
         time_limit: watch.time_limit,
         stop: &stop,
     };
-    let waited = wait(py, || engine.is_finished(), Some(&watch));
+    let waited = wait(py, || ended.load(Ordering::SeqCst), Some(&watch));
     if let Some(error) = waited.raised {
         return Err(error);
     }
@@ -229,9 +254,22 @@ pub(crate) fn run_watched<S: Send + Sync + 'static, T: Send + 'static>(
 /// [`run_watched`] raises [`SearchStopped`]. Read and written only with the GIL held, so the
 /// waiting thread never raises in a thread whose state is gone (its id may be another's then).
 #[derive(Default)]
-struct EngineThread(Mutex<Option<u64>>);
+struct EngineThread(Mutex<Engine>);
+
+/// What [`EngineThread`] knows of its thread.
+#[derive(Default)]
+struct Engine {
+    /// The thread's id, while it has a thread state.
+    ident: Option<u64>,
+    /// Whether [`EngineThread::interrupt`] raised in it.
+    interrupted: bool,
+}
 
 impl EngineThread {
+    fn engine(&self) -> std::sync::MutexGuard<'_, Engine> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// Records the calling thread (attached). (`_thread`, not `threading`: imported first on
     /// this thread, `threading` would take it for the main thread, and wait for it at exit.)
     fn enter(&self, py: Python<'_>) {
@@ -239,28 +277,45 @@ impl EngineThread {
             .import("_thread")
             .and_then(|module| module.call_method0("get_ident"))
             .and_then(|ident| ident.extract::<u64>());
-        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = ident.ok();
+        *self.engine() = Engine {
+            ident: ident.ok(),
+            interrupted: false,
+        };
     }
 
-    /// Forgets the calling thread, and drops an exception [`interrupt`](Self::interrupt) raised
-    /// that no callback met (the engine had stopped calling Python).
-    fn leave(&self, _py: Python<'_>) {
-        if let Some(ident) = self.0.lock().unwrap_or_else(|e| e.into_inner()).take() {
-            // SAFETY: the GIL is held (`_py`), and a null exception clears the thread's pending
-            // one; `ident` is the calling thread's, alive.
-            unsafe { ffi::PyThreadState_SetAsyncExc(ident as c_long, std::ptr::null_mut()) };
+    /// Forgets the calling thread, first taking an exception [`interrupt`](Self::interrupt)
+    /// raised that no callback met (the engine had stopped calling Python).
+    ///
+    /// Why taken, not cleared with `PyThreadState_SetAsyncExc(ident, NULL)`: that call (with any
+    /// exception, null too) tells the whole interpreter an asynchronous exception is pending, and
+    /// only the thread it was set in, meeting it, says it is no longer; a thread that ends first
+    /// leaves the flag set for good, and under a profiler or tracer (`cProfile`, `coverage`, a
+    /// debugger) the main thread then looped for ever at its next line of Python (CPython
+    /// 3.11). So it is raised here, in a line of Python code, and dropped; and nothing is
+    /// raised without need.
+    fn leave(&self, py: Python<'_>) {
+        let mut engine = self.engine();
+        if std::mem::take(&mut engine.interrupted) {
+            // Its first instruction meets the pending exception (SearchStopped), which is
+            // dropped; an `Ok` means it was met already.
+            let _ = py.eval(c"None", None, None);
         }
+        engine.ident = None;
     }
 
     /// Raises [`SearchStopped`] in the engine's thread at its next Python instruction: at once in
     /// a callback running Python code, when it returns to Python from C code (`time.sleep`), or
-    /// never if no callback runs again (then [`leave`](Self::leave) drops it).
+    /// never if no callback runs again (then [`leave`](Self::leave) takes it).
     fn interrupt(&self, py: Python<'_>) {
-        if let Some(ident) = *self.0.lock().unwrap_or_else(|e| e.into_inner()) {
+        let mut engine = self.engine();
+        if let Some(ident) = engine.ident
+            && !engine.interrupted
+        {
             let stopped = py.get_type::<SearchStopped>();
             // SAFETY: the GIL is held (`py`); the thread has its state (see the type's docs);
             // the exception type is a live class the call takes a new reference to.
             unsafe { ffi::PyThreadState_SetAsyncExc(ident as c_long, stopped.as_ptr()) };
+            engine.interrupted = true;
         }
     }
 }

@@ -3,6 +3,7 @@ export): answers against a brute force written here, errors raised in callbacks,
 Ctrl-C, and nothing kept after a run."""
 
 import gc
+import subprocess
 import sys
 import time
 import weakref
@@ -317,6 +318,35 @@ def test_slow_callbacks_still_stop_on_time():
         answer = statespace.solve(Slow(), mode=mode, time_limit=0.3)
         assert answer.limit == "time limit 300ms reached"
         assert time.monotonic() - started < 1.3
+
+
+@pytest.mark.parametrize("hook", ["sys.setprofile", "sys.settrace"])
+def test_runs_under_a_profiler_or_a_tracer(hook):
+    """cProfile, coverage and debuggers install such a hook. A run once left the interpreter
+    told an exception was pending in its engine's thread (gone by then); under a hook the
+    caller then looped for ever at its next line of Python."""
+    code = f"""
+import sys, time, statespace
+class Count:
+    start = 0
+    def successors(self, n):
+        return [("+1", n + 1)] if n < 5 else []
+    def is_goal(self, n):
+        return n == 5
+class Endless(Count):
+    def successors(self, n):
+        return [("+1", n + 1), ("*2", 2 * n)]
+    def is_goal(self, n):
+        return False
+calls = []
+{hook}(lambda *args: calls.append(1) and None)
+print(statespace.solve(Count()).moves, statespace.explore(Count()).histogram)
+print(statespace.solve(Endless(), mode="bfs", time_limit=0.2).outcome)
+print(statespace.solve(Count(), mode="iddfs").moves)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n")[:3] == ["5 [1, 1, 1, 1, 1, 1]", "limit-reached", "5"]
 
 
 class Stuck:
