@@ -103,6 +103,28 @@ pub(crate) unsafe fn tuple_item(tuple: *mut ffi::PyObject, i: usize) -> *mut ffi
     item
 }
 
+/// The items of the tuple `tuple` as one array, where they can be read so (always in a wheel
+/// per Python; in the abi3 wheel once the layout was checked): the fast path of a key.
+///
+/// # Safety
+/// `tuple` is a live exact tuple and the GIL is held; the slice lives while the tuple does, and
+/// is read only while it is not changed (a tuple never is, once made).
+#[inline(always)]
+pub(crate) unsafe fn tuple_items<'a>(
+    tuple: *mut ffi::PyObject,
+) -> Option<&'a [*mut ffi::PyObject]> {
+    #[cfg(Py_LIMITED_API)]
+    if !DIRECT.load(Ordering::Relaxed) {
+        return None;
+    }
+    // SAFETY: the items follow the size, from the fourth word on (the headers' layout, checked
+    // under the limited API); `tuple_len` of them.
+    unsafe {
+        let n = tuple_len(tuple);
+        Some(std::slice::from_raw_parts(word(tuple, 3) as *const _, n))
+    }
+}
+
 /// Sets item `i` of the new tuple `tuple` to `item`, whose reference the tuple takes.
 ///
 /// # Safety

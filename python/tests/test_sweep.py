@@ -58,6 +58,8 @@ RINGS = [
     Ring(200, lambda i: "é" * (i % 3) + str(i), "non-ASCII str"),
     Ring(200, lambda i: bytes([i % 256, i // 256]), "bytes"),
     Ring(200, lambda i: (), "the empty tuple"),
+    # Past -5 and 127 (the ints a tuple's fast path reads from their address, a byte each).
+    Ring(200, lambda i: (i - 6, 120 + i % 12, -(i % 3)), "tuples about the byte's edges"),
     # No key: Python's own hashing from the start.
     Ring(200, lambda i: frozenset({i, -i - 1}), "frozensets"),
     Ring(200, lambda i: (i, 0.5), "tuples holding floats"),

@@ -164,6 +164,11 @@ pub(crate) fn append(state: &Bound<'_, PyAny>, out: &mut Vec<u8>) -> bool {
 #[inline]
 unsafe fn append_tuple(tuple: *mut ffi::PyObject, out: &mut Vec<u8>) -> bool {
     unsafe {
+        if let (Some(items), Some(singletons)) = (capi::tuple_items(tuple), singletons())
+            && append_bytes_of_cached(items, singletons, out)
+        {
+            return true;
+        }
         let n = capi::tuple_len(tuple);
         let start = out.len();
         out.reserve(n + 1);
@@ -193,6 +198,36 @@ unsafe fn append_tuple(tuple: *mut ffi::PyObject, out: &mut Vec<u8>) -> bool {
         }
         true
     }
+}
+
+/// The fast path of [`append_tuple`], for the usual state (a tuple of ints from -5 to 127:
+/// CPython's own objects for them, one byte each): every item's value read from its address
+/// with no branch per item (a test of them all at the end), so that the loop is a few
+/// instructions an item. False, and `out` as it was, when an item is anything else (the caller
+/// then takes the general path).
+#[inline(always)]
+fn append_bytes_of_cached(
+    items: &[*mut ffi::PyObject],
+    (base, shift): (usize, usize),
+    out: &mut Vec<u8>,
+) -> bool {
+    // Offsets from the object of -5, in objects: 0 to 132 for -5 to 127 (the byte's range).
+    const LAST: usize = (i8::MAX as i64 - CACHED.0) as usize;
+    let start = out.len();
+    out.push(TUPLE | 1);
+    let (mut misaligned, mut highest) = (0usize, 0usize);
+    out.extend(items.iter().map(|&item| {
+        // An address below the first wraps around: far past the last.
+        let offset = (item as usize).wrapping_sub(base);
+        misaligned |= offset;
+        highest = highest.max(offset);
+        ((offset >> shift) as i64 + CACHED.0) as u8
+    }));
+    if misaligned & ((1 << shift) - 1) != 0 || highest > LAST << shift {
+        out.truncate(start);
+        return false;
+    }
+    true
 }
 
 /// Whether two keys are equal: those of at most 16 bytes compared as two words each (no call).
