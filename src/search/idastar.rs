@@ -34,7 +34,8 @@
 //! entered, before its successors are generated and estimated: a state entered earlier in the
 //! iteration in fewer moves, or in as many by the same move, is not searched again; one entered
 //! in as many moves by another move searches only the successors the earlier move refused. A
-//! node's parent prefetches its successors' slots before searching the first. Its hits are in
+//! node's parent prefetches a successor's slots as soon as its estimate keeps it (the other
+//! estimates hide the miss: 5 % of the 24-puzzle's CPU). Its hits are in
 //! [`Stats::transposition_hits`].
 //!
 //! Guarantees: with an admissible heuristic the first goal found is at the smallest depth, so the
@@ -484,9 +485,6 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace, C: Carry> Search<'a, 
             && !successors.is_empty()
         {
             table.enter(space, bucket, state, g, previous, &mut successors);
-            for child in &successors {
-                table.prefetch(table.bucket(&child.state));
-            }
         }
         self.pending += successors.len() as u64;
         self.stats.peak_frontier = self.stats.peak_frontier.max(self.pending);
@@ -579,6 +577,15 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace, C: Carry> Search<'a, 
                     }
                     *keep = Some(f <= threshold);
                     estimating -= 1;
+                    // A child to be searched: its transposition bucket is asked for now, so
+                    // that the miss overlaps the other estimates rather than stalls its visit
+                    // (asked for after the expansion, the first child's came too late; asked for
+                    // every successor before the estimates, the hashing of those cut cost more).
+                    if f <= threshold
+                        && let Some(table) = &self.table
+                    {
+                        table.prefetch(table.bucket(&child.state));
+                    }
                 }
             }
         }

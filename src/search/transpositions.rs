@@ -132,8 +132,9 @@
 //! # Cost
 //!
 //! One hash per node and one or two reads of its bucket (the look-up before its successors are
-//! generated, the record after); a node prefetches its successors' buckets before searching the
-//! first, so the look-ups rarely wait for memory. A state met in as many moves by another move
+//! generated, the record after); an engine prefetches a successor's bucket before it searches it
+//! (IDA* as soon as the successor's estimate keeps it), yet where most nodes keep one child,
+//! searched at once, the look-up still waits for memory (a fifth of the 24-puzzle's CPU). A state met in as many moves by another move
 //! generates its successors to search the few the earlier move refused (under "never undo" the
 //! one that goes back, which the table then skips). What it saves and what it costs on Klotski
 //! and a smaller board: BENCHMARKS.md ("Transposition tables: Klotski by deepening").
@@ -315,8 +316,7 @@ impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
     }
 
     /// Starts loading `bucket`'s two slots into the caches, so that a look-up soon after does
-    /// not wait for memory: the engines prefetch a node's successors' buckets before they
-    /// search the first.
+    /// not wait as long for memory: the engines prefetch a successor's bucket before they search it.
     #[inline]
     pub fn prefetch(&self, bucket: Bucket) {
         super::prefetch(&self.slots[bucket.0]);
