@@ -88,7 +88,8 @@ pub(crate) unsafe fn tuple_len(tuple: *mut ffi::PyObject) -> usize {
 /// Item `i` of the tuple `tuple` (a borrowed reference).
 ///
 /// # Safety
-/// `tuple` is a live exact tuple, `i` below its length, and the GIL is held.
+/// `tuple` is a live tuple (exact, or of a subclass: its items lie where a tuple's do), `i`
+/// below its length, and the GIL is held.
 #[inline(always)]
 pub(crate) unsafe fn tuple_item(tuple: *mut ffi::PyObject, i: usize) -> *mut ffi::PyObject {
     #[cfg(not(Py_LIMITED_API))]

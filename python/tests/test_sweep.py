@@ -193,12 +193,18 @@ def test_nothing_is_kept_after_a_sweep(keyed):
 
 
 def test_a_successors_answer_may_be_any_iterable_of_pairs():
+    from collections import namedtuple
+
+    Pair = namedtuple("Pair", "move state")
+
     class Shapes:
         start = 0
 
         def successors(self, n):
             pairs = [("+", (n + 1) % 50), ("-", (n - 1) % 50)]
-            return {0: pairs, 1: tuple(pairs), 2: iter(pairs), 3: (p for p in pairs)}[n % 4]
+            named = [Pair(*pair) for pair in pairs]  # a tuple subclass
+            return {0: pairs, 1: tuple(pairs), 2: iter(pairs), 3: (p for p in pairs),
+                    4: named}[n % 5]
 
         def is_goal(self, n):
             return False

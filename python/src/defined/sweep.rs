@@ -48,6 +48,7 @@ use super::keys::{self, KeySet, MOST_KEYS, SmallInts};
 use super::*;
 use crate::capi;
 use pyo3::Borrowed;
+use pyo3::ffi;
 use pyo3::types::PySet;
 
 /// States expanded under one hold of the GIL (the waiting thread takes it between batches, or
@@ -370,14 +371,18 @@ fn each_successor<'py>(
     };
     // A pair's state, borrowed from the pair.
     let mut pair = |item: &Bound<'py, PyAny>| -> Result<bool, Stop> {
-        match item.cast::<PyTuple>() {
-            Ok(tuple) if tuple.len() == 2 => {
-                // SAFETY: index 1 of a live tuple of 2; the GIL is held; the pair holds it.
-                let next = unsafe { Borrowed::from_ptr(py, capi::tuple_item(tuple.as_ptr(), 1)) };
-                visit(&next)
-            }
-            _ => Err(not_a_pair(item)),
+        let ptr = item.as_ptr();
+        // SAFETY: `item` is alive and the GIL is held; its size is read once it is a tuple.
+        // (An exact tuple is told by its type's address: no call, as the usual pair is.)
+        let is_pair = unsafe { ffi::PyTuple_CheckExact(ptr) != 0 && capi::tuple_len(ptr) == 2 }
+            || item.cast::<PyTuple>().is_ok_and(|tuple| tuple.len() == 2);
+        if !is_pair {
+            return Err(not_a_pair(item));
         }
+        // SAFETY: index 1 of a live tuple (or subclass: the same layout) of 2; the GIL is held;
+        // the pair holds it.
+        let next = unsafe { Borrowed::from_ptr(py, capi::tuple_item(ptr, 1)) };
+        visit(&next)
     };
     // A list or tuple is read in place; anything else is iterated.
     if let Ok(list) = answer.cast::<PyList>() {
