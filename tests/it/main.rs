@@ -44,6 +44,8 @@
 //! - `serve`: `statespace serve`'s JSON API over loopback: the same JSON as `solve --json`,
 //!   every kind of puzzle, errors and their status, limits, a search stopped when its client
 //!   goes away, the queue, a load of clients some sending garbage, Ctrl-C.
+//! - `serve_page`: `statespace serve`'s page in headless Chromium (DevTools protocol): cells and
+//!   buttons clicked, keys pressed, the solution played to the goal (Flip 4 x 4, the 8-puzzle).
 //! - `view`: the HTML export page in headless Chromium (boards drawn, offline, not blank), the
 //!   SVG pictures of solutions, and the guide's pictures in docs/.
 
@@ -72,6 +74,8 @@ mod perm;
 // `statespace serve`: only in a build with the cargo feature `serve` (the default).
 #[cfg(feature = "serve")]
 mod serve;
+#[cfg(feature = "serve")]
+mod serve_page;
 mod shift;
 mod shift_export;
 mod solutions;
