@@ -127,7 +127,9 @@ pub fn neighbourhood(
         });
     }
     // Successors first, then the position, in the puzzle's order; each its share of the time.
-    let share = hints.time / (moves.len() as u32 + 1);
+    // Whole milliseconds (at least one), so a limit's message reads `time limit 15ms reached`.
+    let share =
+        Duration::from_millis((hints.time.as_millis() as u64 / (moves.len() as u64 + 1)).max(1));
     let quick = |text: &str, goal: bool| -> Result<Distance, Error> {
         if goal {
             return Ok(Distance::exact(0));

@@ -193,7 +193,7 @@ function solveFromHere() {
 
 /** Plays typed moves, by their labels, separated by commas (or spaces, for labels with none). */
 function playTyped(text) {
-  run(async () => {
+  return run(async () => {
     const labels = new Set(here.moves.map((m) => m.move));
     const words = text.includes(",") ? text.split(",") : splitMoves(text, labels);
     for (const word of words.map((w) => w.trim()).filter((w) => w)) {
@@ -223,7 +223,7 @@ function splitMoves(text, labels) {
 }
 
 function restart() {
-  run(async () => {
+  return run(async () => {
     history.length = 0;
     await goTo(puzzle.start || { scramble: "" });
     say("");
@@ -428,8 +428,11 @@ async function main() {
   }));
   busy = 0;
   setBusy(0);
-  restart();
   loadHistogram();
+  await restart();
+  // `?play=M1,M2,...`: moves played once the start is drawn (a link to a position).
+  const moves = new URLSearchParams(location.search).get("play");
+  if (moves) await playTyped(moves.includes(",") ? moves : `${moves},`);
 }
 
 main();
