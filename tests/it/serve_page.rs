@@ -10,12 +10,13 @@
 //! `UPDATE_DOCS=1 cargo test serve_page` also writes the guide's screenshots (docs/serve-*.png).
 
 use super::serve::Server;
+use super::view::{assert_not_blank, chromium, run_chromium_on};
 use serde_json::{Value, json};
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 use std::os::fd::{FromRawFd, RawFd};
 use std::os::unix::process::CommandExt;
-use std::path::PathBuf;
+use std::path::Path;
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
@@ -212,25 +213,6 @@ impl Drop for Browser {
     }
 }
 
-/// The Chromium binary, as `view.rs` finds it.
-fn chromium() -> Option<PathBuf> {
-    let names = ["chromium", "chromium-browser", "google-chrome", "chrome"];
-    let found = std::env::var_os("CHROMIUM").map(PathBuf::from).or_else(|| {
-        let path = std::env::var_os("PATH")?;
-        std::env::split_paths(&path)
-            .flat_map(|dir| names.iter().map(move |n| dir.join(n)))
-            .find(|p| p.is_file())
-    });
-    if found.is_none() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "Chromium is not installed (CI must have it: .ci/run installs it with apt-get)"
-        );
-        eprintln!("chromium not found: the browser checks are skipped (apt-get install chromium)");
-    }
-    found
-}
-
 /// The page of `server`, solutions shown quickly (`?step=20`).
 fn page_url(server: &Server) -> String {
     format!("http://{}/?step=20", server.address)
@@ -299,4 +281,28 @@ fn the_8_puzzle_clicked_undone_by_key_then_solved_in_the_browser() {
         status.as_str().unwrap().starts_with("31 moves, optimal"),
         "{status}"
     );
+}
+
+/// The guide's screenshots (docs/serve.md): the 3x3x3 a few moves from its start, Klotski at its
+/// start. `UPDATE_DOCS=1` takes them again; otherwise they are checked to decode and not be
+/// blank (screenshots are not byte-reproducible).
+#[test]
+fn the_guide_s_screenshots_of_the_3x3x3_and_klotski() {
+    let docs = Path::new(crate::ROOT).join("docs");
+    for (config, play, png) in [
+        ("perm-3x3x3.toml", "?play=B,D'", "serve-3x3x3.png"),
+        ("klotski.toml", "?play=S r5c1 right", "serve-klotski.png"),
+    ] {
+        let path = docs.join(png);
+        if std::env::var_os("UPDATE_DOCS").is_some() {
+            let Some(browser) = chromium() else {
+                return;
+            };
+            let server = Server::start(&crate::config(config), &[]);
+            let url = format!("http://{}/{play}", server.address);
+            let shot = format!("--screenshot={}", path.display());
+            run_chromium_on(&browser, &url, &["--window-size=1100,760".into(), shot]);
+        }
+        assert_not_blank(&path);
+    }
 }
