@@ -11,7 +11,8 @@
 //!
 //! | file | holds |
 //! |---|---|
-//! | `mod.rs` | the flags, the startup, the runtime, Ctrl-C |
+//! | `mod.rs` | the flags, and the refusal in a build without the feature |
+//! | `server.rs` | the startup, the histogram's sweep, the runtime, Ctrl-C |
 //! | `app.rs` | what every request reads: the instance, the limits, the slots, the page |
 //! | `api.rs` | the routes: the page, `/api/puzzle`, `/api/solve`, `/api/moves`, `/api/histogram`, `/api/status`; status codes |
 //! | `neighbours.rs` | a position's moves and their hints (how far each successor is) |
@@ -26,15 +27,19 @@
 //!   body limits, graceful shutdown and a dropped handler future on a client's disconnect come
 //!   with it, and this last is what stops a search whose client went away. A blocking server
 //!   (tiny_http) is fewer crates but would need a thread per connection and could not notice a
-//!   client leaving mid-search. The cost, some 40 crates, is behind this crate's `serve`
+//!   client leaving mid-search. The cost, 30 crates more, is behind this crate's `serve`
 //!   feature (on by default), so an outside plugin crate and the Python package do not pay it.
 //! - **Searches off the runtime.** Engines are synchronous and CPU-bound: each runs on tokio's
 //!   blocking pool, within a slot of `slots` (at most `--solves` at once, the rest queued),
 //!   under the request's limits: the config's `[search]` keys and the flags, a time limit of
 //!   `DEFAULT_TIME_LIMIT` (10 s) when neither sets one, and the memory budget shared among the slots.
 //! - **Safe by default.** Loopback unless `--bind` says otherwise; a request names no file (a
-//!   board or a scramble is text; the config is the command line's); bodies past `MAX_BODY` (1 MiB)
-//!   are refused (413).
+//!   board or a scramble is text; the config is the command line's); bodies past `MAX_BODY`
+//!   (1 MiB) are refused (413), and bodies that do not come within `BODY_TIME` (10 s) too (408).
+//! - **One lock on a table.** The table engine keeps its table behind a lock, held while it
+//!   builds: a request that needs a table another request is building waits for the build and
+//!   cannot be stopped meanwhile. Solving the start before listening builds it first, so this
+//!   happens only for a config without a start, on its first requests.
 //! - **Ctrl-C** stops every running search (their slots' flags), lets the server answer what
 //!   it has and stop within a second; the exit code is then 0: stopping is how a server ends.
 
