@@ -329,7 +329,9 @@ function visit(before, after, label) {
 function drawGraph() {
   const known = [...nodes.values()].map((n) => n.distance && n.distance.moves).filter(
     (d) => d !== null && d !== undefined);
-  colour.domain([0, Math.max(1, ...known)]);
+  // One scale for the graph and the histogram: the largest distance there is, when known.
+  const deepest = histogram && histogram.histogram ? histogram.histogram.length - 1 : 0;
+  colour.domain([0, Math.max(1, deepest, ...known)]);
   linkLayer.selectAll("line").data(links, (l) => l.key).join("line").attr("stroke-width", 1.5);
   nodeLayer.selectAll("circle")
     .data([...nodes.values()], (n) => n.id)
@@ -357,6 +359,7 @@ async function loadHistogram() {
       if (!answer.pending) {
         histogram = answer;
         drawHistogram();
+        drawGraph();
         return;
       }
     } catch (e) {
@@ -386,7 +389,7 @@ function drawHistogram() {
   let svg = `<svg width="${width}" height="${height + 20}" role="img" aria-label="states by distance">`;
   counts.forEach((n, d) => {
     const h = Math.max(1, Math.round((height - 4) * Math.log1p(n) / Math.log1p(top)));
-    const fill = d === at ? "#e6550d" : colour(d);
+    const fill = d === at ? "#e6550d" : d3.interpolateViridis(d / Math.max(1, counts.length - 1));
     svg += `<rect x="${10 + d * (bar + 1)}" y="${height - h}" width="${bar}" height="${h}" fill="${fill}">`
       + `<title>distance ${d}: ${n.toLocaleString()} states</title></rect>`;
   });
