@@ -130,6 +130,11 @@ pub fn neighbourhood(
     // Whole milliseconds (at least one), so a limit's message reads `time limit 15ms reached`.
     let share =
         Duration::from_millis((hints.time.as_millis() as u64 / (moves.len() as u64 + 1)).max(1));
+    // A hint needs a distance, not the config's list of several solutions.
+    let options = SearchOptions {
+        solutions: 1,
+        ..*options
+    };
     let quick = |text: &str, goal: bool| -> Result<Distance, Error> {
         if goal {
             return Ok(Distance::exact(0));
@@ -141,7 +146,7 @@ pub fn neighbourhood(
         quick.clock_start = Some(Instant::now());
         quick.time_limit = Some(share.min(limits.time_limit.unwrap_or(share)));
         let board = BoardText::from_file("request", text.to_string());
-        match instance.solve(&board, hints.mode, &quick, options) {
+        match instance.solve(&board, hints.mode, &quick, &options) {
             Ok(solution) => Ok(Distance::of(instance, &solution)),
             // Refused on a limit (a table past the memory budget): no hint, said why.
             Err(Error::Limit { limit, .. }) => Ok(Distance {
