@@ -45,7 +45,8 @@
 //!   every kind of puzzle, errors and their status, limits, a search stopped when its client
 //!   goes away, the queue, a load of clients some sending garbage, Ctrl-C.
 //! - `serve_page`: `statespace serve`'s page in headless Chromium (DevTools protocol): cells and
-//!   buttons clicked, keys pressed, the solution played to the goal (Flip 4 x 4, the 8-puzzle).
+//!   buttons clicked, keys pressed, the solution played to the goal (Flip 4 x 4, the 8-puzzle),
+//!   a limit shown (the 3x3x3).
 //! - `view`: the HTML export page in headless Chromium (boards drawn, offline, not blank), the
 //!   SVG pictures of solutions, and the guide's pictures in docs/.
 

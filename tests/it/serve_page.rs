@@ -3,7 +3,8 @@
 //! ended by a NUL byte: no WebSocket, no driver to install). The test opens the page, clicks
 //! board cells and buttons with real mouse events (`Input.dispatchMouseEvent`), presses keys
 //! (`Input.dispatchKeyEvent`), asks for the solution and waits until the board shown is the
-//! goal, on Flip 4 x 4 and the 8-puzzle. It reads what the page says of itself on `<body>`:
+//! goal, on Flip 4 x 4 and the 8-puzzle; and on the 3x3x3, moves typed (`?play=`) and a solve
+//! its time limit stops, which the page must say. It reads what the page says of itself on `<body>`:
 //! `data-rendered`, `data-busy`, `data-moves`, `data-goal`, `data-board`.
 //!
 //! Without Chromium the tests print a note and pass, except under `CI`, as `view.rs`'s do.
@@ -281,6 +282,37 @@ fn the_8_puzzle_clicked_undone_by_key_then_solved_in_the_browser() {
         status.as_str().unwrap().starts_with("31 moves, optimal"),
         "{status}"
     );
+}
+
+/// The 3x3x3 played by typed moves (`?play=`), then a solve that its time limit stops: the page
+/// says which limit, as `solve` says `undecided`.
+#[test]
+fn the_3x3x3_solve_stopped_by_its_limit_says_so_in_the_browser() {
+    let server = Server::start(
+        &crate::config("perm-3x3x3.toml"),
+        &["--time-limit", "300ms", "--hint-time", "100ms"],
+    );
+    let url = format!("http://{}/?play=B,D',R2,F,U2,L',B2,D", server.address);
+    let Some(mut browser) = Browser::open(&url) else {
+        return;
+    };
+    browser.settle();
+    // The start's 4 moves and the 8 typed ones: deeper than 300 ms of IDDFS reach.
+    let began = Instant::now();
+    while browser.body("moves") != "8" {
+        assert!(
+            began.elapsed() < Duration::from_secs(30),
+            "the typed moves were not played"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+        browser.settle();
+    }
+    browser.click("#solve");
+    browser.settle();
+    assert_eq!(browser.body("goal"), "false");
+    let banner = browser.eval("document.getElementById('limit').hidden ? '' : document.getElementById('limit').textContent");
+    let banner = banner.as_str().unwrap();
+    assert!(banner.contains("time limit 300ms reached"), "{banner}");
 }
 
 /// The guide's screenshots (docs/serve.md): the 3x3x3 a few moves from its start, Klotski at its
