@@ -29,6 +29,7 @@
 //! |---|---|
 //! | `lib.rs` | the module list, the clap command, [`run`] and the dispatch; clap's errors on one line |
 //! | `solve.rs`, `judge.rs`, `puzzles.rs`, `export.rs`, `explore.rs`, `new.rs` | one subcommand each: its flags and its run |
+//! | `serve/` | `statespace serve`: the puzzle in a browser and a JSON API (the `serve` feature) |
 //! | `config_arg.rs`, `start.rs`, `limits.rs`, `cache.rs` | the flags several subcommands share |
 //! | `boards.rs`, `scrambles.rs`, `lines.rs` | the batch inputs, read one item at a time under a cap |
 //! | `atomic_output.rs`, `progress.rs` | output files written whole or not at all; the progress line |
@@ -54,6 +55,7 @@ mod new;
 mod progress;
 mod puzzles;
 mod scrambles;
+mod serve;
 mod solve;
 mod start;
 mod stdio;
@@ -88,6 +90,8 @@ enum Command {
     Explore(explore::ExploreArgs),
     /// Write a plugin crate for a puzzle of your own into DIR: it builds and runs as it is.
     New(new::NewArgs),
+    /// Serve the puzzle in a browser and as a JSON API: play, hints, the optimal solution.
+    Serve(serve::ServeArgs),
 }
 
 /// Parses the process's command line, runs it with the puzzles of `registry` and maps the
@@ -144,6 +148,7 @@ fn dispatch(command: Command, registry: &Registry) -> Exit {
         Command::Export(args) => export::run(args, registry),
         Command::Explore(args) => explore::run(args, registry),
         Command::New(args) => new::run(args),
+        Command::Serve(args) => serve::run(args, registry),
     }));
     match result {
         Ok(result) => report(result),

@@ -78,6 +78,18 @@ impl LimitArgs {
         more: Overrides,
     ) -> Result<(Limits, SearchOptions), Error> {
         install_interrupt_handler(FirstCtrlC::Stop);
+        self.apply(config, more, interruptible())
+    }
+
+    /// [`resolve_with`](Self::resolve_with) over `base` instead of the Ctrl-C handler's
+    /// limits, installing no handler: for `serve`, whose requests each stop on a flag of
+    /// their own.
+    pub fn apply(
+        &self,
+        config: Option<&Config>,
+        more: Overrides,
+        base: Limits,
+    ) -> Result<(Limits, SearchOptions), Error> {
         let overrides = Overrides {
             max_depth: self.max_depth,
             max_states: self.max_states,
@@ -86,7 +98,7 @@ impl LimitArgs {
             transpositions: self.transpositions,
             ..more
         };
-        overrides.apply(config, interruptible(), |key| {
+        overrides.apply(config, base, |key| {
             Location::flag(format!("--{}", key.replace('_', "-")))
         })
     }

@@ -179,9 +179,10 @@ pub fn to_html(graph: &StateGraph, style: &BoardStyle, title: &str) -> String {
     )
 }
 
-/// The d3 bundle with its first line, which holds d3's web address, replaced by the same notice
-/// without it.
-fn d3_for_page() -> String {
+/// The vendored d3 bundle as a page inlines it: its first line, which holds d3's web address,
+/// replaced by the same notice without it (so a page holds no URL). Also for other pages that
+/// draw with d3 offline (`statespace serve`'s).
+pub fn d3_for_page() -> String {
     let (banner, rest) = D3.split_once('\n').expect("d3.min.js has a banner line");
     assert_eq!(
         banner, D3_BANNER,

@@ -45,7 +45,7 @@ mod json;
 
 pub use dot::to_dot;
 pub use graphml::to_graphml;
-pub use html::{HTML_DEFAULT_MAX_STATES, HTML_MAX_STATES, to_html};
+pub use html::{HTML_DEFAULT_MAX_STATES, HTML_MAX_STATES, d3_for_page, to_html};
 pub use json::to_json;
 
 use crate::error::{Error, Location, Result};

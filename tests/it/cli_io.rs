@@ -152,7 +152,7 @@ fn a_bad_command_line_is_one_line_naming_the_help_to_read() {
         ),
         (
             &[],
-            "missing a command: solve, judge, puzzles, export, explore, new (see statespace --help)",
+            "missing a command: solve, judge, puzzles, export, explore, new, serve (see statespace --help)",
         ),
     ];
     for (args, message) in cases {

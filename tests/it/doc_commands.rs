@@ -5,7 +5,7 @@
 //! file.
 //!
 //! Not run here: the cluster page's two-machine commands (`--hostfile`; the loopback cluster is
-//! `cluster.rs`'s), and the lines that build or install (`cargo build`, `pip install`, the crate
+//! `cluster.rs`'s), `statespace serve` (it runs until Ctrl-C: `serve.rs` starts it), and the lines that build or install (`cargo build`, `pip install`, the crate
 //! `statespace new` writes): `.ci/run` runs those.
 
 use std::path::{Path, PathBuf};
@@ -37,7 +37,12 @@ fn commands() -> Vec<(String, usize, String)> {
                 continue;
             }
             let command = line.strip_prefix("$ ").unwrap_or(line);
-            if !in_sh || !command.starts_with("statespace ") || command.contains("--hostfile") {
+            let server = command.starts_with("statespace serve");
+            if !in_sh
+                || !command.starts_with("statespace ")
+                || command.contains("--hostfile")
+                || server
+            {
                 continue;
             }
             // A comment starts after a space: `cmd   # what it does`.

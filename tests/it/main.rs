@@ -41,6 +41,12 @@
 //!   text and JSON, and the refusals.
 //! - `explore`: `statespace explore` and the whole-space engine: histograms against brute force,
 //!   every strategy and thread count agreeing, JSON, plot, limits.
+//! - `serve`: `statespace serve`'s JSON API over loopback: the same JSON as `solve --json`,
+//!   every kind of puzzle, errors and their status, limits, a search stopped when its client
+//!   goes away, the queue, a load of clients some sending garbage, Ctrl-C.
+//! - `serve_page`: `statespace serve`'s page in headless Chromium (DevTools protocol): cells and
+//!   buttons clicked, keys pressed, the solution played to the goal (Flip 4 x 4, the 8-puzzle),
+//!   a limit shown (the 3x3x3).
 //! - `view`: the HTML export page in headless Chromium (boards drawn, offline, not blank), the
 //!   SVG pictures of solutions, and the guide's pictures in docs/.
 
@@ -66,6 +72,11 @@ mod limits;
 mod new;
 mod peg;
 mod perm;
+// `statespace serve`: only in a build with the cargo feature `serve` (the default).
+#[cfg(feature = "serve")]
+mod serve;
+#[cfg(feature = "serve")]
+mod serve_page;
 mod shift;
 mod shift_export;
 mod solutions;

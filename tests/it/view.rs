@@ -31,7 +31,7 @@ fn docs(name: &str) -> PathBuf {
 
 /// The Chromium binary: `$CHROMIUM`, else the first of the usual names on `PATH`. `None` (with a
 /// note) when there is none, locally; a panic under `CI`.
-fn chromium() -> Option<PathBuf> {
+pub(crate) fn chromium() -> Option<PathBuf> {
     let names = ["chromium", "chromium-browser", "google-chrome", "chrome"];
     let found = std::env::var_os("CHROMIUM").map(PathBuf::from).or_else(|| {
         let path = std::env::var_os("PATH")?;
@@ -50,10 +50,19 @@ fn chromium() -> Option<PathBuf> {
 }
 
 /// Runs Chromium headless on `page` (with `#fragment`) plus `extra` flags; returns its stdout.
-/// A fresh profile each run, no sandbox (the tests run as root in CI), no network.
 fn run_chromium(browser: &Path, page: &Path, fragment: &str, extra: &[String]) -> String {
+    run_chromium_on(
+        browser,
+        &format!("file://{}#{fragment}", page.display()),
+        extra,
+    )
+}
+
+/// Runs Chromium headless on `url` plus `extra` flags; returns its stdout.
+/// A fresh profile each run, no sandbox (the tests run as root in CI), no network (loopback
+/// still answers: `statespace serve`'s page).
+pub(crate) fn run_chromium_on(browser: &Path, url: &str, extra: &[String]) -> String {
     let profile = tempfile::tempdir().unwrap();
-    let url = format!("file://{}#{fragment}", page.display());
     // Into a file, not a pipe: a dumped DOM is larger than a pipe's buffer, and a browser blocked
     // on a full pipe while we wait for it to exit would never finish.
     let stdout_path = profile.path().join("stdout");
@@ -73,7 +82,7 @@ fn run_chromium(browser: &Path, page: &Path, fragment: &str, extra: &[String]) -
         ])
         .arg(format!("--user-data-dir={}", profile.path().display()))
         .args(extra)
-        .arg(&url)
+        .arg(url)
         .stdout(stdout)
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -151,7 +160,7 @@ fn png_summary(path: &Path) -> (u32, u32, usize, f64) {
 }
 
 /// Not blank: many colours, and a fair share of the picture drawn over the background.
-fn assert_not_blank(path: &Path) {
+pub(crate) fn assert_not_blank(path: &Path) {
     let (w, h, colours, drawn) = png_summary(path);
     assert!(w >= 400 && h >= 300, "{path:?}: {w} x {h}");
     assert!(colours >= 8, "{path:?}: only {colours} colours");
