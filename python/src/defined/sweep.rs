@@ -24,8 +24,8 @@
 //! processor (`prefetch`): in a table of millions of keys each look-up is a cache miss or two,
 //! and these then overlap. Per state: a tuple made from its key (its items from
 //! [`SmallInts`]) and one call. Measured against a plain BFS over the same `successors` (a
-//! `deque` and a `dict`, `python/bench/sweep_vs_bfs.py`, the abi3 wheel): 0.28 to 0.45 times
-//! its CPU on pancakes (9 and 10) and burnt pancakes (7 and 8), 0.51 to 0.56 on the 8-puzzle
+//! `deque` and a `dict`, `python/bench/sweep_vs_bfs.py`, the abi3 wheel): 0.28 to 0.43 times
+//! its CPU on pancakes (9 and 10) and burnt pancakes (7 and 8), 0.46 on the 8-puzzle
 //! (whose `successors`, a generator copying the board, is alone 0.35 to 0.44 times that BFS's
 //! CPU), and 0.15 to 0.38 times its peak memory (BENCHMARKS.md, "From Python").
 //!
