@@ -2047,8 +2047,8 @@ fn perm_sweep_past_the_budget_keeps_the_depths_it_completed() {
         out.contains("backward from the goal set, hash-set")
             && out.contains("no dense index: a class of 24 slots is more than its rank takes")
             && out.contains("stopped: needs ")
-            && out.contains(", while finding depth 2; the depths below are complete")
-            && out.contains("       1  54\n"),
+            && out.contains(", while finding depth 3; the depths below are complete")
+            && out.contains("       2  2,349\n"),
         "{out}"
     );
 }

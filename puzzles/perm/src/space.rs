@@ -505,6 +505,23 @@ impl<const N: usize> StateSpace for PermSpace<N> {
         }
     }
 
+    fn nth_successor(&self, state: Packed<N>, n: usize) -> Option<Packed<N>> {
+        // With `Illegal` rules the n-th visited move is not the n-th move: count as
+        // `successors` does. Without, it is one table.
+        if !self.illegal.is_empty() {
+            let mut found = None;
+            let mut seen = 0;
+            self.successors(state, &mut |_, t| {
+                if seen == n {
+                    found = Some(t);
+                }
+                seen += 1;
+            });
+            return found;
+        }
+        Some(self.apply_table(&state, self.tables.get(n)?))
+    }
+
     fn is_goal(&self, state: Packed<N>) -> bool {
         state == self.solved
     }
