@@ -1970,16 +1970,19 @@ fn perm_definition_files_solve_without_a_config() {
     );
 }
 
-/// `solve --scrambles FILE`: twsearch's `ScrambleAlg` blocks, each answered with its name; a
-/// position block is one line on stderr and the others still run.
+/// `solve --scrambles FILE`: twsearch's `ScrambleAlg` blocks and position blocks (`Scramble`,
+/// 1-based labels as `Solved` writes them: the position `R U` reaches), each answered with its
+/// name; a bad block (pieces the solved state lacks, a compact `CPOS`) is one line on stderr
+/// and the others still run.
 #[test]
 fn perm_scramble_files_answer_every_block_by_name() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("two.scr");
     std::fs::write(
         &file,
-        "ScrambleAlg SEXY\n  R U R' U'\nEnd\nScramble P\nCORNERS\n1 2 3 4 5 6 7 8\nEnd\n\
-         ScrambleAlg TWO\nF2\nR\nEnd\n",
+        "ScrambleAlg SEXY\n  R U R' U'\nEnd\nScramble P\nCORNERS\n1 3 4 5 8 6 7 2\n\
+         1 0 0 2 1 0 0 2\nEnd\nScrambleAlg TWO\nF2\nR\nEnd\nScramble BAD\nCORNERS\n\
+         1 1 4 5 8 6 7 2\nEnd\nCPOS x\n",
     )
     .unwrap();
     let def = own("2x2x2.tws");
@@ -1993,10 +1996,12 @@ fn perm_scramble_files_answer_every_block_by_name() {
         "--json",
     ]);
     assert_eq!(code, 2, "a bad block makes the exit 2: {err}");
+    assert!(err.contains("two.scr:13: Scramble BAD: "), "{err}");
     assert!(
-        err.contains("two.scr:4: Scramble P: position blocks are not read"),
+        err.contains("two.scr:17: CPOS x: compact positions are not read"),
         "{err}"
     );
+    assert_eq!(err.lines().count(), 2, "{err}");
     let answers: Vec<serde_json::Value> = out
         .lines()
         .map(|line| serde_json::from_str(line).unwrap())
@@ -2010,6 +2015,7 @@ fn perm_scramble_files_answer_every_block_by_name() {
         got,
         [
             (json!(1), json!("SEXY"), json!(4)),
+            (json!(2), json!("P"), json!(2)),
             (json!(3), json!("TWO"), json!(2))
         ]
     );

@@ -658,8 +658,19 @@ impl<const N: usize> SplitMoves for PermSpace<N> {
 /// The state text of [`Definition::format_state`] (`CORNERS 0 1 2 ... / 0 0 ...`, one orbit a
 /// line, 0-based); scrambles in the definition's move names, applied to the solved state.
 impl<const N: usize> BoardFormat for PermSpace<N> {
+    /// The board text, or a twsearch position block (`Scramble NAME` ... `End`, as a `.scr`
+    /// file holds them: [`tws::parse_position`](super::tws::parse_position)).
     fn parse(&self, text: &BoardText) -> Result<Packed<N>> {
-        let state = self.def.parse_state(&text.text, &Self::location(text))?;
+        let state = match super::tws::is_position(&text.text) {
+            true => super::tws::parse_position(
+                &self.def,
+                &text.text,
+                &text.file,
+                text.first_line,
+                &mut Setup::default(),
+            )?,
+            false => self.def.parse_state(&text.text, &Self::location(text))?,
+        };
         self.legal(self.packer.pack(&state), text)
     }
 
