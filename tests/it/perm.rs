@@ -1719,7 +1719,26 @@ fn perm_illegal_rules_block_moves_and_refuse_starts() {
     let (code, _, err) = run(&["solve", cfg.to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
-    assert!(err.contains("breaks an Illegal rule"), "{err}");
+    // The rule, and the move to change: X, Y are legal, the second X is not.
+    assert!(
+        err.contains(
+            "c.toml:5: start.scramble: the start breaks the definition's rule Illegal A 1 3, \
+             a position the puzzle cannot be in; move 3 of the scramble (X) is the first"
+        ),
+        "{err}"
+    );
+    // A board that breaks it: the rule, and what to give instead.
+    std::fs::write(
+        &cfg,
+        "[puzzle]\nkind = \"perm\"\ndefinition = \"t.tws\"\n[start]\nboard = \"A 2 1 0\"\n",
+    )
+    .unwrap();
+    let (code, _, err) = run(&["solve", cfg.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("rule Illegal A 1 3, a position the puzzle cannot be in; give a position"),
+        "{err}"
+    );
 }
 
 /// A definition of `moves` moves on one set of 8 pieces, each swapping a pair (`M0` to `M27`
