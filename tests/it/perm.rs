@@ -2246,3 +2246,44 @@ fn perm_beam_search_ranks_a_big_cube_by_its_pieces_distances_home() {
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(json["moves"], 0, "{both}: {out}");
 }
+
+/// `auto` is never blind: on the rings (configs/defs) the pattern databases the choice allows
+/// tell nothing (a mean of 0: IDA* under `kind = "pdb"` expands 4,092 nodes for a 5-move
+/// answer), so the pruning table joins them and IDA* expands what it does under
+/// `kind = "pruning"`: the answer's moves and no more, the same length.
+#[test]
+fn perm_auto_adds_the_pruning_table_to_databases_that_tell_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let solve = |kind: &str| {
+        let cfg = dir.path().join(format!("{kind}.toml"));
+        std::fs::write(
+            &cfg,
+            format!(
+                "[puzzle]\nkind = \"perm\"\ndefinition = \"{}\"\n[heuristic]\nkind = \"{kind}\"\n",
+                own("rings.tws")
+            ),
+        )
+        .unwrap();
+        let (code, out, err) = run(&[
+            "solve",
+            cfg.to_str().unwrap(),
+            "--scramble",
+            "L R L R R R L R",
+            "--mode",
+            "idastar",
+            "--no-cache",
+            "--json",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+        (
+            json["moves"].as_u64().unwrap(),
+            json["stats"]["expanded"].as_u64().unwrap(),
+        )
+    };
+    let (pdb, pruning, auto) = (solve("pdb"), solve("pruning"), solve("auto"));
+    assert_eq!(pdb.0, 5);
+    assert!(pdb.1 > 1000, "the databases alone are blind: {pdb:?}");
+    assert_eq!(auto, pruning);
+    assert_eq!(auto, (5, 5));
+}
