@@ -94,6 +94,26 @@ pub trait StateSpace: Sync {
         found
     }
 
+    /// The successor that [`successors`](Self::successors) visits `n`-th (counting from 0), or
+    /// `None` when it visits fewer.
+    ///
+    /// Why it exists: a sweep that counts a layer too large to store keeps each state as its
+    /// parent and this `n` (16 bytes where a cube's state takes kilobytes) and makes it again
+    /// when it must compare two (`search::layers`, the last layer of a depth-limited sweep).
+    /// The default generates the successors up to the `n`-th; a space whose moves are cheap one
+    /// at a time overrides it to apply just that one.
+    fn nth_successor(&self, state: Self::State, n: usize) -> Option<Self::State> {
+        let mut seen = 0;
+        let mut found = None;
+        self.successors(state, &mut |_, t| {
+            if seen == n {
+                found = Some(t);
+            }
+            seen += 1;
+        });
+        found
+    }
+
     /// Whether `state` is a goal.
     fn is_goal(&self, state: Self::State) -> bool;
 

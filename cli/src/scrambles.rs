@@ -10,9 +10,10 @@
 //! ```
 //!
 //! A `ScrambleAlg NAME` block's moves (any number of lines up to `End`) are one scramble, named.
-//! twsearch's position blocks (`Scramble`, `ScrambleState`, `StartState`, `CPOS`: a state written
-//! in the definition's own numbering) are refused, each with one line naming it: our state text
-//! is the board text `solve` prints, so such a position goes in a `--boards` file instead. A
+//! twsearch's position blocks (`Scramble`, `ScrambleState`, `StartState`: a state written in
+//! the definition's own numbering, set by set) are handed to the puzzle whole, header to `End`,
+//! as a board: the permutation puzzles read them as twsearch does. `CPOS` (twsearch's compact
+//! one-line position) is refused with one line naming it: write the position as a block. A
 //! file whose first line (blank lines and comments aside) starts no block is read one scramble
 //! a line. `#` starts a comment that runs to the end of its line, as in a `.tws` file (and in a
 //! scramble's moves: the puzzle reads them so).
@@ -39,7 +40,8 @@ pub struct Scramble {
     pub text: Result<BoardText, Error>,
 }
 
-/// The keywords of twsearch's position blocks (refused: module docs).
+/// The keywords of twsearch's position blocks (handed to the puzzle as boards, `CPOS` refused:
+/// module docs).
 const POSITION_BLOCKS: [&str; 4] = ["Scramble", "ScrambleState", "StartState", "CPOS"];
 
 /// Bytes of a line past a full block that are held, to see whether it is the block's `End`.
@@ -206,9 +208,6 @@ impl<R: BufRead> Scrambles<R> {
                 body.clear();
             }
         }
-        if keyword != "ScrambleAlg" {
-            return Ok(refused(n, position_block(&title)));
-        }
         if over {
             return Ok(refused(n, too_long(self.cap, "a scramble")));
         }
@@ -216,6 +215,16 @@ impl<R: BufRead> Scrambles<R> {
             return Ok(refused(line, message));
         }
         let body = String::from_utf8(body).expect("every line checked to be UTF-8");
+        if keyword != "ScrambleAlg" {
+            // A position: the block as the puzzle's board text, header and End included (a
+            // permutation puzzle reads twsearch's blocks; another puzzle says it is no board).
+            let mut text = BoardText::from_file(&file, format!("{keyword} {name}\n{body}\nEnd"));
+            text.first_line = n;
+            return Ok(Scramble {
+                name,
+                text: Ok(text),
+            });
+        }
         let mut text = BoardText::from_file(&file, body);
         text.first_line = n + 1;
         text.scramble = true;
@@ -254,8 +263,8 @@ fn is_end(line: &[u8]) -> bool {
 /// Why the position block `title` (`Scramble P`) is refused.
 fn position_block(title: &str) -> String {
     format!(
-        "{title}: position blocks are not read (write the position in the puzzle's board text in \
-         a --boards file, or its moves as a ScrambleAlg block)"
+        "{title}: compact positions are not read (write the position as a Scramble block, or \
+         its moves as a ScrambleAlg block)"
     )
 }
 
@@ -397,24 +406,28 @@ mod tests {
             ]
         );
         assert_eq!(read(b"\n# nothing\n", 100, 8192), []);
-        // A position block is one refused item: the others still run.
-        let read_back = read(
-            b"Scramble P\nCORNER\n1 2\nEnd\nCPOS Q\nScrambleAlg Q\nR\nEnd\n",
-            100,
-            8192,
+        // A position block is handed on whole, a board from its header's line; a compact
+        // position is one refused item: the others still run.
+        let reader = std::io::BufReader::new(
+            &b"Scramble P\nCORNER # c\n1 2\nEnd\nCPOS Q\nScrambleAlg Q\nR\nEnd\n"[..],
         );
-        assert_eq!(read_back.len(), 3);
-        for (refused, at) in [
-            (&read_back[0], "s.scr:1: Scramble P"),
-            (&read_back[1], "s.scr:5: CPOS Q"),
-        ] {
-            let refused = refused.as_ref().unwrap_err();
-            assert!(
-                refused.starts_with(&format!("{at}: position blocks are not read")),
-                "{refused}"
-            );
-        }
-        assert_eq!(read_back[2], ok("Q", "R", 7));
+        let mut scrambles = Scrambles::new(reader, "s.scr", 100);
+        let position = scrambles.next_scramble().unwrap().unwrap();
+        let text = position.text.unwrap();
+        assert_eq!(position.name, "P");
+        assert_eq!(
+            (text.text.as_str(), text.first_line),
+            ("Scramble P\nCORNER # c\n1 2\nEnd", 1)
+        );
+        assert!(!text.scramble);
+        let compact = scrambles.next_scramble().unwrap().unwrap();
+        let refused = compact.text.unwrap_err().to_string();
+        assert!(
+            refused.starts_with("s.scr:5: CPOS Q: compact positions are not read"),
+            "{refused}"
+        );
+        let alg = scrambles.next_scramble().unwrap().unwrap();
+        assert_eq!((alg.name.as_str(), alg.text.unwrap().first_line), ("Q", 7));
         // A long name or line is quoted by its start.
         let name = "N".repeat(1000);
         let e = read(format!("ScrambleAlg {name}\nR\n").as_bytes(), 4096, 8192);

@@ -194,8 +194,9 @@ pub fn text(e: &Exploration, memory: &PeakMemory) -> String {
         grouped(states_per_second(e) as u128),
         human_bytes(memory.bytes as u128),
         memory.source,
-        // A space with no dense index is swept with a hash set instead of bitsets.
-        if e.space_size == 0 {
+        // A space with no dense index, or a depth limit that reaches less than the bitsets
+        // would hold, is swept with a hash set.
+        if e.strategy == "hash-set" {
             "hash set"
         } else {
             "bitsets"

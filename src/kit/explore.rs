@@ -20,6 +20,8 @@ type State<P> = <P as StateSpace>::State;
 type Progress<'a> = &'a mut dyn FnMut(u32, u64);
 type ForwardSweep<P> = fn(&P, State<P>, layers::Options, Progress) -> Layers<State<P>>;
 type BackwardSweep<P> = fn(&P, layers::Options, Progress) -> Layers<State<P>>;
+/// How many goals a backward sweep starts from, with how many moves from the first.
+type FanOut<P> = fn(&P) -> Fan;
 type Clustered<P> = std::result::Result<Swept<State<P>>, cluster::Fault>;
 type ClusterForward<P> = fn(Arc<P>, State<P>, &Cluster, &Limits) -> Clustered<P>;
 type ClusterBackward<P> = fn(Arc<P>, &Cluster, &Limits) -> Clustered<P>;
@@ -97,8 +99,10 @@ pub(super) struct Sweeps<P: StateSpace> {
     backward: Option<(BackwardSweep<P>, ClusterBackward<P>, &'static str)>,
     /// The per-state backward sweep lending its layers, with a table.
     each: Option<EachSweep<P>>,
-    /// Backward with a hash set, for a space with goals but no dense index (no cluster).
-    backward_hashed: Option<BackwardSweep<P>>,
+    /// Backward with a hash set, for a space with goals but no dense index, or a depth limit
+    /// that reaches less than its bitsets would hold (no cluster); and how many goals it starts
+    /// from with how many moves from the first.
+    backward_hashed: Option<(BackwardSweep<P>, FanOut<P>)>,
     /// Why there is no dense index, when the plugin said ([`Kit::no_index`](super::Kit::no_index)).
     pub(super) no_index: Option<String>,
     /// The backward sweep with its classes counted (`explore --symmetry`), and the sweep it runs.
@@ -140,7 +144,16 @@ impl<P: Puzzle> Sweeps<P> {
     where
         P: Invertible + GoalSet,
     {
-        self.backward_hashed = Some(layers::backward_hashed::<P>);
+        self.backward_hashed = Some((layers::backward_hashed::<P>, |space| {
+            let mut fan = Fan::default();
+            space.goals(&mut |goal| {
+                if fan.sources == 0 {
+                    space.successors(goal, &mut |_, _| fan.moves += 1);
+                }
+                fan.sources += 1;
+            });
+            fan
+        }));
     }
 
     /// A table: backward from the goals over the index, state by state.
@@ -223,11 +236,18 @@ pub(super) fn explorer<P: Puzzle>(
             exploration.classes = Some(classes);
             return Ok(exploration);
         }
-        let hashed = match (from, &sweeps.backward, sweeps.backward_hashed) {
-            (ExploreFrom::Goals, None, Some(run)) => Some(run),
-            _ => None,
+        // Bitsets over the dense index, or a hash set where the depth limit reaches less
+        // (a cluster sweeps slices of the index: always bitsets).
+        let state_bytes = std::mem::size_of::<State<P>>() as u128;
+        let depth = limits.max_depth.filter(|_| options.cluster.is_none());
+        let bitsets = match (&sweeps.backward, sweeps.backward_hashed) {
+            (Some(_), Some((_, fan))) if keeps_hash_set(size, depth, fan(&space), state_bytes) => {
+                None
+            }
+            (backward, _) => backward.as_ref(),
         };
-        let (direction, strategy, (layers, report)) = match (from, &sweeps.backward, hashed) {
+        let hashed = sweeps.backward_hashed.map(|(run, _)| run);
+        let (direction, strategy, (layers, report)) = match (from, bitsets, hashed) {
             (ExploreFrom::Goals, Some((run, on_cluster, strategy)), _) => {
                 let swept = match &options.cluster {
                     None => (run(&space, engine_options, on_layer), None),
@@ -253,7 +273,6 @@ pub(super) fn explorer<P: Puzzle>(
                 )));
             }
             (ExploreFrom::Start, _, _) => {
-                let (run, on_cluster, strategy) = sweeps.forward;
                 let start = start.ok_or_else(|| {
                     crate::error::Error::input(
                         crate::error::Location::command("explore").with_key("start.board"),
@@ -261,6 +280,20 @@ pub(super) fn explorer<P: Puzzle>(
                     )
                 })?;
                 let start = space.read(start, &mut Setup::new(limits))?;
+                let mut fan = Fan {
+                    sources: 1,
+                    moves: 0,
+                };
+                space.successors(start, &mut |_, _| fan.moves += 1);
+                let (run, on_cluster, strategy) = if keeps_hash_set(size, depth, fan, state_bytes) {
+                    (
+                        layers::forward_hashed::<P> as ForwardSweep<P>,
+                        None,
+                        "hash-set",
+                    )
+                } else {
+                    sweeps.forward
+                };
                 let swept = match (&options.cluster, on_cluster) {
                     (None, _) => (run(&space, start, engine_options, on_layer), None),
                     (Some(cluster), Some(on_cluster)) => {
@@ -285,11 +318,46 @@ pub(super) fn explorer<P: Puzzle>(
             |s| space.format(s),
         );
         exploration.cluster = report;
-        if strategy == "hash-set" {
+        if strategy == "hash-set" && size.is_none() {
             exploration.no_index = sweeps.no_index.clone();
         }
         Ok(exploration)
     })
+}
+
+/// How many states a sweep starts from, and how many moves the first of them has: what
+/// [`keeps_hash_set`] bounds a depth-limited sweep's reach by.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Fan {
+    sources: u128,
+    moves: u128,
+}
+
+/// Whether a sweep keeps a hash set of the states it finds rather than three bitsets over the
+/// dense index of `size` states (`None`: no index, so a hash set): the one place `explore`
+/// chooses its visited set.
+///
+/// Without a depth limit the sweep finds what it finds: the bitsets, which cost a fixed
+/// `3 * size / 8` bytes (and are faster than a set once a fair share of the space is reached).
+/// With one, at most `sources * moves^d` states lie at depth `d`: the layers before the last are
+/// kept in a set and a list (about four widths of a state each, with the set's growth), the last
+/// is counted from 16 bytes per successor (`search/layers/last_layer.rs`). A hash set is kept when
+/// that bound is below the bitsets: `explore --max-depth 3` on the megaminx (a dense index of
+/// 1.3 PiB of bitsets) finds 45 thousand states in a few MiB, and on a 2x2x2 (33 MiB of bitsets)
+/// 3,000 states without scanning the index three times.
+fn keeps_hash_set(size: Option<u128>, max_depth: Option<u32>, fan: Fan, state_bytes: u128) -> bool {
+    let (Some(size), Some(depth)) = (size, max_depth) else {
+        return size.is_none();
+    };
+    let (mut layer, mut kept) = (fan.sources, 0u128);
+    for _ in 0..depth {
+        kept = kept.saturating_add(layer);
+        layer = layer.saturating_mul(fan.moves.max(1));
+    }
+    let hashed = kept
+        .saturating_mul(4 * (state_bytes + 8))
+        .saturating_add(layer.saturating_mul(16));
+    hashed < 3 * size.div_ceil(8)
 }
 
 /// The class-counting sweep `explore --symmetry` runs, or why there is none: the space lists

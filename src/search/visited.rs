@@ -98,6 +98,28 @@ impl<S> HashVisited<S> {
         self.set.into_iter().collect()
     }
 
+    /// Bytes the set has allocated now.
+    pub fn bytes(&self) -> u64
+    where
+        S: Eq + Hash,
+    {
+        self.set.allocation_size() as u64
+    }
+
+    /// Bytes the set holds once one more state is inserted: what it has now, and when it is
+    /// full, the table of twice the buckets it moves to (both live while it moves).
+    pub fn bytes_after_insert(&self) -> u64
+    where
+        S: Eq + Hash,
+    {
+        let now = self.set.allocation_size() as u64;
+        if self.set.len() < self.set.capacity() {
+            now
+        } else {
+            now + (2 * now).max(64 * (std::mem::size_of::<S>() as u64 + 1))
+        }
+    }
+
     /// Whether `state` was added.
     pub fn contains(&self, state: &S) -> bool
     where

@@ -426,3 +426,70 @@ fn explore_from_the_start_or_the_goals_counts_what_a_brute_force_counts() {
         ))
         .stderr(predicate::function(|e: &str| e.lines().count() == 1));
 }
+
+/// `explore ARGS --json`, whatever its exit code; the object.
+fn explore_any(args: &[&str]) -> serde_json::Value {
+    let out = statespace()
+        .arg("explore")
+        .args(args)
+        .arg("--json")
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)))
+}
+
+/// Depths 0 to `depth` of `space` from `start`, by a BFS with a plain set.
+fn brute_layers<P: statespace::space::StateSpace>(
+    space: &P,
+    start: P::State,
+    depth: usize,
+) -> Vec<u64> {
+    let mut seen = std::collections::HashSet::from([start]);
+    let mut layer = vec![start];
+    let mut counts = vec![1];
+    for _ in 0..depth {
+        let mut next = Vec::new();
+        for &s in &layer {
+            space.successors(s, &mut |_, t| {
+                if seen.insert(t) {
+                    next.push(t);
+                }
+            });
+        }
+        counts.push(next.len() as u64);
+        layer = next;
+    }
+    counts
+}
+
+/// A depth limit chooses the visited set (`kit/explore.rs`, `keeps_hash_set`): the 6x6x6 (no
+/// dense index) and the 2x2x2 with all six faces (a dense index: 33 MiB of bitsets) count
+/// depths 0 to 3 with a hash set, its last layer counted without being stored, as a BFS with a
+/// plain set does; without the limit the 2x2x2 sweeps its bitsets, the same first layers.
+#[test]
+fn shallow_counts_keep_a_hash_set_and_count_as_a_brute_force() {
+    use statespace_perm::def::Metric;
+    let six = crate::perm::space::<256>(&crate::perm::own("6x6x6.tws"), None, Metric::Htm);
+    let json = explore_any(&[&crate::perm::own("6x6x6.tws"), "--max-depth", "3"]);
+    assert_eq!(json["strategy"], "hash-set");
+    assert_eq!(json["limit"], "depth limit 3 reached");
+    assert_eq!(
+        json["histogram"],
+        serde_json::json!(brute_layers(&six, six.solved(), 3))
+    );
+    let cube = crate::perm::space::<16>(&crate::perm::own("2x2x2.tws"), None, Metric::Htm);
+    let shallow = explore_any(&[&config("perm-2x2x2-all.toml"), "--max-depth", "3"]);
+    assert_eq!(shallow["strategy"], "hash-set");
+    assert_eq!(shallow["histogram"], serde_json::json!([1, 18, 243, 2874]));
+    assert_eq!(
+        shallow["histogram"],
+        serde_json::json!(brute_layers(&cube, cube.solved(), 3))
+    );
+    let whole = explore_json(&[&config("perm-2x2x2-all.toml")]);
+    assert_eq!(whole["strategy"], "block-at-a-time");
+    assert_eq!(
+        whole["histogram"].as_array().unwrap()[..4],
+        shallow["histogram"].as_array().unwrap()[..]
+    );
+}

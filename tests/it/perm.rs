@@ -1719,7 +1719,26 @@ fn perm_illegal_rules_block_moves_and_refuse_starts() {
     let (code, _, err) = run(&["solve", cfg.to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
-    assert!(err.contains("breaks an Illegal rule"), "{err}");
+    // The rule, and the move to change: X, Y are legal, the second X is not.
+    assert!(
+        err.contains(
+            "c.toml:5: start.scramble: the start breaks the definition's rule Illegal A 1 3, \
+             a position the puzzle cannot be in; move 3 of the scramble (X) is the first"
+        ),
+        "{err}"
+    );
+    // A board that breaks it: the rule, and what to give instead.
+    std::fs::write(
+        &cfg,
+        "[puzzle]\nkind = \"perm\"\ndefinition = \"t.tws\"\n[start]\nboard = \"A 2 1 0\"\n",
+    )
+    .unwrap();
+    let (code, _, err) = run(&["solve", cfg.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("rule Illegal A 1 3, a position the puzzle cannot be in; give a position"),
+        "{err}"
+    );
 }
 
 /// A definition of `moves` moves on one set of 8 pieces, each swapping a pair (`M0` to `M27`
@@ -1970,16 +1989,19 @@ fn perm_definition_files_solve_without_a_config() {
     );
 }
 
-/// `solve --scrambles FILE`: twsearch's `ScrambleAlg` blocks, each answered with its name; a
-/// position block is one line on stderr and the others still run.
+/// `solve --scrambles FILE`: twsearch's `ScrambleAlg` blocks and position blocks (`Scramble`,
+/// 1-based labels as `Solved` writes them: the position `R U` reaches), each answered with its
+/// name; a bad block (pieces the solved state lacks, a compact `CPOS`) is one line on stderr
+/// and the others still run.
 #[test]
 fn perm_scramble_files_answer_every_block_by_name() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("two.scr");
     std::fs::write(
         &file,
-        "ScrambleAlg SEXY\n  R U R' U'\nEnd\nScramble P\nCORNERS\n1 2 3 4 5 6 7 8\nEnd\n\
-         ScrambleAlg TWO\nF2\nR\nEnd\n",
+        "ScrambleAlg SEXY\n  R U R' U'\nEnd\nScramble P\nCORNERS\n1 3 4 5 8 6 7 2\n\
+         1 0 0 2 1 0 0 2\nEnd\nScrambleAlg TWO\nF2\nR\nEnd\nScramble BAD\nCORNERS\n\
+         1 1 4 5 8 6 7 2\nEnd\nCPOS x\n",
     )
     .unwrap();
     let def = own("2x2x2.tws");
@@ -1993,10 +2015,12 @@ fn perm_scramble_files_answer_every_block_by_name() {
         "--json",
     ]);
     assert_eq!(code, 2, "a bad block makes the exit 2: {err}");
+    assert!(err.contains("two.scr:13: Scramble BAD: "), "{err}");
     assert!(
-        err.contains("two.scr:4: Scramble P: position blocks are not read"),
+        err.contains("two.scr:17: CPOS x: compact positions are not read"),
         "{err}"
     );
+    assert_eq!(err.lines().count(), 2, "{err}");
     let answers: Vec<serde_json::Value> = out
         .lines()
         .map(|line| serde_json::from_str(line).unwrap())
@@ -2010,6 +2034,7 @@ fn perm_scramble_files_answer_every_block_by_name() {
         got,
         [
             (json!(1), json!("SEXY"), json!(4)),
+            (json!(2), json!("P"), json!(2)),
             (json!(3), json!("TWO"), json!(2))
         ]
     );
@@ -2047,8 +2072,8 @@ fn perm_sweep_past_the_budget_keeps_the_depths_it_completed() {
         out.contains("backward from the goal set, hash-set")
             && out.contains("no dense index: a class of 24 slots is more than its rank takes")
             && out.contains("stopped: needs ")
-            && out.contains(", while finding depth 2; the depths below are complete")
-            && out.contains("       1  54\n"),
+            && out.contains(", while finding depth 3; the depths below are complete")
+            && out.contains("       2  2,349\n"),
         "{out}"
     );
 }
@@ -2220,4 +2245,45 @@ fn perm_beam_search_ranks_a_big_cube_by_its_pieces_distances_home() {
     assert_eq!(code, 0, "{out}{err}");
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(json["moves"], 0, "{both}: {out}");
+}
+
+/// `auto` is never blind: on the rings (configs/defs) the pattern databases the choice allows
+/// tell nothing (a mean of 0: IDA* under `kind = "pdb"` expands 4,092 nodes for a 5-move
+/// answer), so the pruning table joins them and IDA* expands what it does under
+/// `kind = "pruning"`: the answer's moves and no more, the same length.
+#[test]
+fn perm_auto_adds_the_pruning_table_to_databases_that_tell_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let solve = |kind: &str| {
+        let cfg = dir.path().join(format!("{kind}.toml"));
+        std::fs::write(
+            &cfg,
+            format!(
+                "[puzzle]\nkind = \"perm\"\ndefinition = \"{}\"\n[heuristic]\nkind = \"{kind}\"\n",
+                own("rings.tws")
+            ),
+        )
+        .unwrap();
+        let (code, out, err) = run(&[
+            "solve",
+            cfg.to_str().unwrap(),
+            "--scramble",
+            "L R L R R R L R",
+            "--mode",
+            "idastar",
+            "--no-cache",
+            "--json",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+        (
+            json["moves"].as_u64().unwrap(),
+            json["stats"]["expanded"].as_u64().unwrap(),
+        )
+    };
+    let (pdb, pruning, auto) = (solve("pdb"), solve("pruning"), solve("auto"));
+    assert_eq!(pdb.0, 5);
+    assert!(pdb.1 > 1000, "the databases alone are blind: {pdb:?}");
+    assert_eq!(auto, pruning);
+    assert_eq!(auto, (5, 5));
 }

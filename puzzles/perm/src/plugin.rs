@@ -167,7 +167,7 @@ impl Plugin for PermPlugin {
             heuristics: &[
                 (
                     "auto",
-                    "the pattern databases when the table cache holds them, else a pruning table that grows as the search goes (default)",
+                    "the pattern databases when the table cache holds them (with the pruning table where they tell under 2 moves on average), else a pruning table that grows as the search goes (default)",
                 ),
                 (
                     "pdb",

@@ -467,12 +467,71 @@ impl<const N: usize> PermSpace<N> {
     }
 
     /// `state`, or an error at `text` when it breaks an `Illegal` rule.
+    ///
+    /// Why a refusal, where twsearch searches from such a start: the rule says the puzzle
+    /// cannot be in that position (Square-1's slice turned across a split piece), so a path
+    /// from it solves a position no one holds; and leaving it takes a move whose inverse is
+    /// blocked, which the backward engines (the table, `bidirectional`, `explore`) cannot
+    /// follow. So the error names the rule the start breaks and, for a scramble, the first move
+    /// that breaks one, which is what to change for a legal start.
     fn legal(&self, state: Packed<N>, text: &BoardText) -> Result<Packed<N>> {
         if self.is_legal(&state) {
             return Ok(state);
         }
-        let why = "the start breaks an Illegal rule of the definition (a piece in a slot it may not hold)";
+        let rule = self.broken_rule(&state).unwrap_or_default();
+        let how = match text.scramble {
+            true => match self.first_illegal_move(&text.text) {
+                Some((k, name)) => format!(
+                    "; move {k} of the scramble ({name}) is the first to reach such a position: \
+                     a scramble whose every move keeps to legal positions gives a legal start"
+                ),
+                None => "; a scramble whose every move keeps to legal positions gives a legal \
+                         start"
+                    .into(),
+            },
+            false => "; give a position that keeps every Illegal rule".into(),
+        };
+        let why = format!(
+            "the start breaks the definition's rule {rule}, a position the puzzle cannot be in{how}"
+        );
         Err(Error::input(Self::location(text), why))
+    }
+
+    /// The first `Illegal` rule `state` breaks, as the definition writes it with the piece
+    /// found (`Illegal SLICE 1 15`: slot 1 of SLICE holds piece 15, 1-based).
+    fn broken_rule(&self, state: &Packed<N>) -> Option<String> {
+        let state = self.packer.unpack(state);
+        self.def.illegal.iter().find_map(|rule| {
+            let piece = state.orbits[rule.orbit].pieces[rule.slot];
+            rule.pieces.contains(&piece).then(|| {
+                let set = &self.def.orbits[rule.orbit].name;
+                format!("Illegal {set} {} {}", rule.slot + 1, piece + 1)
+            })
+        })
+    }
+
+    /// The first move of `scramble` (1-based, with its text) after which the position breaks an
+    /// `Illegal` rule; `None` past a few thousand moves (the walk is one move at a time) or when
+    /// the text does not read move by move.
+    fn first_illegal_move(&self, scramble: &str) -> Option<(usize, String)> {
+        let code = scramble.lines().map(|l| l.split('#').next().unwrap_or(""));
+        let moves: Vec<&str> = code.flat_map(str::split_whitespace).take(4097).collect();
+        if moves.len() > 4096 {
+            return None;
+        }
+        let at = |_| Location::file("scramble");
+        let mut state = self.def.solved.clone();
+        for (k, name) in moves.iter().enumerate() {
+            let t = self
+                .def
+                .scramble_transform(name, &at, &mut Setup::default())
+                .ok()?;
+            state = state.apply(&t, &self.def.orbits);
+            if !self.is_legal(&self.packer.pack(&state)) {
+                return Some((k + 1, name.to_string()));
+            }
+        }
+        None
     }
 
     fn location(text: &BoardText) -> Location {
@@ -503,6 +562,23 @@ impl<const N: usize> StateSpace for PermSpace<N> {
                 visit(*m, next);
             }
         }
+    }
+
+    fn nth_successor(&self, state: Packed<N>, n: usize) -> Option<Packed<N>> {
+        // With `Illegal` rules the n-th visited move is not the n-th move: count as
+        // `successors` does. Without, it is one table.
+        if !self.illegal.is_empty() {
+            let mut found = None;
+            let mut seen = 0;
+            self.successors(state, &mut |_, t| {
+                if seen == n {
+                    found = Some(t);
+                }
+                seen += 1;
+            });
+            return found;
+        }
+        Some(self.apply_table(&state, self.tables.get(n)?))
     }
 
     fn is_goal(&self, state: Packed<N>) -> bool {
@@ -641,8 +717,19 @@ impl<const N: usize> SplitMoves for PermSpace<N> {
 /// The state text of [`Definition::format_state`] (`CORNERS 0 1 2 ... / 0 0 ...`, one orbit a
 /// line, 0-based); scrambles in the definition's move names, applied to the solved state.
 impl<const N: usize> BoardFormat for PermSpace<N> {
+    /// The board text, or a twsearch position block (`Scramble NAME` ... `End`, as a `.scr`
+    /// file holds them: [`tws::parse_position`](super::tws::parse_position)).
     fn parse(&self, text: &BoardText) -> Result<Packed<N>> {
-        let state = self.def.parse_state(&text.text, &Self::location(text))?;
+        let state = match super::tws::is_position(&text.text) {
+            true => super::tws::parse_position(
+                &self.def,
+                &text.text,
+                &text.file,
+                text.first_line,
+                &mut Setup::default(),
+            )?,
+            false => self.def.parse_state(&text.text, &Self::location(text))?,
+        };
         self.legal(self.packer.pack(&state), text)
     }
 

@@ -91,6 +91,88 @@ pub fn parse(text: &str, file: &str, setup: &mut Setup) -> Result<Definition> {
     .definition()
 }
 
+/// The keywords of twsearch's position blocks in a scramble file, and whether each numbers
+/// its pieces from 0 (`readposition`'s `new_style`): `Scramble` from 1, as `Solved` does.
+pub const POSITION_KEYWORDS: [(&str, bool); 3] = [
+    ("Scramble", false),
+    ("ScrambleState", true),
+    ("StartState", true),
+];
+
+/// Whether `text` is a twsearch position block: its first word (comments aside) is one of
+/// [`POSITION_KEYWORDS`].
+pub fn is_position(text: &str) -> bool {
+    let first = lines(text).next().map(|(_, toks)| toks[0]);
+    POSITION_KEYWORDS.iter().any(|&(k, _)| Some(k) == first)
+}
+
+/// A twsearch position block (`Scramble NAME`, its sets' labels and twists as in `Solved`,
+/// `End`) as a state of `def`, as twsearch's `readposition` reads a scramble file's: labels
+/// are the solved state's (look-alike pieces repeat a label), a set left out is as solved,
+/// and the pieces must be the solved state's. `first_line`: the header's line in `file`.
+pub fn parse_position(
+    def: &Definition,
+    text: &str,
+    file: &str,
+    first_line: usize,
+    setup: &mut Setup,
+) -> Result<State> {
+    let shifted = lines(text).map(move |(n, toks)| (n + first_line - 1, toks));
+    let mut parser = Parser {
+        file,
+        lines: Box::new(shifted),
+        last: first_line,
+        sets: def
+            .orbits
+            .iter()
+            .enumerate()
+            .map(|(i, o)| (o.name.as_str(), i))
+            .collect(),
+        setup,
+    };
+    let Some((n, toks)) = parser.next_line()? else {
+        return Err(parser.err(first_line, "empty position"));
+    };
+    let zero_based = POSITION_KEYWORDS
+        .iter()
+        .find(|&&(k, _)| k == toks[0])
+        .map(|&(_, zero)| zero)
+        .ok_or_else(|| {
+            parser.err(
+                n,
+                format!("expected a position block, found \"{}\"", toks[0]),
+            )
+        })?;
+    let what = format!("{} {}", toks[0], toks[1..].join(" "));
+    let (t, given) = parser.block(
+        &def.orbits,
+        n,
+        what.trim_end(),
+        Block::Solved { zero_based },
+    )?;
+    if let Some((n, _)) = parser.next_line()? {
+        return Err(parser.err(n, format!("{}: text after its End", what.trim_end())));
+    }
+    let state = State {
+        orbits: t
+            .orbits
+            .into_iter()
+            .zip(given)
+            .zip(&def.solved.orbits)
+            .map(|((o, given), solved)| match given {
+                true => OrbitState {
+                    pieces: o.perm,
+                    orientation: o.delta,
+                },
+                false => solved.clone(),
+            })
+            .collect(),
+    };
+    def.same_pieces(&state)
+        .map_err(|wrong| parser.err(n, format!("{}: {wrong}", what.trim_end())))?;
+    Ok(state)
+}
+
 /// The non-empty lines as (1-based line number, tokens), comments removed, one at a time.
 fn lines(text: &str) -> impl Iterator<Item = (usize, Vec<&str>)> {
     text.lines().enumerate().filter_map(|(i, line)| {
@@ -210,7 +292,7 @@ impl<'a> Parser<'a, '_> {
                     }
                     self.expect(n, &toks, 1)?;
                     self.charge(Transform::bytes(&def.orbits), n)?;
-                    let t = self.block(
+                    let (t, _) = self.block(
                         &def.orbits,
                         n,
                         "solved",
@@ -241,7 +323,7 @@ impl<'a> Parser<'a, '_> {
                     }
                     let what = format!("move {name}");
                     self.charge(MoveDef::bytes(&def.orbits, name), n)?;
-                    let transform = self.block(
+                    let (transform, _) = self.block(
                         &def.orbits,
                         n,
                         &what,
@@ -359,14 +441,15 @@ impl<'a> Parser<'a, '_> {
     }
 
     /// Reads a block up to `End`. Returns its numbers as a transform (for the solved state,
-    /// `perm` holds the labels and `delta` the orientations), 0-based and by slot.
+    /// `perm` holds the labels and `delta` the orientations), 0-based and by slot, and which
+    /// sets it named.
     fn block(
         &mut self,
         orbits: &[Orbit],
         start: usize,
         what: &str,
         kind: Block,
-    ) -> Result<Transform> {
+    ) -> Result<(Transform, Vec<bool>)> {
         let mut t = Transform::identity(orbits);
         let mut given = vec![false; orbits.len()];
         // (orbit, numeric lines read so far, line of the set name)
@@ -453,7 +536,7 @@ impl<'a> Parser<'a, '_> {
                 o.delta = o.perm.iter().map(|&p| o.delta[p as usize]).collect();
             }
         }
-        Ok(t)
+        Ok((t, given))
     }
 
     /// The first numeric line of a set: labels (solved) or a permutation (moves), 0-based.
@@ -486,5 +569,91 @@ impl<'a> Parser<'a, '_> {
             }
         }
         Ok(values.iter().map(|&v| v as u8).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn own(name: &str) -> Definition {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../configs/defs")
+            .join(name);
+        read(&path, &mut Setup::default()).unwrap()
+    }
+
+    fn position(def: &Definition, text: &str) -> Result<State> {
+        parse_position(def, text, "p.scr", 10, &mut Setup::default())
+    }
+
+    /// A block reads as the state its moves reach: `Scramble` 1-based (the labels of `Solved`),
+    /// `ScrambleState` 0-based, a set left out as solved; the pieces must be the solved state's.
+    #[test]
+    fn position_blocks_read_as_twsearch_reads_them() {
+        let def = own("3x3x3.tws");
+        let at = |_| Location::file("s");
+        let moved = |moves: &str| {
+            let t = def
+                .scramble_transform(moves, &at, &mut Setup::default())
+                .unwrap();
+            def.solved.apply(&t, &def.orbits)
+        };
+        let state = moved("U");
+        let one = |o: &OrbitState| {
+            o.pieces
+                .iter()
+                .map(|p| (p + 1).to_string())
+                .collect::<Vec<_>>()
+        };
+        let row = |v: &[u8]| v.iter().map(u8::to_string).collect::<Vec<_>>().join(" ");
+        let (corners, edges) = (&state.orbits[0], &state.orbits[1]);
+        let text = format!(
+            "Scramble U\nCORNERS\n{}\n{}\nEDGES # a comment\n{}\n{}\nEnd\n",
+            one(corners).join(" "),
+            row(&corners.orientation),
+            one(edges).join(" "),
+            row(&edges.orientation)
+        );
+        assert_eq!(position(&def, &text).unwrap(), state);
+        let zero = format!(
+            "ScrambleState U\nEDGES\n{}\nCORNERS\n{}\n{}\nEnd",
+            row(&edges.pieces),
+            row(&corners.pieces),
+            row(&corners.orientation)
+        );
+        assert_eq!(position(&def, &zero).unwrap(), state);
+        // Corners only (twsearch's cornertwist2.scr leaves its edges out): edges as solved.
+        let solved_edges = "Scramble T\nCORNERS\n1 2 3 4 5 6 7 8\n1 2 0 0 0 0 0 0\nEnd";
+        let twisted = position(&def, solved_edges).unwrap();
+        assert_eq!(twisted.orbits[1], def.solved.orbits[1]);
+        assert_eq!(twisted.orbits[0].orientation[..2], [1, 2]);
+        assert!(is_position("# a name\nScramble X\nEnd") && !is_position("CORNERS 0 1"));
+        // Errors: one line each, at the file's line.
+        for (text, message) in [
+            (
+                "Scramble X\nCORNERS\n1 1 3 4 5 6 7 8\nEnd",
+                "p.scr:10: Scramble X: ",
+            ),
+            (
+                "Scramble X\nWHEELS\n1 2\nEnd",
+                "p.scr:11: Scramble X: unknown set \"WHEELS\"",
+            ),
+            (
+                "Scramble X\nCORNERS\n1 2 3\nEnd",
+                "p.scr:12: Scramble X: expected 8 numbers",
+            ),
+            (
+                "Scramble X\nCORNERS\n1 2 3 4 5 6 7 8",
+                "p.scr:10: Scramble X: no End",
+            ),
+            (
+                "Scramble X\nEnd\nR U",
+                "p.scr:12: Scramble X: text after its End",
+            ),
+        ] {
+            let error = position(&def, text).unwrap_err().to_string();
+            assert!(error.starts_with(message), "{error}");
+        }
     }
 }

@@ -9,13 +9,13 @@
 //!
 //! Memory grows with what is found (about `3 * size_of::<S>()` bytes a state, plus the two
 //! layers), so it is checked before each growth of the set or of a layer, against the budget
-//! ([`Visited::bytes_at_next_growth`]): a component larger than the budget stops the sweep with
+//! ([`HashVisited::bytes_after_insert`]): a component larger than the budget stops the sweep with
 //! the layers completed and [`Limit::Memory`]: the histogram of every depth completed, as
 //! twsearch's `-g` prints when it runs out of memory. One thread. The farthest state is the first found
 //! in the deepest layer (the others' is the lowest index; a hash set has none), which is the
 //! same from run to run since successors are listed in a fixed order.
 
-use super::{Layers, Options};
+use super::{Layers, Options, last_layer};
 use crate::limit::{Latch, Limit};
 use crate::search::Stats;
 use crate::search::visited::{HashVisited, Visited};
@@ -111,13 +111,49 @@ fn sweep_hashed<P: StateSpace + ?Sized>(
             result.stopped = Some(Limit::States(max));
             break;
         }
+        if limits.max_depth == Some(stats.depth + 1) {
+            // The last layer is counted, not stored (`last_layer.rs`).
+            let held = seen.bytes() as u128
+                + (frontier.capacity() + next.capacity()) as u128 * state_bytes;
+            let mut generated = 0;
+            let last = last_layer::count(
+                space,
+                &frontier,
+                &seen,
+                held,
+                limits,
+                &mut ticker,
+                &mut generated,
+            );
+            stats.generated += generated;
+            match last {
+                Err(limit) => result.stopped = Some(limit),
+                Ok(last) => {
+                    peak = peak.max(held + last.bytes);
+                    stats.expanded += frontier.len() as u64;
+                    if last.states > 0 {
+                        stats.depth += 1;
+                        result.histogram.push(last.states);
+                        result.farthest = last.first;
+                        stats.visited += last.states;
+                        stats.peak_frontier = stats.peak_frontier.max(last.states);
+                        on_layer(stats.depth, stats.visited);
+                        result.stopped = match limits.max_states {
+                            Some(max) if stats.visited > max => Some(Limit::States(max)),
+                            _ => last.more.then_some(Limit::Depth(stats.depth)),
+                        };
+                    }
+                }
+            }
+            break;
+        }
         let mut stopped = None;
         let mut generated = 0u64;
         // At the depth limit the next layer is only asked whether it is empty (a sweep that
         // ends there is complete, not cut): the first new state stops it, and nothing is stored
         // (on a 6x6x6, the layer past depth 3 is 4 million states of 256 bytes).
         let last = limits.max_depth.is_some_and(|max| stats.depth >= max);
-        for &state in &frontier {
+        for (done, &state) in frontier.iter().enumerate() {
             space.successors(state, &mut |_, successor| {
                 generated += 1;
                 if stopped.is_some() {
@@ -130,12 +166,29 @@ fn sweep_hashed<P: StateSpace + ?Sized>(
                     };
                     return;
                 }
-                // What the set and the lists hold if this successor makes either grow.
-                let lists = (frontier.capacity() + next.capacity().max(next.len() * 2 + 1)) as u128
-                    * state_bytes;
-                let needed = seen.bytes_at_next_growth() as u128 + lists;
+                // What the set and the lists hold once this successor is in: a full one moves
+                // to twice its size, both copies live while it moves.
+                let next_cap = match next.len() == next.capacity() {
+                    true => next.capacity() * 3 + 4,
+                    false => next.capacity(),
+                };
+                let lists = (frontier.capacity() + next_cap) as u128 * state_bytes;
+                let needed = seen.bytes_after_insert() as u128 + lists;
                 peak = peak.max(needed);
                 match ticker.tick(generated).and(limits.check_memory(needed)) {
+                    // The refusal names what the whole layer needs, not the growth that
+                    // crossed the budget (which is the budget give or take a state).
+                    Err(Limit::Memory { needed, budget }) => {
+                        let per_state = generated.div_ceil(done as u64 + 1) as u128;
+                        let layer =
+                            next.len() as u128 + (frontier.len() - done) as u128 * per_state;
+                        let whole = set_bytes(seen.len() as u128 + layer, state_bytes)
+                            + (frontier.len() as u128 + layer * 3 / 2) * state_bytes;
+                        stopped = Some(Limit::Memory {
+                            needed: needed.max(whole),
+                            budget,
+                        });
+                    }
                     Err(limit) => stopped = Some(limit),
                     Ok(()) => {
                         if seen.insert(successor) {
@@ -169,6 +222,13 @@ fn sweep_hashed<P: StateSpace + ?Sized>(
     result.stats = stats;
     result.memory_bytes = peak.min(u64::MAX as u128) as u64;
     result
+}
+
+/// Bytes of a hash set of `states` states of `state_bytes` each, as it grows to hold them: the
+/// buckets at 7/8 full, a control byte each, and the half-size table it moved out of.
+fn set_bytes(states: u128, state_bytes: u128) -> u128 {
+    let buckets = (states * 8 / 7).max(1).next_power_of_two();
+    buckets * (state_bytes + 1) * 3 / 2
 }
 
 #[cfg(test)]

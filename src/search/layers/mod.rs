@@ -24,7 +24,7 @@
 //! | [`xor_forward`], [`xor_backward`] | [`XorMoves`] (+ [`GoalSet`] backward) | **pull**, a 64-bit word of states per move: `next[t]` is the OR of the frontier words that reach word `t`, minus `visited[t]` |
 //! | [`split_backward`] | [`SplitMoves`] + [`Invertible`] + [`GoalSet`] | a **block** of the states that share the index's high part at a time, from two move tables; push while the frontier is small, pull (each unvisited state looks for a neighbour in the frontier, stopping at the first) once it is large |
 //! | [`flip_backward_each`] | [`FlipSplit`] + [`Invertible`] + [`GoalSet`] | a **block** of `2^bits` states that differ only in their flips, moved whole by a word permutation per move (no tables); push or pull as above |
-//! | [`forward_hashed`], [`backward_hashed`] | any [`StateSpace`](crate::space::StateSpace) (+ [`Invertible`] + [`GoalSet`] backward) | no bitsets: a hash set of the states found and two lists for the layers, for spaces with no dense index (`explore --from start` on any puzzle, from the goals on one whose index does not fit 64 bits; memory grows with what is found, checked before each growth: a sweep past the budget stops with the depths it completed) |
+//! | [`forward_hashed`], [`backward_hashed`] | any [`StateSpace`](crate::space::StateSpace) (+ [`Invertible`] + [`GoalSet`] backward) | no bitsets: a hash set of the states found and two lists for the layers, for spaces with no dense index (`explore --from start` on any puzzle, from the goals on one whose index does not fit 64 bits; memory grows with what is found, checked before each growth: a sweep past the budget stops with the depths it completed); also for a depth limit that reaches less than the bitsets would hold, its last layer counted without being stored (`last_layer.rs`) |
 //!
 //! With [`SplitMoves`] (permutation puzzles: pieces' places times slots' twists, or one group of
 //! classes of places times the rest; BENCHMARKS.md, "Sweeps without twists"), `high_k` and
@@ -81,11 +81,13 @@
 //! | `split.rs` | the blocks of a [`SplitMoves`] space, from two move tables |
 //! | `flips.rs` | the blocks of a [`FlipSplit`] space, moved by word permutations |
 //! | `hashed.rs` | the sweep of a space with no dense index, with a hash set |
+//! | `last_layer.rs` | the last layer of a depth-limited hash-set sweep, counted without storing it |
 //! | `classes.rs` | the symmetry classes of each layer, counted as the sweep hands it over ([`classes`]) |
 
 pub mod classes;
 mod flips;
 mod hashed;
+mod last_layer;
 mod per_state;
 mod split;
 mod sweep;

@@ -35,7 +35,8 @@ pub const CHEAP_PATTERN_STATES: u64 = 1 << 22;
 /// deepens as the search pays for it. `Auto` takes the databases when the table cache holds
 /// them all (a warm start: as fast as `Pdb`) or when all are cheap to build
 /// ([`CHEAP_PATTERN_STATES`]), else the pruning table with the cheap ones, so a short scramble
-/// is solved at once on a cold start. `Pdb` builds and caches the databases, after which `Auto` takes them.
+/// is solved at once on a cold start; and the pruning table joins databases that tell too
+/// little to search with alone ([`MIN_INFORMED_MEAN`]), so IDA* never runs unguided. `Pdb` builds and caches the databases, after which `Auto` takes them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HeuristicKind {
     /// The databases when cached, else the pruning table and the cheap databases.
@@ -73,12 +74,20 @@ impl HeuristicKind {
             let space = Abstraction::<PermSpace<N>>::space(p);
             cached::holds(cache, space, &Abstraction::<PermSpace<N>>::recipe(p))
         });
+        let all_cheap = patterns.iter().all(|p| p.size <= CHEAP_PATTERN_STATES);
         let (pruning, patterns) = match self {
             HeuristicKind::Pdb => (false, patterns),
-            HeuristicKind::Auto if warm => (false, patterns),
             HeuristicKind::Pruning => (true, Vec::new()),
-            HeuristicKind::Auto if patterns.iter().all(|p| p.size <= CHEAP_PATTERN_STATES) => {
-                (false, patterns)
+            HeuristicKind::Auto if warm || all_cheap => {
+                // Built (or loaded) at once: then weighed against the pruning table.
+                let built = heuristic::<N>(patterns, limits, Some(cache))?;
+                if informs(&built) {
+                    return Ok(Arc::from(with_lookups(space, built, lookups)));
+                }
+                let table = pruning_table(space, lookups, limits)?;
+                let parts: Vec<Box<dyn Heuristic<PermSpace<N>> + Send>> =
+                    vec![Box::new(table), with_lookups(space, built, lookups)];
+                return Ok(Arc::new(Max::new(parts)));
             }
             HeuristicKind::Auto => {
                 let cheap = |p: &Pattern| p.size <= CHEAP_PATTERN_STATES;
@@ -90,11 +99,7 @@ impl HeuristicKind {
                 space, patterns, lookups, limits, cache,
             )?));
         }
-        let growth = Growth::within(limits);
-        let table = match lookups.symmetric {
-            true => PruningTable::symmetric(space, limits, growth)?,
-            false => PruningTable::new(space, limits, growth)?,
-        };
+        let table = pruning_table(space, lookups, limits)?;
         let mut rest = limits.clone();
         rest.memory_budget = limits.memory_budget.saturating_sub(table.bytes());
         let mut parts: Vec<Box<dyn statespace::space::Heuristic<PermSpace<N>> + Send>> =
@@ -104,6 +109,42 @@ impl HeuristicKind {
         }
         Ok(Arc::new(Max::new(parts)))
     }
+}
+
+/// A pruning table of `space`, filled at once as far as it is cheap, one cell per orbit when
+/// `lookups` says so.
+fn pruning_table<const N: usize>(
+    space: &PermSpace<N>,
+    lookups: Lookups,
+    limits: &Limits,
+) -> Result<PruningTable<PermSpace<N>>, Limit> {
+    let growth = Growth::within(limits);
+    match lookups.symmetric {
+        true => PruningTable::symmetric(space, limits, growth),
+        false => PruningTable::new(space, limits, growth),
+    }
+}
+
+/// The least mean distance of a pattern database that `auto` searches with alone: where the
+/// most informed of a puzzle's databases stays below it (a mean of 0 where the pieces allow no
+/// pattern), the pruning table joins them, so IDA* never runs unguided.
+pub const MIN_INFORMED_MEAN: f64 = 2.0;
+
+/// Whether `databases` tell enough to search with alone: their most informed one's mean
+/// distance reaches [`MIN_INFORMED_MEAN`]. Where none does (twsearch's big_chop, octastar, lo55,
+/// icosahedron_3: no pattern the choice allows, a mean of 0, so 0 at the start of any
+/// scramble), the pruning table joins them: its first fill, milliseconds, is exact to 2 moves
+/// or more on every sample measured (2 on icosahedron_3, 6 on the Skewb), where the databases
+/// alone would leave IDA* unguided (big_chop's 8-move scramble: over 30 s, 0.23 s with the
+/// table). Where they do reach it, the table is not made: its fill (up to 60 ms on the Skewb)
+/// would slow the start of searches the databases already guide.
+fn informs(databases: &PermPdb) -> bool {
+    let best = databases
+        .parts()
+        .iter()
+        .map(|db| mean_distance(db.table()))
+        .fold(0.0, f64::max);
+    best >= MIN_INFORMED_MEAN
 }
 
 /// The most look-ups through symmetries a [`Conjugated`] database makes besides the state's
@@ -130,8 +171,17 @@ fn databases<const N: usize>(
     cache: &TableCache,
 ) -> Result<Box<dyn Heuristic<PermSpace<N>> + Send + Sync>, Limit> {
     let plain = heuristic::<N>(patterns, limits, Some(cache))?;
+    Ok(with_lookups(space, plain, lookups))
+}
+
+/// `plain` looked up as `lookups` says ([`Conjugated`]).
+fn with_lookups<const N: usize>(
+    space: &PermSpace<N>,
+    plain: PermPdb,
+    lookups: Lookups,
+) -> Box<dyn Heuristic<PermSpace<N>> + Send + Sync> {
     if !lookups.symmetric && !lookups.dual {
-        return Ok(Box::new(plain));
+        return Box::new(plain);
     }
     let extra = if lookups.symmetric {
         CONJUGATE_LOOKUPS
@@ -143,7 +193,7 @@ fn databases<const N: usize>(
         .into_iter()
         .map(|database| Conjugated::new(space, database, extra, lookups.dual))
         .collect();
-    Ok(Box::new(Max::new(conjugated)))
+    Box::new(Max::new(conjugated))
 }
 
 /// The heuristic of a space: the [`Max`] of the pattern databases of `patterns`, built (or

@@ -45,7 +45,8 @@ mod reading;
 pub use choose::{MAX_PATTERN_STATES, auto_pieces};
 pub use conjugated::Conjugated;
 pub use make::{
-    CHEAP_PATTERN_STATES, CONJUGATE_LOOKUPS, HeuristicKind, Lookups, PermPdb, heuristic,
+    CHEAP_PATTERN_STATES, CONJUGATE_LOOKUPS, HeuristicKind, Lookups, MIN_INFORMED_MEAN, PermPdb,
+    heuristic,
 };
 pub use pattern::{MAX_TRACKED, PLACEMENT_ENTRIES, Pattern, Pieces, Placement};
 pub(crate) use reading::Reading;
