@@ -520,6 +520,7 @@ mod tests {
         let limits = Limits::default();
         let growth = Growth {
             bytes: 1 << 22,
+            first_bytes: 1 << 22,
             first_work: 0,
             pays: u64::MAX,
         };

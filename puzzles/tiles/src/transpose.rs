@@ -99,6 +99,7 @@ mod tests {
         let orbits = table::build_symmetric(&tiles, &limits, table::Width::Auto).unwrap();
         let growth = Growth {
             bytes: 1 << 24,
+            first_bytes: 1 << 24,
             first_work: 0,
             pays: u64::MAX,
         };

@@ -13,25 +13,28 @@ fn perm_pruning_table_is_exact_inside_admissible_and_ida_agrees_with_the_table()
     let cube = space::<16>(&own("2x2x2.tws"), Some(&["U", "F", "R"]), Metric::Htm);
     let table = table::build(&cube, &Limits::default()).unwrap();
     let distance = |s| table.distance(&cube, s).unwrap().unwrap();
+    // Two tiers: 64 KiB, then 4 MiB from the level that would fill a quarter of the first.
     let growth = Growth {
         bytes: 1 << 22,
+        first_bytes: 1 << 16,
         first_work: 1000,
         pays: 1,
     };
     let pruning = PruningTable::new(&cube, &Limits::default(), growth).unwrap();
     let mut rng = Lcg(7);
     let samples = walks(&cube, &mut rng, 3000, 25);
-    // The states within 7 moves, by the table (every index), with their cells.
-    let near: Vec<(usize, u32)> = (0..cube.size() as u64)
+    // The states within 7 moves, by the table (every index).
+    let near: Vec<(_, u32)> = (0..cube.size() as u64)
         .map(|i| cube.state(i))
-        .filter_map(|s| Some((pruning.cell(&cube, s), distance(s))).filter(|&(_, d)| d <= 7))
+        .map(|s| (s, distance(s)))
+        .filter(|&(_, d)| d <= 7)
         .collect();
     let mut checked = Vec::new();
     while pruning.depth() <= 6 {
         let depth = pruning.depth();
         let mut least = std::collections::HashMap::new();
-        for &(cell, d) in near.iter().filter(|&&(_, d)| d <= depth) {
-            let cell = least.entry(cell).or_insert(d);
+        for &(s, d) in near.iter().filter(|&&(_, d)| d <= depth) {
+            let cell = least.entry(pruning.cell(&cube, s)).or_insert(d);
             *cell = (*cell).min(d);
         }
         for cell in 0..pruning.bytes() as usize {
@@ -48,6 +51,7 @@ fn perm_pruning_table_is_exact_inside_admissible_and_ida_agrees_with_the_table()
         assert!(pruning.deepen(&cube).unwrap());
     }
     assert!(checked.len() >= 3, "{checked:?}");
+    assert_eq!(pruning.bytes(), 1 << 22, "moved to the large tier");
     let pruning = PruningTable::new(&cube, &Limits::default(), growth).unwrap();
     let first = pruning.depth();
     for start in walks(&cube, &mut rng, 20, 30) {

@@ -48,6 +48,19 @@
 //! distance, so an IDA* or A* search that reads it mid-run stays optimal (each cut is made with
 //! an admissible value).
 //!
+//! # Two tiers
+//!
+//! A cell written is a page touched: the first fill of a 64 MiB table, 2^17 cells, touched
+//! nearly all of its 16,384 pages, and the page faults were most of a cold 1-move solve (0.06
+//! to 0.12 s on twsearch's helicopter and master skewb, against twsearch's 0.01 s). So the
+//! table starts in a small tier ([`Growth::first_bytes`], 1 MiB: a first fill at most a quarter
+//! full) and moves to the large one ([`Growth::bytes`]) when a level would fill more than a
+//! quarter of the small: the large tier is filled to the depth by one walk that writes every
+//! state it passes (the small tier's levels again, about one level's work), and only then
+//! handed to the estimates, so a reader sees one tier or the other whole. Both are reserved
+//! against the budget when the table is made; the small tier stays allocated (a sixty-fourth
+//! of the large).
+//!
 //! Each level's walk counts its successors on a [`Ticker`](crate::limit::Ticker) against the
 //! limits of the run that made the table, its time limit counted from the making (so a level
 //! walked mid-search stops with the search's time limit and Ctrl-C, within a second); a level
@@ -74,9 +87,9 @@
 //! skipped (it would compute them twice).
 //!
 //! Trade-offs: one byte a cell where twsearch packs 2 bits (simpler, and the depths of a short
-//! search stay small anyway); a fixed size rather than doubling (a doubled lossy table cannot be
-//! rehashed, only refilled), and a moderate default (64 MiB: the pages a sparse fill touches
-//! cost time too); the walk's sequences instead of a breadth-first set of states (no memory for
+//! search stay small anyway); two tiers rather than doubling (a lossy table cannot be rehashed,
+//! only refilled: one refill, not one per doubling), and a moderate default (64 MiB: the pages
+//! a sparse fill touches cost time too); the walk's sequences instead of a breadth-first set of states (no memory for
 //! frontiers, at the price of revisits where the move order is not canonical). A cached pattern
 //! database, where there is one, is stronger on every state far from the goal; this table is for
 //! the first run, before the databases exist.
@@ -84,8 +97,8 @@
 use crate::limit::{Latch, Limit, Limits};
 use crate::space::{GoalSet, Heuristic, Invertible, Prefetched, StateSpace, Symmetric};
 use std::hash::{Hash, Hasher};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// How a [`PruningTable`] is sized and grown (see the module docs).
@@ -94,6 +107,9 @@ pub struct Growth {
     /// The table's bytes (one a cell), rounded down to a power of two; at most a quarter of the
     /// cells are filled.
     pub bytes: u64,
+    /// The first tier's bytes (a power of two) when smaller than `bytes`: the table starts
+    /// there and moves to `bytes` when a level needs it (see the module docs).
+    pub first_bytes: u64,
     /// Levels are filled when the table is made while a level's walk generates at most this
     /// many successors.
     pub first_work: u64,
@@ -103,11 +119,12 @@ pub struct Growth {
 }
 
 impl Default for Growth {
-    /// 64 MiB, levels of up to 2^17 successors at once (a few milliseconds), then one estimate
-    /// of the search per successor of the fill.
+    /// 64 MiB after a first tier of 1 MiB, levels of up to 2^17 successors at once (a few
+    /// milliseconds), then one estimate of the search per successor of the fill.
     fn default() -> Self {
         Growth {
             bytes: 64 << 20,
+            first_bytes: 1 << 20,
             first_work: 1 << 17,
             pays: 1,
         }
@@ -145,11 +162,13 @@ pub struct Fill {
 /// The states within a depth of the goal set, by a lossy hash of least distances (see the
 /// module docs); an admissible [`Heuristic`] that deepens itself while the search pays.
 pub struct PruningTable<P: StateSpace> {
-    /// `cells[i]`: 0 when no state within the depth hashes to `i`, else 1 + the least distance
-    /// of those that do.
-    cells: Box<[AtomicU8]>,
-    /// `64 - log2(cells.len())`: a hash's top bits pick the cell.
-    shift: u32,
+    /// The cells estimates read until the table outgrows them ([`Growth::first_bytes`]).
+    small: Cells,
+    /// The cells of [`Growth::bytes`], once a level needs them: made, filled to the depth, and
+    /// only then set (so a reader sees either tier whole).
+    large: OnceLock<Cells>,
+    /// The large tier's bytes (0: the small tier is the whole table).
+    large_bytes: u64,
     /// Every state whose cell is empty is at least `depth + 1` away.
     depth: AtomicU32,
     goals: Vec<P::State>,
@@ -170,7 +189,7 @@ pub struct PruningTable<P: StateSpace> {
 impl<P: StateSpace> std::fmt::Debug for PruningTable<P> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PruningTable")
-            .field("cells", &self.cells.len())
+            .field("cells", &self.cells().len())
             .field("depth", &self.depth())
             .finish_non_exhaustive()
     }
@@ -219,9 +238,10 @@ impl<P: StateSpace + Invertible + GoalSet> PruningTable<P> {
         canonical: fn(&P, P::State) -> P::State,
         orbit_size: u64,
     ) -> Result<Self, Limit> {
-        let cells = growth.bytes.max(1).ilog2();
-        let count = 1usize << cells;
-        limits.check_memory(count as u128)?;
+        let bytes = 1u64 << growth.bytes.max(1).ilog2();
+        let small = bytes.min(1 << growth.first_bytes.max(1).ilog2());
+        let large_bytes = if small < bytes { bytes } else { 0 };
+        limits.check_memory(u128::from(small) + u128::from(large_bytes))?;
         let mut goals = Vec::new();
         // One goal per orbit (a symmetric table): the others' walks reach the same orbits.
         let mut orbits = hashbrown::HashSet::new();
@@ -233,8 +253,9 @@ impl<P: StateSpace + Invertible + GoalSet> PruningTable<P> {
         let mut limits = limits.clone();
         limits.clock_start.get_or_insert_with(Instant::now);
         let table = PruningTable {
-            cells: zeroed(count),
-            shift: 64 - cells,
+            small: Cells::zeroed(small),
+            large: OnceLock::new(),
+            large_bytes,
             depth: AtomicU32::new(0),
             goals,
             estimates: AtomicU64::new(0),
@@ -271,8 +292,16 @@ impl<P: StateSpace + Invertible + GoalSet> PruningTable<P> {
 
     fn deepen_locked(&self, space: &P, fill: &mut Fill) -> Result<bool, Limit> {
         let depth = self.depth();
-        let fits = self.next_cells(fill) <= self.cells.len() as u64 / 4;
-        if fill.frozen || !fits || depth >= MAX_DEPTH {
+        if fill.frozen || depth >= MAX_DEPTH {
+            fill.frozen = true;
+            return Ok(false);
+        }
+        let outgrown = !self.fits(fill) && self.large.get().is_none() && self.large_bytes > 0;
+        if outgrown && let Err(limit) = self.move_to_large(space, fill) {
+            fill.frozen = true;
+            return Err(limit);
+        }
+        if !self.fits(fill) {
             fill.frozen = true;
             return Ok(false);
         }
@@ -285,31 +314,59 @@ impl<P: StateSpace + Invertible + GoalSet> PruningTable<P> {
         }
     }
 
+    /// Whether the next level is expected to fill at most a quarter of the cells.
+    fn fits(&self, fill: &Fill) -> bool {
+        self.next_cells(fill) <= self.cells().len() as u64 / 4
+    }
+
+    /// Fills the large tier to the table's depth (one walk that writes every state it passes,
+    /// not only its leaves), then hands it to the estimates.
+    fn move_to_large(&self, space: &P, fill: &mut Fill) -> Result<(), Limit> {
+        let large = Cells::zeroed(self.large_bytes);
+        let walked = self.walk(space, fill, &large, self.depth(), true)?;
+        fill.filled = walked.filled;
+        let _ = self.large.set(large);
+        Ok(())
+    }
+
     /// Walks every allowed sequence of `depth` moves from every goal and writes its end, then
     /// makes `depth` the table's.
     fn walk_level(&self, space: &P, fill: &mut Fill, depth: u32) -> Result<(), Limit> {
+        let walked = self.walk(space, fill, self.cells(), depth, false)?;
+        fill.filled += walked.filled;
+        fill.leaves.push(walked.leaves);
+        // Release: a reader that sees the new depth sees every cell written before it.
+        self.depth.store(depth, Ordering::Release);
+        Ok(())
+    }
+
+    /// Walks every allowed sequence of `depth` moves from every goal, writing into `into` the
+    /// ends (and with `every_state` the states on the way), its work and time counted in `fill`.
+    fn walk<'a>(
+        &'a self,
+        space: &'a P,
+        fill: &mut Fill,
+        into: &'a Cells,
+        depth: u32,
+        every_state: bool,
+    ) -> Result<Walked, Limit> {
         let started = Instant::now();
         let latch = Latch::new(&self.limits);
         let mut walk = Walk {
             table: self,
             space,
+            into,
+            every_state,
             ticker: latch.ticker(),
             buffers: Vec::new(),
             depth,
-            leaves: 0,
-            filled: 0,
+            walked: Walked::default(),
             work: fill.work,
         };
-        let walked = self.goals.iter().try_for_each(|&g| walk.visit(g, None, 0));
-        let (leaves, filled, work) = (walk.leaves, walk.filled, walk.work);
-        fill.work = work;
-        fill.filled += filled;
+        let result = self.goals.iter().try_for_each(|&g| walk.visit(g, None, 0));
+        fill.work = walk.work;
         fill.took += started.elapsed();
-        walked?;
-        fill.leaves.push(leaves);
-        // Release: a reader that sees the new depth sees every cell written before it.
-        self.depth.store(depth, Ordering::Release);
-        Ok(())
+        result.map(|()| walk.walked)
     }
 
     /// The sequences the next level is expected to walk: the last level's times its growth.
@@ -378,16 +435,63 @@ impl<P: StateSpace + Invertible + GoalSet> PruningTable<P> {
     }
 }
 
+/// One tier of cells: `cells[i]` is 0 when no state within the depth hashes to `i`, else 1 +
+/// the least distance of those that do.
+struct Cells {
+    cells: Box<[AtomicU8]>,
+    /// `64 - log2(cells.len())`: a hash's top bits pick the cell.
+    shift: u32,
+}
+
+impl Cells {
+    /// `bytes` (a power of two) empty cells.
+    fn zeroed(bytes: u64) -> Cells {
+        Cells {
+            cells: zeroed(bytes as usize),
+            shift: 64 - bytes.ilog2(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// The cell a state's hash picks.
+    #[inline]
+    fn at(&self, hash: u64) -> &AtomicU8 {
+        &self.cells[(hash >> self.shift) as usize]
+    }
+}
+
+/// What a walk wrote: the sequences it ended (its leaves) and the cells it filled.
+#[derive(Default)]
+struct Walked {
+    leaves: u64,
+    filled: u64,
+}
+
 impl<P: StateSpace> PruningTable<P> {
+    /// The cells estimates read now: the large tier once made, else the small.
+    #[inline]
+    fn cells(&self) -> &Cells {
+        self.large.get().unwrap_or(&self.small)
+    }
+
     /// The depth filled: every state within it has its cell's least distance, and every other
     /// state is estimated `depth + 1`.
     pub fn depth(&self) -> u32 {
         self.depth.load(Ordering::Acquire)
     }
 
-    /// The table's bytes.
+    /// The bytes of the cells estimates read now (one a cell): the small tier's until a level
+    /// needs the large one.
     pub fn bytes(&self) -> u64 {
-        self.cells.len() as u64
+        self.cells().len() as u64
+    }
+
+    /// The most bytes the table takes: both tiers, checked against the budget when it was made.
+    pub fn reserved(&self) -> u64 {
+        self.small.len() as u64 + self.large_bytes
     }
 
     /// What the fill has walked so far.
@@ -399,9 +503,15 @@ impl<P: StateSpace> PruningTable<P> {
     /// [`symmetric`](PruningTable::symmetric) table).
     #[inline]
     pub fn cell(&self, space: &P, state: P::State) -> usize {
+        (self.hash(space, state) >> self.cells().shift) as usize
+    }
+
+    /// The hash that picks a state's cell in either tier.
+    #[inline]
+    fn hash(&self, space: &P, state: P::State) -> u64 {
         let mut hasher = super::Mix(0);
         (self.canonical)(space, state).hash(&mut hasher);
-        (hasher.finish() >> self.shift) as usize
+        hasher.finish()
     }
 
     /// The orbits' size the table assumes: 1, or the symmetries' count in a
@@ -412,7 +522,7 @@ impl<P: StateSpace> PruningTable<P> {
 
     /// The least distance held in `cell` (`None` when no state within the depth hashes there).
     pub fn cell_distance(&self, cell: usize) -> Option<u32> {
-        match self.cells[cell].load(Ordering::Relaxed) {
+        match self.cells().cells[cell].load(Ordering::Relaxed) {
             0 => None,
             code => Some(u32::from(code) - 1),
         }
@@ -423,7 +533,11 @@ impl<P: StateSpace> PruningTable<P> {
     pub fn distance(&self, space: &P, state: P::State) -> u32 {
         // The depth first (acquire): the cells written before it are seen.
         let depth = self.depth();
-        match self.cells[self.cell(space, state)].load(Ordering::Relaxed) {
+        match self
+            .cells()
+            .at(self.hash(space, state))
+            .load(Ordering::Relaxed)
+        {
             0 => depth + 1,
             code => u32::from(code) - 1,
         }
@@ -447,7 +561,8 @@ where
     fn prefetch(&self, space: &P, state: P::State) -> Prefetched {
         #[cfg(target_arch = "x86_64")]
         if self.orbit_size == 1 {
-            let at = self.cells.as_ptr().wrapping_add(self.cell(space, state));
+            let cells = self.cells();
+            let at = cells.at(self.hash(space, state)) as *const AtomicU8;
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
             // SAFETY: a prefetch never faults and changes no memory; `at` is inside the table.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(at as *const i8) };
@@ -471,27 +586,32 @@ fn zeroed(count: usize) -> Box<[AtomicU8]> {
 struct Walk<'a, P: StateSpace> {
     table: &'a PruningTable<P>,
     space: &'a P,
+    /// The tier written.
+    into: &'a Cells,
+    /// Whether every state on the way is written too (a refill), not only the leaves.
+    every_state: bool,
     ticker: crate::limit::Ticker<'a>,
     /// One buffer of successors per level, reused.
     buffers: Vec<Vec<(P::Move, P::State)>>,
     depth: u32,
-    leaves: u64,
-    filled: u64,
+    walked: Walked,
     work: u64,
 }
 
 impl<P: StateSpace> Walk<'_, P> {
     fn visit(&mut self, state: P::State, previous: Option<P::Move>, g: u32) -> Result<(), Limit> {
-        if g == self.depth {
-            self.leaves += 1;
-            let cell = &self.table.cells[self.table.cell(self.space, state)];
+        if g == self.depth || self.every_state {
+            self.walked.leaves += u64::from(g == self.depth);
+            let cell = self.into.at(self.table.hash(self.space, state));
             let code = cell.load(Ordering::Relaxed);
             let mine = (g + 1) as u8;
             if code == 0 || code > mine {
-                self.filled += u64::from(code == 0);
+                self.walked.filled += u64::from(code == 0);
                 cell.store(mine, Ordering::Relaxed);
             }
-            return Ok(());
+            if g == self.depth {
+                return Ok(());
+            }
         }
         let level = g as usize;
         if self.buffers.len() <= level {
@@ -535,166 +655,4 @@ impl<P: StateSpace> Walk<'_, P> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::options::SearchOptions;
-    use crate::search::{Outcome, bfs, idastar};
-    use crate::space::Indexed;
-    use crate::toys::{Lights, LightsGoal};
-    use std::collections::VecDeque;
-    use std::sync::atomic::AtomicBool;
-
-    /// Every state's distance to the goal set, by a breadth-first search written here.
-    fn distances<P: Indexed + GoalSet>(space: &P) -> Vec<u32> {
-        let mut dist = vec![u32::MAX; space.size() as usize];
-        let mut queue = VecDeque::new();
-        space.goals(&mut |g| {
-            dist[space.index(g) as usize] = 0;
-            queue.push_back(g);
-        });
-        while let Some(s) = queue.pop_front() {
-            let d = dist[space.index(s) as usize];
-            space.successors(s, &mut |_, t| {
-                let i = space.index(t) as usize;
-                if dist[i] == u32::MAX {
-                    dist[i] = d + 1;
-                    queue.push_back(t);
-                }
-            });
-        }
-        dist
-    }
-
-    /// At every depth: each cell holds the least distance of the states within the depth that
-    /// hash to it (none: empty), and every estimate is at most the true distance, equal to it
-    /// inside the depth where no nearer state shares the cell; on a table small enough to
-    /// collide often and on one large enough to be exact.
-    #[test]
-    fn cells_hold_least_distances_and_estimates_are_admissible() {
-        let lights = Lights::new(3, 4, false, LightsGoal::Uniform);
-        let dist = distances(&lights);
-        for bytes in [1024, 1 << 16] {
-            let growth = Growth {
-                bytes,
-                first_work: 0,
-                pays: 1,
-            };
-            let table = PruningTable::new(&lights, &Limits::default(), growth).unwrap();
-            let (mut exact, mut inside) = (0, 0);
-            loop {
-                let depth = table.depth();
-                let mut least = vec![None::<u32>; table.bytes() as usize];
-                for (i, &d) in dist.iter().enumerate() {
-                    if d <= depth {
-                        let cell = &mut least[table.cell(&lights, i as u64)];
-                        *cell = Some(cell.map_or(d, |l| l.min(d)));
-                    }
-                }
-                for (cell, &want) in least.iter().enumerate() {
-                    assert_eq!(
-                        table.cell_distance(cell),
-                        want,
-                        "cell {cell}, depth {depth}"
-                    );
-                }
-                for (i, &d) in dist.iter().enumerate() {
-                    let estimate = table.distance(&lights, i as u64);
-                    assert!(estimate <= d, "state {i}: {estimate} > {d}");
-                    if d <= depth {
-                        inside += 1;
-                        exact += u64::from(estimate == d);
-                    } else {
-                        assert!(estimate <= depth + 1);
-                    }
-                }
-                if !table.deepen(&lights).unwrap() {
-                    break;
-                }
-            }
-            // The small table stops where a level would fill more than a quarter of it.
-            let reached = if bytes > 4096 { 6 } else { 1 };
-            assert!(table.depth() >= reached, "bytes {bytes}: {}", table.depth());
-            if bytes > 4096 {
-                // Few nearer states share a cell at 16 cells a state.
-                assert!(exact * 100 >= inside * 95, "{exact} of {inside}");
-            }
-        }
-    }
-
-    /// IDA* with the table (deepening as it searches) finds BFS's lengths on every board.
-    #[test]
-    fn idastar_with_the_table_finds_the_shortest_paths() {
-        let lights = Lights::new(3, 3, false, LightsGoal::AllOff);
-        let growth = Growth {
-            bytes: 1 << 12,
-            first_work: 4,
-            pays: 1,
-        };
-        let table = PruningTable::new(&lights, &Limits::default(), growth).unwrap();
-        let first = table.depth();
-        let limits = Limits::default();
-        for board in 0..lights.size() as u64 {
-            let want = match bfs::solve(&lights, board, &limits).outcome {
-                Outcome::Solved(path) => path.len(),
-                other => panic!("{other:?}"),
-            };
-            match idastar::solve(&lights, &table, board, &limits, &SearchOptions::default()).outcome
-            {
-                Outcome::Solved(path) => assert_eq!(path.len(), want, "board {board}"),
-                other => panic!("board {board}: {other:?}"),
-            }
-        }
-        assert!(table.depth() > first, "the search paid for deeper levels");
-        let fill = table.fill();
-        assert_eq!(fill.leaves.len() as u32, table.depth() + 1);
-        assert!(fill.work > 0 && fill.filled > 0);
-    }
-
-    /// A level too large to walk stops at the time limit within a second, and at once when
-    /// interrupted; the table keeps its depth and deepens no more.
-    #[test]
-    fn limits_stop_the_fill() {
-        let lights = Lights::new(8, 8, false, LightsGoal::AllOff);
-        let growth = Growth {
-            bytes: 1 << 30,
-            first_work: u64::MAX,
-            pays: 1,
-        };
-        let limits = Limits {
-            time_limit: Some(Duration::from_millis(300)),
-            ..Limits::default()
-        };
-        let started = Instant::now();
-        let made = PruningTable::new(&lights, &limits, growth);
-        assert!(matches!(made, Err(Limit::Time(_))), "{made:?}");
-        assert!(
-            started.elapsed() < Duration::from_secs(1),
-            "{:?}",
-            started.elapsed()
-        );
-
-        static STOP: AtomicBool = AtomicBool::new(false);
-        let limits = Limits {
-            interrupt: Some(&STOP),
-            ..Limits::default()
-        };
-        let growth = Growth {
-            first_work: 1000,
-            ..growth
-        };
-        let table = PruningTable::new(&lights, &limits, growth).unwrap();
-        let depth = table.depth();
-        STOP.store(true, Ordering::Relaxed);
-        assert_eq!(table.deepen(&lights), Err(Limit::Interrupted));
-        assert_eq!(table.depth(), depth);
-        assert!(table.fill().frozen);
-        assert_eq!(table.deepen(&lights), Ok(false));
-
-        let small = Limits {
-            memory_budget: 1000,
-            ..Limits::default()
-        };
-        let refused = PruningTable::new(&lights, &small, Growth::default());
-        assert!(matches!(refused, Err(Limit::Memory { .. })));
-    }
-}
+mod tests;
