@@ -156,6 +156,7 @@ use std::ffi::OsStr;
 use std::fs::File;
 use std::io::{self, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use temporary::Temporary;
@@ -261,13 +262,16 @@ impl std::fmt::Display for ReadError {
 
 impl std::error::Error for ReadError {}
 
-/// A directory of cached tables; see the module docs.
+/// A directory of cached tables; see the module docs. A clone is the same cache (its directory,
+/// its warnings, its one directory warning): for a table built later, away from the call that
+/// had the cache ([`Deferred`](crate::search::pdb::Deferred) databases).
+#[derive(Clone)]
 pub struct TableCache {
     /// `None`: caching is off (disabled, or no directory could be resolved).
     dir: Option<PathBuf>,
-    warn: Box<dyn Fn(&str) + Send + Sync>,
+    warn: Arc<dyn Fn(&str) + Send + Sync>,
     /// Whether the directory's one warning was given.
-    dir_warned: AtomicBool,
+    dir_warned: Arc<AtomicBool>,
 }
 
 impl std::fmt::Debug for TableCache {
@@ -302,8 +306,8 @@ impl TableCache {
         }
         TableCache {
             dir,
-            warn: Box::new(warn),
-            dir_warned: AtomicBool::new(false),
+            warn: Arc::new(warn),
+            dir_warned: Arc::new(AtomicBool::new(false)),
         }
     }
 

@@ -18,11 +18,13 @@
 //! - [`database`]: one database ([`PatternDatabase`]), built or loaded from the table cache, and
 //!   several against one memory budget ([`build_all`]).
 //! - [`max`]: the largest of several heuristics ([`Max`]), in stages.
+//! - [`deferred`]: a heuristic built once the search has paid for it ([`Deferred`]): cheap
+//!   databases made mid-search rather than before the first node.
 //! - [`additive`]: the sum over disjoint pieces ([`Additive`]), maximised over [`Symmetry`]
 //!   images.
 //!
 //! Floors: the [`Abstraction`] contract and [`PdbError`] here; [`database`] on them;
-//! [`additive`] on [`database`]; [`max`] on none of them (it combines any heuristics). Every
+//! [`additive`] on [`database`]; [`max`] and [`deferred`] on none of them (they wrap any heuristics). Every
 //! item is also here, at `pdb::Item`.
 //!
 //! Trade-offs: an estimate is a projection (for tiles, one pass over the board and a rank) plus a
@@ -33,12 +35,14 @@
 
 pub mod additive;
 pub mod database;
+pub mod deferred;
 pub mod max;
 #[cfg(test)]
 mod pair;
 
 pub use additive::{Additive, NoSymmetry, Symmetry};
 pub use database::{LONG_BUILD_BYTES, PatternDatabase, build_all, memory_at_most, memory_needed};
+pub use deferred::Deferred;
 pub use max::Max;
 
 use crate::limit::{Limit, Limits};

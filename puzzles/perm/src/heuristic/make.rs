@@ -4,7 +4,8 @@
 //!
 //! Trade-offs: the databases are strong far from the goal but built whole before the first node;
 //! a pruning table starts at once and deepens as the search pays for it, so `auto` takes the
-//! databases only when they are cached or cheap ([`HeuristicKind`]). The order of the
+//! databases at once only when they are cached, and otherwise starts with the pruning table and
+//! builds the cheap ones once the search has paid for them ([`Deferred`]; [`HeuristicKind`]). The order of the
 //! databases changes no estimate, only the cost per node: the first is the one [`Max`]
 //! prefetches and the one that cuts most nodes alone ([`heuristic`]).
 
@@ -14,18 +15,20 @@ use crate::space::PermSpace;
 use statespace::cache::TableCache;
 use statespace::kit::SharedHeuristic;
 use statespace::limit::{Limit, Limits};
-use statespace::search::pdb::{self, Abstraction, Max, PatternDatabase};
+use statespace::search::pdb::{self, Abstraction, Deferred, Max, PatternDatabase};
 use statespace::search::pruning::{Growth, PruningTable};
 use statespace::search::table::{DistanceTable, cached};
 use statespace::space::Heuristic;
 use std::sync::Arc;
+use std::time::Instant;
 
 /// The heuristic of a permutation puzzle: the largest of its patterns' distances.
 pub type PermPdb = Max<PatternDatabase<Pattern>>;
 
-/// Pattern databases this small (each) are built even on a cold start: a tenth of a second or
-/// less (the 2x2x2's whole puzzle, 3,674,160 states, block by block). When every database of a
-/// puzzle is this small, `auto` builds them and no pruning table.
+/// Pattern databases this small (each) are built on a cold start, once the search has paid for
+/// them ([`Deferred`]): a tenth of a second or less each (the 2x2x2's whole puzzle, 3,674,160
+/// states, block by block), but 0.1 to 0.5 s together on small puzzles whose 1-move scramble
+/// needs a millisecond (twsearch's helicopter, curvy copter, master skewb).
 pub const CHEAP_PATTERN_STATES: u64 = 1 << 22;
 
 /// `[heuristic] kind`: which heuristic IDA* and A* search with.
@@ -33,13 +36,15 @@ pub const CHEAP_PATTERN_STATES: u64 = 1 << 22;
 /// Pattern databases are strong far from the goal but built whole before the first node
 /// (minutes on a megaminx); a [`PruningTable`] is exact near the goal, starts at once and
 /// deepens as the search pays for it. `Auto` takes the databases when the table cache holds
-/// them all (a warm start: as fast as `Pdb`) or when all are cheap to build
-/// ([`CHEAP_PATTERN_STATES`]), else the pruning table with the cheap ones, so a short scramble
-/// is solved at once on a cold start; and the pruning table joins databases that tell too
-/// little to search with alone ([`MIN_INFORMED_MEAN`]), so IDA* never runs unguided. `Pdb` builds and caches the databases, after which `Auto` takes them.
+/// them all (a warm start: as fast as `Pdb`), the pruning table joining them when they tell too
+/// little to search with alone ([`MIN_INFORMED_MEAN`]); else (a cold start) the pruning table
+/// at once and the cheap databases ([`CHEAP_PATTERN_STATES`]) once the search's estimates reach
+/// their build's work ([`Deferred`]), so a short scramble is solved in milliseconds and a long
+/// one within about twice what a build first would take. IDA* never runs unguided. `Pdb`
+/// builds and caches the databases, after which `Auto` takes them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HeuristicKind {
-    /// The databases when cached, else the pruning table and the cheap databases.
+    /// The databases when cached, else the pruning table, the cheap databases deferred.
     Auto,
     /// The max of the pattern databases, built once and cached.
     Pdb,
@@ -74,12 +79,11 @@ impl HeuristicKind {
             let space = Abstraction::<PermSpace<N>>::space(p);
             cached::holds(cache, space, &Abstraction::<PermSpace<N>>::recipe(p))
         });
-        let all_cheap = patterns.iter().all(|p| p.size <= CHEAP_PATTERN_STATES);
         let (pruning, patterns) = match self {
             HeuristicKind::Pdb => (false, patterns),
             HeuristicKind::Pruning => (true, Vec::new()),
-            HeuristicKind::Auto if warm || all_cheap => {
-                // Built (or loaded) at once: then weighed against the pruning table.
+            HeuristicKind::Auto if warm => {
+                // Loaded at once: then weighed against the pruning table.
                 let built = heuristic::<N>(patterns, limits, Some(cache))?;
                 if informs(&built) {
                     return Ok(Arc::from(with_lookups(space, built, lookups)));
@@ -100,15 +104,42 @@ impl HeuristicKind {
             )?));
         }
         let table = pruning_table(space, lookups, limits)?;
-        let mut rest = limits.clone();
-        rest.memory_budget = limits.memory_budget.saturating_sub(table.bytes());
-        let mut parts: Vec<Box<dyn statespace::space::Heuristic<PermSpace<N>> + Send>> =
-            vec![Box::new(table)];
-        if !patterns.is_empty() {
-            parts.push(databases::<N>(space, patterns, lookups, &rest, cache)?);
+        if patterns.is_empty() {
+            return Ok(Arc::new(table));
         }
+        let mut rest = limits.clone();
+        rest.memory_budget = limits.memory_budget.saturating_sub(table.reserved());
+        let parts: Vec<Box<dyn Heuristic<PermSpace<N>> + Send>> = vec![
+            Box::new(table),
+            Box::new(deferred(space, patterns, lookups, rest, cache)?),
+        ];
         Ok(Arc::new(Max::new(parts)))
     }
+}
+
+/// The databases of `patterns`, built once the search has paid for them ([`Deferred`]: when its
+/// estimates reach the successors their build generates), within `limits` (refused now with
+/// [`Limit::Memory`] when they could not fit it, as a build at once would be), into `cache`.
+fn deferred<const N: usize>(
+    space: &PermSpace<N>,
+    patterns: Vec<Pattern>,
+    lookups: Lookups,
+    mut limits: Limits,
+    cache: &TableCache,
+) -> Result<Deferred<Box<dyn Heuristic<PermSpace<N>> + Send + Sync>>, Limit> {
+    limits.check_memory(pdb::memory_needed::<PermSpace<N>, _>(&patterns))?;
+    // The build's time limit counts from now, as the search's does.
+    limits.clock_start.get_or_insert_with(Instant::now);
+    let moves = space.moves().len() as u64;
+    let work = patterns
+        .iter()
+        .map(|p| p.size.saturating_mul(moves))
+        .fold(0u64, u64::saturating_add);
+    let (space, cache) = (space.clone(), cache.clone());
+    Ok(Deferred::new(
+        work,
+        Box::new(move || databases::<N>(&space, patterns, lookups, &limits, &cache)),
+    ))
 }
 
 /// A pruning table of `space`, filled at once as far as it is cheap, one cell per orbit when
