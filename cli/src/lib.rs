@@ -51,6 +51,7 @@ mod export;
 mod judge;
 mod limits;
 mod lines;
+mod mode_arg;
 mod new;
 mod progress;
 mod puzzles;
@@ -105,7 +106,7 @@ pub fn run(registry: Registry) -> ExitCode {
 }
 
 /// The command line, with the judges of `registry` as the possible values of `judge PROBLEM` and
-/// its puzzles' modes as those of `solve --mode` (so `--help` lists them and a misspelt one gets
+/// its puzzles' modes as those of `solve --mode` and `serve --mode` (so `--help` lists them and a misspelt one gets
 /// clap's suggestion).
 fn parse(registry: &Registry) -> Result<Cli, clap::Error> {
     use clap::builder::{PossibleValue, PossibleValuesParser};
@@ -126,9 +127,15 @@ fn parse(registry: &Registry) -> Result<Cli, clap::Error> {
         })
         .mut_subcommand("solve", |solve| {
             solve.mut_arg("mode", |mode| {
-                mode.value_parser(PossibleValuesParser::new(modes))
+                mode.value_parser(PossibleValuesParser::new(modes.clone()))
             })
         });
+    #[cfg(feature = "serve")]
+    let command = command.mut_subcommand("serve", |serve| {
+        serve.mut_arg("mode", |mode| {
+            mode.value_parser(PossibleValuesParser::new(modes))
+        })
+    });
     Cli::from_arg_matches(&command.try_get_matches()?)
 }
 

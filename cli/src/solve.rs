@@ -47,6 +47,7 @@ use super::config_arg::ConfigArg;
 use super::exit::Exit;
 use super::limits::LimitArgs;
 use super::lines::item_cap;
+use super::mode_arg::ModeArg;
 use super::scrambles::Scrambles;
 use super::start::StartArgs;
 use super::stdio::{stderr_line, write_stdout};
@@ -66,9 +67,8 @@ pub struct SolveArgs {
     config: ConfigArg,
     #[command(flatten)]
     start: StartArgs,
-    /// The search engine (default: the config's `[search] mode`, else the puzzle's default).
-    #[arg(long, value_name = "MODE")]
-    mode: Option<String>,
+    #[command(flatten)]
+    mode: ModeArg,
     /// Give the first N optimal solutions, all of them when there are fewer (overrides
     /// `[search] solutions`; default 1; engines table, idastar, iddfs).
     #[arg(long, value_name = "N")]
@@ -115,12 +115,7 @@ pub fn run(args: SolveArgs, registry: &Registry) -> Result<Exit, Error> {
         .config
         .build(registry, &config, &limits)?
         .with_cache(args.cache.cache());
-    let mode = match &args.mode {
-        Some(name) => instance
-            .mode_named(name)
-            .map_err(|e| Error::input(Location::flag("--mode"), e.to_string()))?,
-        None => instance.default_mode(),
-    };
+    let mode = args.mode.resolve(&instance)?;
     // An engine that gives one solution when more are asked: refused before any work.
     instance.engine_for(mode, options.solutions)?;
     if let Some(path) = &args.boards {

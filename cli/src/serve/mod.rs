@@ -60,6 +60,7 @@ use super::cache::CacheArgs;
 use super::config_arg::ConfigArg;
 use super::exit::Exit;
 use super::limits::LimitArgs;
+use super::mode_arg::ModeArg;
 use statespace::config::parse_duration;
 use statespace::error::Error;
 use statespace::registry::Registry;
@@ -85,9 +86,8 @@ pub struct ServeArgs {
     /// The time a position's hints (each move's distance) may take together.
     #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "300ms")]
     hint_time: Duration,
-    /// The search engine (default: the config's `[search] mode`, else the puzzle's default).
-    #[arg(long, value_name = "MODE")]
-    mode: Option<String>,
+    #[command(flatten)]
+    mode: ModeArg,
     #[command(flatten)]
     limits: LimitArgs,
     #[command(flatten)]

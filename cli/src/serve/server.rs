@@ -9,7 +9,7 @@ use super::{ServeArgs, api, page};
 use crate::exit::Exit;
 use crate::stdio::{stderr_line, write_stdout};
 use statespace::config::Overrides;
-use statespace::error::{Error, Location};
+use statespace::error::Error;
 use statespace::instance::ExploreOptions;
 use statespace::limit::Limits;
 use statespace::registry::Registry;
@@ -38,12 +38,7 @@ pub fn run(args: ServeArgs, registry: &Registry) -> Result<Exit, Error> {
         .config
         .build(registry, &config, &limits)?
         .with_cache(args.cache.cache());
-    let mode = match &args.mode {
-        Some(name) => instance
-            .mode_named(name)
-            .map_err(|e| Error::input(Location::flag("--mode"), e.to_string()))?,
-        None => instance.default_mode(),
-    };
+    let mode = args.mode.resolve(&instance)?;
     instance.engine_for(mode, options.solutions)?;
     let start = config.start_board();
     if let Some(board) = &start {
