@@ -50,7 +50,7 @@
 //!
 //! # Two tiers
 //!
-//! A cell written is a page touched: the first fill of a 64 MiB table, 2^17 cells, touched
+//! A cell written is a page touched: a first fill of a 64 MiB table, 2^17 cells, touched
 //! nearly all of its 16,384 pages, and the page faults were most of a cold 1-move solve (0.06
 //! to 0.12 s on twsearch's helicopter and master skewb, against twsearch's 0.01 s). So the
 //! table starts in a small tier ([`Growth::first_bytes`], 1 MiB: a first fill at most a quarter
@@ -119,13 +119,15 @@ pub struct Growth {
 }
 
 impl Default for Growth {
-    /// 64 MiB after a first tier of 1 MiB, levels of up to 2^17 successors at once (a few
-    /// milliseconds), then one estimate of the search per successor of the fill.
+    /// 64 MiB after a first tier of 1 MiB, levels of up to 2^14 successors at once (a
+    /// millisecond or so where a successor is cheap; 2^17 took 0.1 s on twsearch's nautilus,
+    /// whose `Illegal` rules make each successor dear, against twsearch's whole 0.03 s solve),
+    /// then one estimate of the search per successor of the fill.
     fn default() -> Self {
         Growth {
             bytes: 64 << 20,
             first_bytes: 1 << 20,
-            first_work: 1 << 17,
+            first_work: 1 << 14,
             pays: 1,
         }
     }
