@@ -149,6 +149,7 @@ pub fn parse_position(
         n,
         what.trim_end(),
         Block::Solved { zero_based },
+        None,
     )?;
     if let Some((n, _)) = parser.next_line()? {
         return Err(parser.err(n, format!("{}: text after its End", what.trim_end())));
@@ -172,6 +173,9 @@ pub fn parse_position(
         .map_err(|wrong| parser.err(n, format!("{}: {wrong}", what.trim_end())))?;
     Ok(state)
 }
+
+/// A `?` of a solved orientation line while its block is read.
+const WILD: usize = usize::MAX;
 
 /// The non-empty lines as (1-based line number, tokens), comments removed, one at a time.
 fn lines(text: &str) -> impl Iterator<Item = (usize, Vec<&str>)> {
@@ -232,6 +236,7 @@ impl<'a> Parser<'a, '_> {
             solved: State { orbits: Vec::new() },
             moves: Vec::new(),
             illegal: Vec::new(),
+            wild: Vec::new(),
         };
         let mut seen_solved = false;
         let mut sequences = Vec::new();
@@ -292,6 +297,7 @@ impl<'a> Parser<'a, '_> {
                     }
                     self.expect(n, &toks, 1)?;
                     self.charge(Transform::bytes(&def.orbits), n)?;
+                    let mut wild = vec![Vec::new(); def.orbits.len()];
                     let (t, _) = self.block(
                         &def.orbits,
                         n,
@@ -299,6 +305,7 @@ impl<'a> Parser<'a, '_> {
                         Block::Solved {
                             zero_based: toks[0] == "StartState",
                         },
+                        Some(&mut wild),
                     )?;
                     def.solved = State {
                         orbits: t
@@ -310,6 +317,7 @@ impl<'a> Parser<'a, '_> {
                             })
                             .collect(),
                     };
+                    def.wild = wild;
                     seen_solved = true;
                 }
                 "Move" | "MoveTransformation" => {
@@ -330,6 +338,7 @@ impl<'a> Parser<'a, '_> {
                         Block::Move {
                             by_slot: toks[0] == "MoveTransformation",
                         },
+                        None,
                     )?;
                     def.moves.push(MoveDef {
                         name: name.to_string(),
@@ -431,7 +440,8 @@ impl<'a> Parser<'a, '_> {
         if tok == "?" {
             return Err(self.err(
                 n,
-                "? (twsearch's wildcard: a piece or twist left unknown) is not supported",
+                "? (twsearch's wildcard) is only read in the Solved block's orientation lines \
+                 (a twist left unknown)",
             ));
         }
         match tok.parse::<usize>() {
@@ -449,6 +459,7 @@ impl<'a> Parser<'a, '_> {
         start: usize,
         what: &str,
         kind: Block,
+        mut wild: Option<&mut Vec<Vec<u8>>>,
     ) -> Result<(Transform, Vec<bool>)> {
         let mut t = Transform::identity(orbits);
         let mut given = vec![false; orbits.len()];
@@ -509,14 +520,34 @@ impl<'a> Parser<'a, '_> {
                     ),
                 ));
             }
+            if lines_read == 0 && toks.contains(&"?") && matches!(kind, Block::Solved { .. }) {
+                return Err(self.err(
+                    n,
+                    format!(
+                        "{what}: ? in a piece line (a piece left unknown) is not supported; \
+                         only twists may be left unknown"
+                    ),
+                ));
+            }
+            // `?` in the solved state's orientation line: a twist left unknown (module docs).
+            let wild_line = lines_read == 1 && wild.is_some();
             let values = toks
                 .iter()
-                .map(|t| self.number(n, t, "number"))
+                .map(|&t| match t {
+                    "?" if wild_line => Ok(WILD),
+                    t => self.number(n, t, "number"),
+                })
                 .collect::<Result<Vec<usize>>>()?;
             if lines_read == 0 {
                 t.orbits[o].perm = self.first_line(n, what, &values, kind)?;
             } else {
-                if let Some(&v) = values.iter().find(|&&v| v >= orbit.orientations as usize) {
+                if let Some(wild) = wild.as_deref_mut() {
+                    let labels = &t.orbits[o].perm;
+                    let twists = orbit.orientations > 1;
+                    wild[o] = self.wild_labels(n, what, orbit, labels, &values, twists)?;
+                }
+                let known = values.iter().filter(|&&v| v != WILD);
+                if let Some(&v) = known.clone().find(|&&v| v >= orbit.orientations as usize) {
                     return Err(self.err(
                         n,
                         format!(
@@ -525,7 +556,10 @@ impl<'a> Parser<'a, '_> {
                         ),
                     ));
                 }
-                t.orbits[o].delta = values.iter().map(|&v| v as u8).collect();
+                t.orbits[o].delta = values
+                    .iter()
+                    .map(|&v| if v == WILD { 0 } else { v as u8 })
+                    .collect();
             }
             current = Some((o, lines_read + 1, line));
         }
@@ -537,6 +571,40 @@ impl<'a> Parser<'a, '_> {
             }
         }
         Ok((t, given))
+    }
+
+    /// The labels of a solved orientation line's `?`s (`values`: [`WILD`] there), sorted; none
+    /// for an orbit whose pieces never turn (`twists` false: their twist is always 0). Look-alike
+    /// pieces (one label in several slots) must agree on being wild.
+    fn wild_labels(
+        &self,
+        n: usize,
+        what: &str,
+        orbit: &Orbit,
+        labels: &[u8],
+        values: &[usize],
+        twists: bool,
+    ) -> Result<Vec<u8>> {
+        let mut state = [None::<bool>; 256];
+        for (&label, &v) in labels.iter().zip(values) {
+            let is = v == WILD;
+            match state[usize::from(label)].replace(is) {
+                Some(was) if was != is => {
+                    return Err(self.err(
+                        n,
+                        format!(
+                            "{what}: piece {} of set {} is in several slots, its twist left \
+                             unknown (?) in some and not in others",
+                            u32::from(label) + 1,
+                            orbit.name
+                        ),
+                    ));
+                }
+                _ => {}
+            }
+        }
+        let wild = (0..=u8::MAX).filter(|&l| state[usize::from(l)] == Some(true));
+        Ok(if twists { wild.collect() } else { Vec::new() })
     }
 
     /// The first numeric line of a set: labels (solved) or a permutation (moves), 0-based.
