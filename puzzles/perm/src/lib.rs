@@ -53,6 +53,8 @@ pub mod tws;
 mod fixtures;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod wild_tests;
 
 pub use def::{
     Definition, Metric, MoveDef, Orbit, OrbitState, OrbitTransform, Power, State, Transform, Turn,
