@@ -58,6 +58,7 @@ use super::index::Layout;
 use super::inversion::Inversion;
 use super::state::{ByteIndex, MoveTable, Packed, Packer};
 use super::symmetry::Symmetries;
+use super::wild::WildTwists;
 use hashbrown::HashMap;
 use statespace::board_text::BoardText;
 use statespace::cache::fingerprint::Content;
@@ -167,12 +168,8 @@ pub struct PermSpace<const N: usize> {
     inversion: Result<Inversion, &'static str>,
     /// Each piece's distance home, for beam search's guess.
     piece_distances: PieceDistances,
-    /// Per slot of an orbit with wild pieces (see [`Definition::wild`]): its label byte, its
-    /// orientation byte and the orbit's mask in `wild_masks`. Empty without wildcards: a
-    /// move then does no more work.
-    wild: Vec<(ByteIndex, ByteIndex, u16)>,
-    /// Per orbit with wild pieces: the mask of its wild labels.
-    wild_masks: Vec<[u64; 4]>,
+    /// The wild pieces' twists to set to 0 after a move (none without wildcards).
+    wild: WildTwists,
 }
 
 impl<const N: usize> PermSpace<N> {
@@ -339,25 +336,7 @@ impl<const N: usize> PermSpace<N> {
                 (byte as ByteIndex, mask)
             })
             .collect();
-        let (mut wild, mut wild_masks) = (Vec::new(), Vec::new());
-        for (o, &(labels, oris, slots)) in packer.orbit_bytes().iter().enumerate() {
-            let (Some(labels_wild), Some(oris)) = (def.wild.get(o), oris) else {
-                continue;
-            };
-            if labels_wild.is_empty() {
-                continue;
-            }
-            let mut mask = [0u64; 4];
-            for &l in labels_wild {
-                mask[usize::from(l / 64)] |= 1 << (l % 64);
-            }
-            // Bytes below `N`, and fewer orbits than bytes: they fit.
-            let m = wild_masks.len() as u16;
-            wild_masks.push(mask);
-            for slot in 0..slots {
-                wild.push(((labels + slot) as ByteIndex, (oris + slot) as ByteIndex, m));
-            }
-        }
+        let wild = WildTwists::new(&def, packer.orbit_bytes());
         Ok(PermSpace {
             def,
             packer,
@@ -376,7 +355,6 @@ impl<const N: usize> PermSpace<N> {
             inversion,
             piece_distances,
             wild,
-            wild_masks,
         })
     }
 
@@ -467,26 +445,15 @@ impl<const N: usize> PermSpace<N> {
             out[usize::from(c.at) % N] = if v >= c.modulus { v - c.modulus } else { v };
         }
         if !self.wild.is_empty() {
-            self.unwild(&mut out);
+            self.wild.apply(&mut out);
         }
         Packed(out)
-    }
-
-    /// Sets the twist of every wild piece to 0 (see [`Definition::wild`]).
-    #[inline]
-    fn unwild(&self, s: &mut [u8; N]) {
-        for &(label, ori, m) in &self.wild {
-            let l = s[usize::from(label) % N];
-            if self.wild_masks[usize::from(m)][usize::from(l / 64)] >> (l % 64) & 1 != 0 {
-                s[usize::from(ori) % N] = 0;
-            }
-        }
     }
 
     /// The representative of `state`'s class: wild pieces' twists 0 (see
     /// [`Definition::wild`]); `state` itself without wildcards.
     pub fn normalize(&self, mut state: Packed<N>) -> Packed<N> {
-        self.unwild(&mut state.0);
+        self.wild.apply(&mut state.0);
         state
     }
 
@@ -682,18 +649,7 @@ impl<const N: usize> Describe for PermSpace<N> {
             content.bytes(&table.add);
         }
         content.str("solved").bytes(&self.solved.0);
-        // Only with wildcards: the fingerprints of every other puzzle stay as they were.
-        if !self.wild.is_empty() {
-            content.str("wild").u64(self.wild_masks.len() as u64);
-            for &(label, ori, m) in &self.wild {
-                content.u64(label.into()).u64(ori.into()).u64(m.into());
-            }
-            for mask in &self.wild_masks {
-                for &word in mask {
-                    content.u64(word);
-                }
-            }
-        }
+        self.wild.describe(content);
         content.str("illegal").u64(self.illegal.len() as u64);
         for (byte, mask) in &self.illegal {
             content.u64((*byte).into());

@@ -34,18 +34,41 @@
 //! conversion: `delta[i] = file_orientation[perm[i]]`. `MoveTransformation` blocks are already
 //! by slot and 0-based (twsearch's `new_style`), as `StartState` is 0-based.
 //!
-//! # What is not supported
+//! # Wildcards
 //!
-//! `?` is refused with an error (one line, at its line) rather than half-supported. In twsearch it
-//! is a wildcard in a state: in a piece line a piece left unknown, in an orientation line (the
-//! maltese gear's edges, the puck: the only two of its 134 samples that use it) a twist left
-//! unknown and never compared. twsearch stores a wild twist as a value that no move changes and
-//! that every orientation matches, checks that identical pieces agree on it, and refuses dense
-//! indexing when it is used. To read wild twists we would need the same four things: a "wild"
-//! twist in the packed state that moves carry but never add to; an index, a pattern-database projection and an orientation-sum invariant that leave wild
-//! pieces' twists out (today each counts every twist of the orbit); the goal test ignoring them;
-//! and the checks between identical pieces (an unknown piece is the look-alike pieces we read
-//! already, given a label of its own). It is out until a puzzle in our own configs needs it.
+//! `?` in the orientation line of the `Solved` (or `StartState`) block is twsearch's wildcard: a
+//! twist left unknown and never compared (the maltese gear's edges, the puck's U and D centres:
+//! the only two of its 134 samples that use it). It belongs to the piece (the label): the
+//! puzzle's positions are then classes of states that differ only in wild pieces' twists, and
+//! each class is searched as one state, its representative with those twists 0
+//! ([`Definition::wild`] holds the labels). So:
+//!
+//! - the search space sets a wild piece's twist to 0 after every move (a pass over the slots of
+//!   the orbits with wild pieces, a mask look-up each), and a start read from a scramble or a
+//!   board is made the same way: the goal test, the hash sets and the engines then compare
+//!   representatives, and `explore` counts each class once (twsearch's counts: maltese 1, 21,
+//!   291, 3,889, ... to 9,138,624 at depth 6; puck 1, 12, 150, 1,906, ... 4,197,097);
+//! - a class of slots holding a wild piece keeps no orientation sum (the moves' sum invariant
+//!   no longer holds once the wild twists are dropped), so the invariants never refuse a
+//!   reachable start;
+//! - there is no dense index (its digits would count the wild twists, and a sweep over it would
+//!   visit states outside the quotient): no `table` mode, and `explore` uses a hash set;
+//! - a pattern database that tracks a wild piece, or keeps a class's twists by slot where a wild
+//!   piece goes, forgets that class's twists (a projection, so still a lower bound); it keeps
+//!   the twists, by piece, of pieces that are not wild;
+//! - symmetries, the inverse (`dual`), `twist_pattern` and `class_pattern` are refused with one
+//!   line: a rotation or the inverse would give a wild piece's twist to another piece.
+//!
+//! Look-alike pieces (one label in several slots) must agree: a label wild in one slot and not
+//! in another is refused at its line, as is `?` in a piece line (a piece left unknown: twsearch
+//! reads it; we do not), in a move, or in a scramble's position block.
+//!
+//! Cost: nothing for a definition without `?` (the space's move skips the pass on an empty
+//! list); with them, one pass over the wild orbits' slots per move (the maltese gear: 18 of its
+//! 50 slots).
+//!
+//! # Other notes
+//!
 //! twsearch's command-line set omissions do not apply.
 //! `Illegal` rules are kept in [`Definition::illegal`], enforced by the search space (a move
 //! into an illegal state is blocked). Rotations (`x`, `Rv`) are read as moves of the

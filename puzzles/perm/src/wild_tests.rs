@@ -176,7 +176,7 @@ fn perm_wild_twists_solve_optimally() {
             .iter()
             .map(|&t| u32::from(t))
             .sum();
-        broken_sum += usize::from(sum % 2 != 0);
+        broken_sum += usize::from(!sum.is_multiple_of(2));
         let length = |outcome| match outcome {
             Outcome::Solved(path) => path.len() as u32,
             other => panic!("{other:?}"),
