@@ -6,11 +6,18 @@
 //! puzzles both define count the same positions at the same distances (the 6x6x6 too: a state
 //! of 160 bytes).
 
-use crate::perm::{HTM_2X2X2, QTM_2X2X2, SKEWB, UFR, histogram, near, own, space};
+use crate::perm::{HTM_2X2X2, QTM_2X2X2, SKEWB, UFR, histogram, instance, near, own, space};
+use statespace::board_text::BoardText;
+use statespace::config::Mode;
+use statespace::instance::Answer;
+use statespace::limit::Limits;
+use statespace::options::SearchOptions;
+use statespace::random::Lcg;
 use statespace::setup::Setup;
 use statespace::space::SplitMoves;
-use statespace_perm::def::{Definition, Metric};
+use statespace_perm::def::{Definition, Metric, State};
 use statespace_perm::tws;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// The samples, parsed.
@@ -125,4 +132,111 @@ fn twsearch_6x6x6_counts_what_ours_counts() {
     let theirs = near(&path(&defs, "6x6x6.tws"), 2);
     assert_eq!(theirs.histogram, [1, 54, 2_349]);
     assert_eq!(theirs.histogram, near(&own("6x6x6.tws"), 2).histogram);
+}
+
+/// The distances of the classes within `depth` moves of `def`'s solved state, by a BFS over the
+/// model alone (the moves composed by the definition, no packed bytes), a class keyed by its
+/// state with the wild pieces' twists set to 0 (twsearch's `?`: a twist never compared).
+fn wild_brute_force(def: &Definition, depth: u32) -> HashMap<State, u32> {
+    let key = |state: State| {
+        let mut s = state;
+        for (o, wild) in s.orbits.iter_mut().zip(&def.wild) {
+            for (slot, label) in o.pieces.iter().enumerate() {
+                if wild.contains(label) {
+                    o.orientation[slot] = 0;
+                }
+            }
+        }
+        s
+    };
+    let at = statespace::error::Location::file("test");
+    let powers = def
+        .generators(None, Metric::Htm, &at, &mut Setup::default())
+        .unwrap();
+    let start = key(def.solved.clone());
+    let mut distance = HashMap::from([(start.clone(), 0)]);
+    let mut layer = vec![start];
+    for d in 1..=depth {
+        let mut next = Vec::new();
+        for s in &layer {
+            for p in &powers {
+                let t = key(s.apply(&p.transform, &def.orbits));
+                if !distance.contains_key(&t) {
+                    distance.insert(t.clone(), d);
+                    next.push(t);
+                }
+            }
+        }
+        layer = next;
+    }
+    distance
+}
+
+/// twsearch's two samples with wild twists (`?` in the solved state's orientation line: the
+/// maltese gear's edges, the puck's U and D centres) load, count the positions near solved as a
+/// brute force over the quotient does (and as twsearch: `-g --maxdepth 3`), and random
+/// scrambles solve, by IDA* (`auto`) and bidirectional search, in as many moves as the brute
+/// force's distance, the path ending solved by the model's own composition.
+#[test]
+fn twsearch_wild_twists_count_and_solve_as_a_brute_force() {
+    let Some(defs) = crate::shared_dir("defs") else {
+        return;
+    };
+    let samples = [
+        ("maltese.tws", [1, 21, 291, 3_889]),
+        ("puck.tws", [1, 12, 150, 1_906]),
+    ];
+    let mut rng = Lcg(47);
+    for (name, twsearch) in samples {
+        let def = read(&defs, name);
+        assert!(def.has_wild(), "{name}");
+        let file = path(&defs, name);
+        let brute = wild_brute_force(&def, 4);
+        let mut counts = vec![0u64; 4];
+        for &d in brute.values().filter(|&&d| d <= 3) {
+            counts[d as usize] += 1;
+        }
+        assert_eq!(counts, twsearch, "{name}");
+        assert_eq!(near(&file, 3).histogram, counts, "{name}");
+        let inst = instance(&file, "");
+        let at = statespace::error::Location::file("test");
+        let powers = def
+            .generators(None, Metric::Htm, &at, &mut Setup::default())
+            .unwrap();
+        let solved = wild_brute_force(&def, 0).into_keys().next().unwrap();
+        for _ in 0..4 {
+            let scramble: Vec<&str> = (0..4)
+                .map(|_| powers[rng.below(powers.len())].name.as_str())
+                .collect();
+            let text = scramble.join(" ");
+            let turns = def.parse_sequence(&text, &at).unwrap();
+            let state = def
+                .solved
+                .apply(&def.sequence_transform(&turns), &def.orbits);
+            let mut wanted = None;
+            for (class, &d) in &brute {
+                let mut s = state.clone();
+                def.unwild(&mut s);
+                if *class == s {
+                    wanted = Some(d as usize);
+                }
+            }
+            let wanted = wanted.expect("within 4 moves");
+            let mut board = BoardText::from_file("scramble", text.clone());
+            board.scramble = true;
+            for mode in [Mode::AUTO, Mode::BIDIRECTIONAL] {
+                let solution = inst
+                    .solve(&board, mode, &Limits::default(), &SearchOptions::default())
+                    .unwrap();
+                let Answer::Solved { moves, .. } = &solution.answer else {
+                    panic!("{name} {text} {mode}: {:?}", solution.answer)
+                };
+                assert_eq!(moves.len(), wanted, "{name} {text} {mode}: {moves:?}");
+                let path = def.parse_sequence(&moves.join(" "), &at).unwrap();
+                let mut end = state.apply(&def.sequence_transform(&path), &def.orbits);
+                def.unwild(&mut end);
+                assert_eq!(end, solved, "{name} {text} {mode}: {moves:?}");
+            }
+        }
+    }
 }

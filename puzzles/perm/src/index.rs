@@ -126,8 +126,10 @@ pub struct Layout {
     classes: Vec<Class>,
     /// The product of every radix.
     size: u128,
-    /// Every class can be ranked and `size` fits a `u64`.
+    /// Every class can be ranked and `size` fits a `u64`, and no twist is wild.
     indexable: bool,
+    /// The definition leaves some twists unknown ([`Definition::wild`]).
+    wild: bool,
     /// Invariant parity sets (masks over classes) with their solved XOR, for the proof.
     parity_sets: Vec<(u64, bool)>,
     /// The flat digit lists of the index.
@@ -183,7 +185,8 @@ impl Layout {
         let mut layout = Layout {
             classes,
             size: 1,
-            indexable: true,
+            indexable: !def.has_wild(),
+            wild: def.has_wild(),
             parity_sets: Vec::new(),
             fast: Digits::default(),
         };
@@ -294,6 +297,13 @@ impl Layout {
     pub fn why_not_indexable(&self) -> Option<String> {
         if self.indexable {
             return None;
+        }
+        if self.wild {
+            return Some(
+                "the definition leaves some twists unknown (?), and the dense index would count \
+                 them"
+                    .into(),
+            );
         }
         if let Some(c) = self.classes.iter().find(|c| c.ranker.is_none()) {
             let n = c.labels.len();
@@ -656,6 +666,10 @@ impl Class {
                 .map(|&s| u32::from(g.orbits[orbit].delta[s]))
                 .sum();
             step = gcd(step, sum % u32::from(o));
+        }
+        // Wild pieces' twists are set to 0 after every move: no sum is kept.
+        if slots.iter().any(|&s| def.is_wild(orbit, solved.pieces[s])) {
+            step = 1;
         }
         let residue = slots
             .iter()

@@ -66,6 +66,10 @@ impl Inversion {
         if !def.illegal.is_empty() {
             return Err("the definition has Illegal rules");
         }
+        if def.has_wild() {
+            // A wild piece's twist is unknown; in the inverse it is another piece's.
+            return Err("the definition leaves some twists unknown (?)");
+        }
         let mut orbits = Vec::new();
         for ((&(labels, oris, slots), orbit), solved) in packer
             .orbit_bytes()

@@ -183,6 +183,7 @@ pub fn parse(text: &str, file: &str, setup: &mut Setup) -> Result<Definition> {
         solved,
         moves,
         illegal: Vec::new(),
+        wild: Vec::new(),
     };
     if let Some(d) = root.get("derivedMoves") {
         let d = j.object(d, "derivedMoves")?;

@@ -10,6 +10,7 @@
 //! - [`state`]: the search state, a `Copy` byte array, with moves as precomputed byte shuffles.
 //! - [`index`]: the dense index over classes of slots, and the invariants (orientation sums,
 //!   parities) found from the generators.
+//! - [`wild`]: the twists a definition leaves unknown (twsearch's `?`), kept at 0 by the moves.
 //! - [`space`]: [`PermSpace`], the [`StateSpace`](statespace::space::StateSpace) with every
 //!   capability the kit uses; canonical move order; the pattern-database projection hook.
 //! - [`symmetry`]: the definition's whole-puzzle rotations that map the moves onto themselves,
@@ -24,7 +25,7 @@
 //! - [`plugin`]: `[puzzle] kind = "perm"`, through the generic glue.
 //!
 //! Floors, each module using only those below it: [`def`] at the bottom; the readers [`tws`]
-//! and [`kpuzzle`], the search state [`state`] and the index [`index`] on it, [`symmetry`] and
+//! and [`kpuzzle`], the search state [`state`], the index [`index`] and [`wild`] on it, [`symmetry`] and
 //! [`inversion`] on [`state`], [`guess`] on [`def`]; [`space`] on those; [`heuristic`] on [`space`]; [`classes`] on
 //! [`heuristic`]; [`plugin`] on top. (Lower modules' docs name the ones that use them, as links
 //! only.)
@@ -48,11 +49,14 @@ pub mod space;
 pub mod state;
 pub mod symmetry;
 pub mod tws;
+pub mod wild;
 
 #[cfg(test)]
 mod fixtures;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod wild_tests;
 
 pub use def::{
     Definition, Metric, MoveDef, Orbit, OrbitState, OrbitTransform, Power, State, Transform, Turn,

@@ -264,6 +264,15 @@ impl Plugin for PermPlugin {
         if bytes > MAX_STATE_BYTES {
             return Err(too_big());
         }
+        // The twist and class patterns keep twists by slot, and the class tables read through
+        // symmetries: not made for wild twists (module docs of `tws`).
+        if def.has_wild()
+            && let Some(key) = twist_pattern.as_ref().or(class_pattern.as_ref())
+        {
+            return Err(
+                key.error("not supported when the definition leaves some twists unknown (?)")
+            );
+        }
         let powers = def.generators(names, metric, &at, &mut setup)?;
         // The generators' names: a generator's powers come together.
         let mut names: Vec<&str> = powers

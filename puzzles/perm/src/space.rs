@@ -58,6 +58,7 @@ use super::index::Layout;
 use super::inversion::Inversion;
 use super::state::{ByteIndex, MoveTable, Packed, Packer};
 use super::symmetry::Symmetries;
+use super::wild::WildTwists;
 use hashbrown::HashMap;
 use statespace::board_text::BoardText;
 use statespace::cache::fingerprint::Content;
@@ -167,6 +168,8 @@ pub struct PermSpace<const N: usize> {
     inversion: Result<Inversion, &'static str>,
     /// Each piece's distance home, for beam search's guess.
     piece_distances: PieceDistances,
+    /// The wild pieces' twists to set to 0 after a move (none without wildcards).
+    wild: WildTwists,
 }
 
 impl<const N: usize> PermSpace<N> {
@@ -333,6 +336,7 @@ impl<const N: usize> PermSpace<N> {
                 (byte as ByteIndex, mask)
             })
             .collect();
+        let wild = WildTwists::new(&def, packer.orbit_bytes());
         Ok(PermSpace {
             def,
             packer,
@@ -350,6 +354,7 @@ impl<const N: usize> PermSpace<N> {
             symmetries,
             inversion,
             piece_distances,
+            wild,
         })
     }
 
@@ -439,7 +444,17 @@ impl<const N: usize> PermSpace<N> {
             let v = s.0[usize::from(c.src) % N] + c.add;
             out[usize::from(c.at) % N] = if v >= c.modulus { v - c.modulus } else { v };
         }
+        if !self.wild.is_empty() {
+            self.wild.apply(&mut out);
+        }
         Packed(out)
+    }
+
+    /// The representative of `state`'s class: wild pieces' twists 0 (see
+    /// [`Definition::wild`]); `state` itself without wildcards.
+    pub fn normalize(&self, mut state: Packed<N>) -> Packed<N> {
+        self.wild.apply(&mut state.0);
+        state
     }
 
     /// Whether generators `a` and `b` (ordinals) change no label byte from 128 on in common
@@ -634,6 +649,7 @@ impl<const N: usize> Describe for PermSpace<N> {
             content.bytes(&table.add);
         }
         content.str("solved").bytes(&self.solved.0);
+        self.wild.describe(content);
         content.str("illegal").u64(self.illegal.len() as u64);
         for (byte, mask) in &self.illegal {
             content.u64((*byte).into());
@@ -730,7 +746,7 @@ impl<const N: usize> BoardFormat for PermSpace<N> {
             )?,
             false => self.def.parse_state(&text.text, &Self::location(text))?,
         };
-        self.legal(self.packer.pack(&state), text)
+        self.legal(self.normalize(self.packer.pack(&state)), text)
     }
 
     fn format(&self, state: Packed<N>) -> String {
@@ -746,6 +762,6 @@ impl<const N: usize> BoardFormat for PermSpace<N> {
         let state = self
             .packer
             .pack(&self.def.solved.apply(&t, &self.def.orbits));
-        self.legal(state, text)
+        self.legal(self.normalize(state), text)
     }
 }

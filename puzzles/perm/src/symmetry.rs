@@ -107,6 +107,9 @@ impl Symmetries {
         if !def.illegal.is_empty() {
             return none("the definition has Illegal rules");
         }
+        if def.has_wild() {
+            return none("the definition leaves some twists unknown (?)");
+        }
         let Some(group) = closure(def, &generators) else {
             return none("the rotations generate more than 1,024 elements");
         };

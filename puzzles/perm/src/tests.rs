@@ -724,7 +724,7 @@ fn perm_tws_errors_name_file_line_and_problem() {
     assert_eq!(tws_err("# nothing\n"), "t.tws:1: no Set lines");
     assert_eq!(
         tws_err(&TINY.replace("2 3 1", "2 ? 1")),
-        "t.tws:10: ? (twsearch's wildcard: a piece or twist left unknown) is not supported"
+        "t.tws:10: ? (twsearch's wildcard) is only read in the Solved block's orientation lines (a twist left unknown)"
     );
     assert_eq!(
         tws_err(&format!("{TINY}Illegal A 4 1\n")),

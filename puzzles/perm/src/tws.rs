@@ -34,18 +34,41 @@
 //! conversion: `delta[i] = file_orientation[perm[i]]`. `MoveTransformation` blocks are already
 //! by slot and 0-based (twsearch's `new_style`), as `StartState` is 0-based.
 //!
-//! # What is not supported
+//! # Wildcards
 //!
-//! `?` is refused with an error (one line, at its line) rather than half-supported. In twsearch it
-//! is a wildcard in a state: in a piece line a piece left unknown, in an orientation line (the
-//! maltese gear's edges, the puck: the only two of its 134 samples that use it) a twist left
-//! unknown and never compared. twsearch stores a wild twist as a value that no move changes and
-//! that every orientation matches, checks that identical pieces agree on it, and refuses dense
-//! indexing when it is used. To read wild twists we would need the same four things: a "wild"
-//! twist in the packed state that moves carry but never add to; an index, a pattern-database projection and an orientation-sum invariant that leave wild
-//! pieces' twists out (today each counts every twist of the orbit); the goal test ignoring them;
-//! and the checks between identical pieces (an unknown piece is the look-alike pieces we read
-//! already, given a label of its own). It is out until a puzzle in our own configs needs it.
+//! `?` in the orientation line of the `Solved` (or `StartState`) block is twsearch's wildcard: a
+//! twist left unknown and never compared (the maltese gear's edges, the puck's U and D centres:
+//! the only two of its 134 samples that use it). It belongs to the piece (the label): the
+//! puzzle's positions are then classes of states that differ only in wild pieces' twists, and
+//! each class is searched as one state, its representative with those twists 0
+//! ([`Definition::wild`] holds the labels). So:
+//!
+//! - the search space sets a wild piece's twist to 0 after every move (a pass over the slots of
+//!   the orbits with wild pieces, a mask look-up each), and a start read from a scramble or a
+//!   board is made the same way: the goal test, the hash sets and the engines then compare
+//!   representatives, and `explore` counts each class once (twsearch's counts: maltese 1, 21,
+//!   291, 3,889, ... to 9,138,624 at depth 6; puck 1, 12, 150, 1,906, ... 4,197,097);
+//! - a class of slots holding a wild piece keeps no orientation sum (the moves' sum invariant
+//!   no longer holds once the wild twists are dropped), so the invariants never refuse a
+//!   reachable start;
+//! - there is no dense index (its digits would count the wild twists, and a sweep over it would
+//!   visit states outside the quotient): no `table` mode, and `explore` uses a hash set;
+//! - a pattern database that tracks a wild piece, or keeps a class's twists by slot where a wild
+//!   piece goes, forgets that class's twists (a projection, so still a lower bound); it keeps
+//!   the twists, by piece, of pieces that are not wild;
+//! - symmetries, the inverse (`dual`), `twist_pattern` and `class_pattern` are refused with one
+//!   line: a rotation or the inverse would give a wild piece's twist to another piece.
+//!
+//! Look-alike pieces (one label in several slots) must agree: a label wild in one slot and not
+//! in another is refused at its line, as is `?` in a piece line (a piece left unknown: twsearch
+//! reads it; we do not), in a move, or in a scramble's position block.
+//!
+//! Cost: nothing for a definition without `?` (the space's move skips the pass on an empty
+//! list); with them, one pass over the wild orbits' slots per move (the maltese gear: 18 of its
+//! 50 slots).
+//!
+//! # Other notes
+//!
 //! twsearch's command-line set omissions do not apply.
 //! `Illegal` rules are kept in [`Definition::illegal`], enforced by the search space (a move
 //! into an illegal state is blocked). Rotations (`x`, `Rv`) are read as moves of the
@@ -149,6 +172,7 @@ pub fn parse_position(
         n,
         what.trim_end(),
         Block::Solved { zero_based },
+        None,
     )?;
     if let Some((n, _)) = parser.next_line()? {
         return Err(parser.err(n, format!("{}: text after its End", what.trim_end())));
@@ -172,6 +196,9 @@ pub fn parse_position(
         .map_err(|wrong| parser.err(n, format!("{}: {wrong}", what.trim_end())))?;
     Ok(state)
 }
+
+/// A `?` of a solved orientation line while its block is read.
+const WILD: usize = usize::MAX;
 
 /// The non-empty lines as (1-based line number, tokens), comments removed, one at a time.
 fn lines(text: &str) -> impl Iterator<Item = (usize, Vec<&str>)> {
@@ -232,6 +259,7 @@ impl<'a> Parser<'a, '_> {
             solved: State { orbits: Vec::new() },
             moves: Vec::new(),
             illegal: Vec::new(),
+            wild: Vec::new(),
         };
         let mut seen_solved = false;
         let mut sequences = Vec::new();
@@ -292,6 +320,7 @@ impl<'a> Parser<'a, '_> {
                     }
                     self.expect(n, &toks, 1)?;
                     self.charge(Transform::bytes(&def.orbits), n)?;
+                    let mut wild = vec![Vec::new(); def.orbits.len()];
                     let (t, _) = self.block(
                         &def.orbits,
                         n,
@@ -299,6 +328,7 @@ impl<'a> Parser<'a, '_> {
                         Block::Solved {
                             zero_based: toks[0] == "StartState",
                         },
+                        Some(&mut wild),
                     )?;
                     def.solved = State {
                         orbits: t
@@ -310,6 +340,7 @@ impl<'a> Parser<'a, '_> {
                             })
                             .collect(),
                     };
+                    def.wild = wild;
                     seen_solved = true;
                 }
                 "Move" | "MoveTransformation" => {
@@ -330,6 +361,7 @@ impl<'a> Parser<'a, '_> {
                         Block::Move {
                             by_slot: toks[0] == "MoveTransformation",
                         },
+                        None,
                     )?;
                     def.moves.push(MoveDef {
                         name: name.to_string(),
@@ -431,7 +463,8 @@ impl<'a> Parser<'a, '_> {
         if tok == "?" {
             return Err(self.err(
                 n,
-                "? (twsearch's wildcard: a piece or twist left unknown) is not supported",
+                "? (twsearch's wildcard) is only read in the Solved block's orientation lines \
+                 (a twist left unknown)",
             ));
         }
         match tok.parse::<usize>() {
@@ -449,6 +482,7 @@ impl<'a> Parser<'a, '_> {
         start: usize,
         what: &str,
         kind: Block,
+        mut wild: Option<&mut Vec<Vec<u8>>>,
     ) -> Result<(Transform, Vec<bool>)> {
         let mut t = Transform::identity(orbits);
         let mut given = vec![false; orbits.len()];
@@ -509,14 +543,34 @@ impl<'a> Parser<'a, '_> {
                     ),
                 ));
             }
+            if lines_read == 0 && toks.contains(&"?") && matches!(kind, Block::Solved { .. }) {
+                return Err(self.err(
+                    n,
+                    format!(
+                        "{what}: ? in a piece line (a piece left unknown) is not supported; \
+                         only twists may be left unknown"
+                    ),
+                ));
+            }
+            // `?` in the solved state's orientation line: a twist left unknown (module docs).
+            let wild_line = lines_read == 1 && wild.is_some();
             let values = toks
                 .iter()
-                .map(|t| self.number(n, t, "number"))
+                .map(|&t| match t {
+                    "?" if wild_line => Ok(WILD),
+                    t => self.number(n, t, "number"),
+                })
                 .collect::<Result<Vec<usize>>>()?;
             if lines_read == 0 {
                 t.orbits[o].perm = self.first_line(n, what, &values, kind)?;
             } else {
-                if let Some(&v) = values.iter().find(|&&v| v >= orbit.orientations as usize) {
+                if let Some(wild) = wild.as_deref_mut() {
+                    let labels = &t.orbits[o].perm;
+                    let twists = orbit.orientations > 1;
+                    wild[o] = self.wild_labels(n, what, orbit, labels, &values, twists)?;
+                }
+                let known = values.iter().filter(|&&v| v != WILD);
+                if let Some(&v) = known.clone().find(|&&v| v >= orbit.orientations as usize) {
                     return Err(self.err(
                         n,
                         format!(
@@ -525,7 +579,10 @@ impl<'a> Parser<'a, '_> {
                         ),
                     ));
                 }
-                t.orbits[o].delta = values.iter().map(|&v| v as u8).collect();
+                t.orbits[o].delta = values
+                    .iter()
+                    .map(|&v| if v == WILD { 0 } else { v as u8 })
+                    .collect();
             }
             current = Some((o, lines_read + 1, line));
         }
@@ -537,6 +594,40 @@ impl<'a> Parser<'a, '_> {
             }
         }
         Ok((t, given))
+    }
+
+    /// The labels of a solved orientation line's `?`s (`values`: [`WILD`] there), sorted; none
+    /// for an orbit whose pieces never turn (`twists` false: their twist is always 0). Look-alike
+    /// pieces (one label in several slots) must agree on being wild.
+    fn wild_labels(
+        &self,
+        n: usize,
+        what: &str,
+        orbit: &Orbit,
+        labels: &[u8],
+        values: &[usize],
+        twists: bool,
+    ) -> Result<Vec<u8>> {
+        let mut state = [None::<bool>; 256];
+        for (&label, &v) in labels.iter().zip(values) {
+            let is = v == WILD;
+            match state[usize::from(label)].replace(is) {
+                Some(was) if was != is => {
+                    return Err(self.err(
+                        n,
+                        format!(
+                            "{what}: piece {} of set {} is in several slots, its twist left \
+                             unknown (?) in some and not in others",
+                            u32::from(label) + 1,
+                            orbit.name
+                        ),
+                    ));
+                }
+                _ => {}
+            }
+        }
+        let wild = (0..=u8::MAX).filter(|&l| state[usize::from(l)] == Some(true));
+        Ok(if twists { wild.collect() } else { Vec::new() })
     }
 
     /// The first numeric line of a set: labels (solved) or a permutation (moves), 0-based.

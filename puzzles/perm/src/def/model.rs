@@ -124,6 +124,11 @@ pub struct Definition {
     pub moves: Vec<MoveDef>,
     /// The `Illegal` rules, if any.
     pub illegal: Vec<Illegal>,
+    /// Per orbit (in [`orbits`](Self::orbits) order, or empty: none), the labels whose twist is
+    /// unknown and never compared (twsearch's `?` in the solved state's orientation line),
+    /// sorted. States keep a wild piece's twist at 0 wherever it goes (the quotient, see
+    /// [`tws`](crate::tws#wildcards)).
+    pub wild: Vec<Vec<u8>>,
 }
 
 impl Transform {
@@ -163,6 +168,32 @@ impl Definition {
             names.entry(m.name.as_str()).or_insert(i);
         }
         names
+    }
+
+    /// Whether some piece's twist is wild (see [`wild`](Self::wild)).
+    pub fn has_wild(&self) -> bool {
+        self.wild.iter().any(|w| !w.is_empty())
+    }
+
+    /// Whether `label` of orbit `orbit` has a wild twist.
+    pub fn is_wild(&self, orbit: usize, label: u8) -> bool {
+        self.wild
+            .get(orbit)
+            .is_some_and(|w| w.binary_search(&label).is_ok())
+    }
+
+    /// `state` with every wild piece's twist set to 0: the representative of its class.
+    pub fn unwild(&self, state: &mut State) {
+        for (o, (w, s)) in self.wild.iter().zip(&mut state.orbits).enumerate() {
+            if w.is_empty() {
+                continue;
+            }
+            for (slot, &label) in s.pieces.iter().enumerate() {
+                if self.is_wild(o, label) {
+                    s.orientation[slot] = 0;
+                }
+            }
+        }
     }
 
     /// True unless `state` breaks an [`Illegal`] rule.

@@ -249,7 +249,17 @@ impl Pattern {
                 },
                 true => return invalid(format!("class {class} has too many slots to rank")),
             };
-            let by_slot = spec.by_slot && orbit.orientations > 1;
+            // A class with wild pieces (their twists kept at 0 by the space, see
+            // `Definition::wild`): twists kept by piece for tracked pieces that are not wild
+            // (they move as in the puzzle), none otherwise (forgetting twists is a projection).
+            let wild = |l: &u8| def.is_wild(view.orbit, *l);
+            let wild_class = in_class.iter().any(wild);
+            let by_piece = !spec.by_slot && !spec.alike && !labels.iter().any(wild);
+            let orientations = match wild_class && !by_piece {
+                true => 1,
+                false => orbit.orientations,
+            };
+            let by_slot = spec.by_slot && orientations > 1;
             let step = if by_slot { view.step } else { 1 };
             let part = Part {
                 orbit: view.orbit,
@@ -259,7 +269,7 @@ impl Pattern {
                 first,
                 code,
                 places,
-                orientations: orbit.orientations,
+                orientations,
                 step,
                 residue: if step > 1 { view.residue } else { 0 },
                 by_slot,
