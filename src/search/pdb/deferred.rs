@@ -136,45 +136,27 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::space::StateSpace;
+    use crate::toys::Line;
 
-    /// A line of states 0..=9, goal 0, moves -1 and +1.
-    struct Line;
-
-    impl StateSpace for Line {
-        type State = u8;
-        type Move = i8;
-        fn successors(&self, state: u8, visit: &mut dyn FnMut(i8, u8)) {
-            if state > 0 {
-                visit(-1, state - 1);
-            }
-            if state < 9 {
-                visit(1, state + 1);
-            }
-        }
-        fn is_goal(&self, state: u8) -> bool {
-            state == 0
-        }
-    }
-
+    /// The distance of a state of [`Line`]: the state itself.
     struct Exact;
 
     impl Heuristic<Line> for Exact {
-        fn estimate(&self, _: &Line, state: u8) -> u32 {
-            u32::from(state)
+        fn estimate(&self, _: &Line, state: u64) -> u32 {
+            state as u32
         }
     }
 
     #[test]
     fn estimates_zero_until_the_build_is_due_then_the_built_heuristic() {
         let deferred = Deferred::new(3, Box::new(|| Ok(Exact)));
-        assert_eq!(deferred.estimate(&Line, 7), 0);
-        assert_eq!(deferred.estimate_below(&Line, 7, 3), 0);
+        assert_eq!(deferred.estimate(&Line(10), 7), 0);
+        assert_eq!(deferred.estimate_below(&Line(10), 7, 3), 0);
         assert!(!deferred.is_built());
         // The third estimate is the one that builds, and is answered by what it built.
-        assert_eq!(deferred.estimate(&Line, 7), 7);
+        assert_eq!(deferred.estimate(&Line(10), 7), 7);
         assert!(deferred.is_built());
-        assert_eq!(deferred.estimate(&Line, 4), 4);
+        assert_eq!(deferred.estimate(&Line(10), 4), 4);
         assert_eq!(deferred.estimates(), 3);
     }
 
@@ -190,7 +172,7 @@ mod tests {
             }),
         );
         for state in 0..10 {
-            assert_eq!(deferred.estimate(&Line, state), 0);
+            assert_eq!(deferred.estimate(&Line(10), state), 0);
         }
         assert!(!deferred.is_built());
         assert_eq!(tries.load(Ordering::Relaxed), 1);
