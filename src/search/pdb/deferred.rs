@@ -177,4 +177,48 @@ mod tests {
         assert!(!deferred.is_built());
         assert_eq!(tries.load(Ordering::Relaxed), 1);
     }
+
+    /// IDA* over a heuristic built mid-search (a pruning table, after 50 estimates) finds BFS's
+    /// lengths on every board of a toy, before the build and after it.
+    #[test]
+    fn idastar_with_a_build_mid_search_finds_the_shortest_paths() {
+        use crate::limit::Limits;
+        use crate::options::SearchOptions;
+        use crate::search::pruning::{Growth, PruningTable};
+        use crate::search::{Outcome, bfs, idastar};
+        use crate::space::Indexed;
+        use crate::toys::{Lights, LightsGoal};
+        let lights = Lights::new(3, 3, false, LightsGoal::AllOff);
+        let limits = Limits::default();
+        let growth = Growth {
+            bytes: 1 << 12,
+            first_work: u64::MAX,
+            ..Growth::default()
+        };
+        let made = Lights::new(3, 3, false, LightsGoal::AllOff);
+        let deferred = Deferred::new(
+            50,
+            Box::new(move || PruningTable::new(&made, &Limits::default(), growth)),
+        );
+        let mut built_at = None;
+        for board in 0..lights.size() as u64 {
+            let want = match bfs::solve(&lights, board, &limits).outcome {
+                Outcome::Solved(path) => path.len(),
+                other => panic!("{other:?}"),
+            };
+            let options = SearchOptions::default();
+            match idastar::solve(&lights, &deferred, board, &limits, &options).outcome {
+                Outcome::Solved(path) => assert_eq!(path.len(), want, "board {board}"),
+                other => panic!("board {board}: {other:?}"),
+            }
+            if deferred.is_built() && built_at.is_none() {
+                built_at = Some(board);
+            }
+        }
+        // Built during the sweep, with boards searched on either side of the build.
+        assert!(
+            matches!(built_at, Some(b) if b > 0 && b + 1 < lights.size() as u64),
+            "{built_at:?}"
+        );
+    }
 }
