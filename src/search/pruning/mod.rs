@@ -46,24 +46,38 @@
 //! twsearch's rule alone, a level walked after a few thousand nodes was 80 % of an 8-move solve
 //! of twsearch's Jing pyraminx, 0.10 s, now 0.01 s; the 3x3x3's 10-move cold solve 1.0 s, now
 //! 0.25 s), and a long one gets a deeper table as it runs, as fast as with twsearch's rule (the
-//! 3x3x3's 12- and 13-move cold solves: 2.9 and 10.1 s, both ways). It stops where the next level would fill more than a quarter of
-//! the cells (the memory is fixed when the table is made: [`Growth::bytes`], checked against
+//! 3x3x3's 12- and 13-move cold solves: 2.9 and 10.1 s, both ways). A level dearer than
+//! [`EAGER_WORK`] successors (seconds) waits until the estimates since the last reach its own
+//! walk: that bet is the search's to win, not the table's (the 3x3x3's depth 7, 110 million
+//! successors, 25 s, walked after 20 million estimates would make the 12-move cold solve 25 s
+//! rather than 3). It stops where the next level would fill more than a quarter of the largest
+//! tier (the memory is fixed when the table is made: [`Growth::bytes`], checked against
 //! [`Limits::memory_budget`] first). A deeper level only raises estimates, never above the true
 //! distance, so an IDA* or A* search that reads it mid-run stays optimal (each cut is made with
 //! an admissible value).
 //!
-//! # Two tiers
+//! # Tiers
 //!
 //! A cell written is a page touched: a first fill of a 64 MiB table, 2^17 cells, touched
 //! nearly all of its 16,384 pages, and the page faults were most of a cold 1-move solve (0.06
-//! to 0.12 s on twsearch's helicopter and master skewb, against twsearch's 0.01 s). So the
-//! table starts in a small tier ([`Growth::first_bytes`], 1 MiB: a first fill at most a quarter
-//! full) and moves to the large one ([`Growth::bytes`]) when a level would fill more than a
-//! quarter of the small: the large tier is filled to the depth by one walk that writes every
-//! state it passes (the small tier's levels again, about one level's work), and only then
-//! handed to the estimates, so a reader sees one tier or the other whole. Both are reserved
-//! against the budget when the table is made; the small tier stays allocated (a sixty-fourth
-//! of the large).
+//! to 0.12 s on twsearch's helicopter and master skewb, against twsearch's 0.01 s). And a long
+//! search wants its levels sparse: a state beyond the depth whose cell a nearer state filled is
+//! estimated low, so the nodes at the table's edge grow with the share of cells filled
+//! (twsearch's 8x8x8 8-move scramble, depth 4 of the table: a fifth of 64 MiB filled, 934
+//! thousand nodes, 26 s; a seventieth of 1 GiB, 135 thousand, 14 s). So the table grows in
+//! tiers, each [`TIER_GROWTH`] times the one before, up to [`Growth::bytes`] (1 MiB, 64 MiB and
+//! 1 GiB by default): it starts in the first ([`Growth::first_bytes`]: a first fill touches a
+//! few hundred pages), and when the next level would fill more than an eighth of the tier it is
+//! in (`1 / SPARSE`), it moves to the smallest larger tier the level fills an eighth of at
+//! most, else to the largest if the level fills a quarter of it at most (`1 / FULL`), else it
+//! stays where it is while the level fills a quarter at most, else it stops. A new tier is
+//! filled to the depth by one walk that writes every state it passes (the levels so far again,
+//! about one level's work), and only then handed to the estimates, so a reader sees one tier
+//! whole. Every tier is reserved against the budget when the table is made (their pages are
+//! touched only once a level is written there); the tiers left behind stay allocated (a
+//! sixty-fourth of the next each). An eighth, not less: at a sixteenth the 3x3x3's depth 6
+//! (7.7 million cells) moved to 1 GiB for half the nodes of its 12-move cold solve, and took
+//! 1.8 times as long (each estimate a TLB miss and a cache miss, every page faulted in).
 //!
 //! Each level's walk counts its successors on a [`Ticker`](crate::limit::Ticker) against the
 //! limits of the run that made the table, its time limit counted from the making (so a level
@@ -91,9 +105,10 @@
 //! skipped (it would compute them twice).
 //!
 //! Trade-offs: one byte a cell where twsearch packs 2 bits (simpler, and the depths of a short
-//! search stay small anyway); two tiers rather than doubling (a lossy table cannot be rehashed,
-//! only refilled: one refill, not one per doubling), and a moderate default (64 MiB: the pages
-//! a sparse fill touches cost time too); the walk's sequences instead of a breadth-first set of states (no memory for
+//! search stay small anyway); tiers 64 times apart rather than doubling (a lossy table cannot be
+//! rehashed, only refilled: two refills, not one per doubling), the middle tier so that a
+//! mid-length search does not fault in every page of the largest for a level of a few hundred
+//! thousand cells; the walk's sequences instead of a breadth-first set of states (no memory for
 //! frontiers, at the price of revisits where the move order is not canonical). A cached pattern
 //! database, where there is one, is stronger on every state far from the goal; this table is for
 //! the first run, before the databases exist.
@@ -108,11 +123,12 @@ use std::time::{Duration, Instant};
 /// How a [`PruningTable`] is sized and grown (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Growth {
-    /// The table's bytes (one a cell), rounded down to a power of two; at most a quarter of the
-    /// cells are filled.
+    /// The largest tier's bytes (one a cell), rounded down to a power of two; at most a quarter
+    /// of a tier's cells are filled.
     pub bytes: u64,
     /// The first tier's bytes (a power of two) when smaller than `bytes`: the table starts
-    /// there and moves to `bytes` when a level needs it (see the module docs).
+    /// there and moves to the tiers [`TIER_GROWTH`] times larger, up to `bytes`, as levels need
+    /// them (see the module docs).
     pub first_bytes: u64,
     /// Levels are filled when the table is made while a level's walk generates at most this
     /// many successors.
@@ -124,13 +140,13 @@ pub struct Growth {
 }
 
 impl Default for Growth {
-    /// 64 MiB after a first tier of 1 MiB, levels of up to 2^14 successors at once (a
+    /// Up to 1 GiB in tiers of 1 MiB, 64 MiB and 1 GiB, levels of up to 2^14 successors at once (a
     /// millisecond or so where a successor is cheap; 2^17 took 0.1 s on twsearch's nautilus,
     /// whose `Illegal` rules make each successor dear, against twsearch's whole 0.03 s solve),
     /// then one estimate of the search per successor of the fill.
     fn default() -> Self {
         Growth {
-            bytes: 64 << 20,
+            bytes: 1 << 30,
             first_bytes: 1 << 20,
             first_work: 1 << 14,
             pays: 1,
@@ -149,6 +165,10 @@ impl Growth {
         }
     }
 }
+
+/// Each tier of a [`PruningTable`] holds this many times the cells of the one before (the last
+/// one [`Growth::bytes`]).
+pub const TIER_GROWTH: u64 = 64;
 
 /// What the fill has walked: per level, the allowed sequences of that length (the leaves of
 /// the level's walk), and the successors generated by all the walks.
@@ -170,12 +190,10 @@ pub struct Fill {
 /// module docs); an admissible [`Heuristic`] that deepens itself while the search pays.
 pub struct PruningTable<P: StateSpace> {
     /// The cells estimates read until the table outgrows them ([`Growth::first_bytes`]).
-    small: Cells,
-    /// The cells of [`Growth::bytes`], once a level needs them: made, filled to the depth, and
-    /// only then set (so a reader sees either tier whole).
-    large: OnceLock<Cells>,
-    /// The large tier's bytes (0: the small tier is the whole table).
-    large_bytes: u64,
+    first: Cells,
+    /// The larger tiers, smallest first, each set once a level needs it: made, filled to the
+    /// depth, and only then set (so a reader sees one tier whole).
+    later: Box<[Tier]>,
     /// Every state whose cell is empty is at least `depth + 1` away.
     depth: AtomicU32,
     goals: Vec<P::State>,
@@ -206,6 +224,20 @@ impl<P: StateSpace> std::fmt::Debug for PruningTable<P> {
 /// estimates as the level's walk is expected to take (see "Grown while it pays" in the module
 /// docs): a search this short is solved sooner by the table it has.
 pub const SHORT_SEARCH: u64 = 1 << 20;
+
+/// A level whose walk is expected to generate more successors than this (seconds of work) is
+/// walked only once the search's estimates since the last level reach the walk's own work: a
+/// search that might end in seconds must not wait on a walk of tens (see the module docs).
+pub const EAGER_WORK: u64 = 1 << 25;
+
+/// A level may fill at most this share of a tier's cells, `1 / FULL` (every state beyond the
+/// depth whose cell a nearer one filled is estimated less than `depth + 1`: a quarter of them
+/// at a quarter full).
+const FULL: u64 = 4;
+
+/// A tier the next level would fill beyond `1 / SPARSE` is left for a larger one where there
+/// is one (see "Tiers" in the module docs).
+const SPARSE: u64 = 8;
 
 /// The largest depth a cell can hold (255 is 1 + 254).
 const MAX_DEPTH: u32 = 254;
@@ -251,9 +283,18 @@ impl<P: StateSpace + Invertible + GoalSet> PruningTable<P> {
         orbit_size: u64,
     ) -> Result<Self, Limit> {
         let bytes = 1u64 << growth.bytes.max(1).ilog2();
-        let small = bytes.min(1 << growth.first_bytes.max(1).ilog2());
-        let large_bytes = if small < bytes { bytes } else { 0 };
-        limits.check_memory(u128::from(small) + u128::from(large_bytes))?;
+        let first = bytes.min(1 << growth.first_bytes.max(1).ilog2());
+        let later: Box<[Tier]> = std::iter::successors(Some(first), |&tier| {
+            (tier < bytes).then(|| tier.saturating_mul(TIER_GROWTH).min(bytes))
+        })
+        .skip(1)
+        .map(|bytes| Tier {
+            bytes,
+            cells: OnceLock::new(),
+        })
+        .collect();
+        let reserved = later.iter().map(|t| u128::from(t.bytes)).sum::<u128>();
+        limits.check_memory(u128::from(first) + reserved)?;
         let mut goals = Vec::new();
         // One goal per orbit (a symmetric table): the others' walks reach the same orbits.
         let mut orbits = hashbrown::HashSet::new();
@@ -265,9 +306,8 @@ impl<P: StateSpace + Invertible + GoalSet> PruningTable<P> {
         let mut limits = limits.clone();
         limits.clock_start.get_or_insert_with(Instant::now);
         let table = PruningTable {
-            small: Cells::zeroed(small),
-            large: OnceLock::new(),
-            large_bytes,
+            first: Cells::zeroed(first),
+            later,
             depth: AtomicU32::new(0),
             goals,
             estimates: AtomicU64::new(0),
@@ -308,14 +348,27 @@ impl<P: StateSpace + Invertible + GoalSet> PruningTable<P> {
             fill.frozen = true;
             return Ok(false);
         }
-        let outgrown = !self.fits(fill) && self.large.get().is_none() && self.large_bytes > 0;
-        if outgrown && let Err(limit) = self.move_to_large(space, fill) {
-            fill.frozen = true;
-            return Err(limit);
-        }
-        if !self.fits(fill) {
-            fill.frozen = true;
-            return Ok(false);
+        let next = self.next_cells(fill);
+        let here = self.cells().len() as u64;
+        if next > here / SPARSE {
+            // Out of the tier it is in: the smallest tier not yet made that the next level
+            // leaves sparse, else the largest if it holds the level at all.
+            let mut tiers = self.later.iter().filter(|t| t.cells.get().is_none());
+            let sparse = tiers.clone().find(|t| next <= t.bytes / SPARSE);
+            let roomy = tiers.next_back().filter(|t| next <= t.bytes / FULL);
+            match sparse.or(roomy) {
+                Some(tier) => {
+                    if let Err(limit) = self.move_to(tier, space, fill) {
+                        fill.frozen = true;
+                        return Err(limit);
+                    }
+                }
+                None if next <= here / FULL => {}
+                None => {
+                    fill.frozen = true;
+                    return Ok(false);
+                }
+            }
         }
         match self.walk_level(space, fill, depth + 1) {
             Ok(()) => Ok(true),
@@ -326,18 +379,13 @@ impl<P: StateSpace + Invertible + GoalSet> PruningTable<P> {
         }
     }
 
-    /// Whether the next level is expected to fill at most a quarter of the cells.
-    fn fits(&self, fill: &Fill) -> bool {
-        self.next_cells(fill) <= self.cells().len() as u64 / 4
-    }
-
-    /// Fills the large tier to the table's depth (one walk that writes every state it passes,
-    /// not only its leaves), then hands it to the estimates.
-    fn move_to_large(&self, space: &P, fill: &mut Fill) -> Result<(), Limit> {
-        let large = Cells::zeroed(self.large_bytes);
-        let walked = self.walk(space, fill, &large, self.depth(), true)?;
+    /// Fills `tier` to the table's depth (one walk that writes every state it passes, not only
+    /// its leaves), then hands it to the estimates.
+    fn move_to(&self, tier: &Tier, space: &P, fill: &mut Fill) -> Result<(), Limit> {
+        let cells = Cells::zeroed(tier.bytes);
+        let walked = self.walk(space, fill, &cells, self.depth(), true)?;
         fill.filled = walked.filled;
-        let _ = self.large.set(large);
+        let _ = tier.cells.set(cells);
         Ok(())
     }
 
@@ -419,7 +467,13 @@ impl<P: StateSpace + Invertible + GoalSet> PruningTable<P> {
             u64::MAX
         } else {
             let done = self.estimates.load(Ordering::Relaxed);
-            let need = fill.work.max(self.next_work(fill).min(SHORT_SEARCH));
+            let next = self.next_work(fill);
+            let eager = if next <= EAGER_WORK {
+                next.min(SHORT_SEARCH)
+            } else {
+                next
+            };
+            let need = fill.work.max(eager);
             done.saturating_add(need.saturating_mul(self.growth.pays))
         };
         self.deepen_at.store(at, Ordering::Relaxed);
@@ -446,6 +500,12 @@ impl<P: StateSpace + Invertible + GoalSet> PruningTable<P> {
         let _ = self.deepen_locked(space, &mut fill);
         self.schedule(&fill);
     }
+}
+
+/// A tier larger than the first: its size, and its cells once made.
+struct Tier {
+    bytes: u64,
+    cells: OnceLock<Cells>,
 }
 
 /// One tier of cells: `cells[i]` is 0 when no state within the depth hashes to `i`, else 1 +
@@ -484,10 +544,11 @@ struct Walked {
 }
 
 impl<P: StateSpace> PruningTable<P> {
-    /// The cells estimates read now: the large tier once made, else the small.
+    /// The cells estimates read now: the largest tier made.
     #[inline]
     fn cells(&self) -> &Cells {
-        self.large.get().unwrap_or(&self.small)
+        let mut made = self.later.iter().rev().filter_map(|t| t.cells.get());
+        made.next().unwrap_or(&self.first)
     }
 
     /// The depth filled: every state within it has its cell's least distance, and every other
@@ -496,15 +557,15 @@ impl<P: StateSpace> PruningTable<P> {
         self.depth.load(Ordering::Acquire)
     }
 
-    /// The bytes of the cells estimates read now (one a cell): the small tier's until a level
-    /// needs the large one.
+    /// The bytes of the cells estimates read now (one a cell): the largest tier made.
     pub fn bytes(&self) -> u64 {
         self.cells().len() as u64
     }
 
-    /// The most bytes the table takes: both tiers, checked against the budget when it was made.
+    /// The most bytes the table takes: every tier, checked against the budget when it was made.
     pub fn reserved(&self) -> u64 {
-        self.small.len() as u64 + self.large_bytes
+        let later: u64 = self.later.iter().map(|t| t.bytes).sum();
+        self.first.len() as u64 + later
     }
 
     /// What the fill has walked so far.

@@ -38,8 +38,18 @@ fn distances<P: Indexed + GoalSet>(space: &P) -> Vec<u32> {
 fn cells_hold_least_distances_and_estimates_are_admissible() {
     let lights = Lights::new(3, 4, false, LightsGoal::Uniform);
     let dist = distances(&lights);
-    // One tier small, one large, and two tiers: 256 bytes, then 64 KiB.
-    for (bytes, first_bytes) in [(1024, 1024), (1 << 16, 1 << 16), (1 << 16, 256)] {
+    // One tier small, one large, two tiers (1 KiB, then 64 KiB), three passed through one by
+    // one (256 bytes, 16 KiB, 1 MiB: each level leaves the next tier sparse) and three of which
+    // the middle is skipped (16 bytes, 1 KiB, 64 KiB: the second level would crowd 1 KiB).
+    let cases: [&[u64]; 5] = [
+        &[1024],
+        &[1 << 16],
+        &[1 << 10, 1 << 16],
+        &[256, 1 << 14, 1 << 20],
+        &[16, 1 << 10, 1 << 16],
+    ];
+    for &tiers in &cases {
+        let (bytes, first_bytes) = (tiers[tiers.len() - 1], tiers[0]);
         let growth = Growth {
             bytes,
             first_bytes,
@@ -48,8 +58,12 @@ fn cells_hold_least_distances_and_estimates_are_admissible() {
         };
         let table = PruningTable::new(&lights, &Limits::default(), growth).unwrap();
         let (mut exact, mut inside) = (0, 0);
+        let mut passed = Vec::new();
         loop {
             let depth = table.depth();
+            if passed.last() != Some(&table.bytes()) {
+                passed.push(table.bytes());
+            }
             let mut least = vec![None::<u32>; table.bytes() as usize];
             for (i, &d) in dist.iter().enumerate() {
                 if d <= depth {
@@ -79,14 +93,16 @@ fn cells_hold_least_distances_and_estimates_are_admissible() {
             }
         }
         // The small table stops where a level would fill more than a quarter of it; the
-        // two-tier one moved to its large tier and went as deep as the large one alone.
+        // tiered ones moved through every tier and went as deep as the largest alone.
         let reached = if bytes > 4096 { 6 } else { 1 };
         assert!(table.depth() >= reached, "bytes {bytes}: {}", table.depth());
-        assert_eq!(table.bytes(), bytes);
-        assert_eq!(
-            table.reserved(),
-            bytes + first_bytes * u64::from(first_bytes < bytes)
-        );
+        let skipped = tiers[0] == 16;
+        let want: Vec<u64> = match skipped {
+            true => vec![tiers[0], bytes],
+            false => tiers.to_vec(),
+        };
+        assert_eq!(passed, want, "the tiers passed through");
+        assert_eq!(table.reserved(), tiers.iter().sum::<u64>());
         if bytes > 4096 {
             // Few nearer states share a cell at 16 cells a state.
             assert!(exact * 100 >= inside * 95, "{exact} of {inside}");
