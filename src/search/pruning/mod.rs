@@ -419,6 +419,7 @@ impl<P: StateSpace + Invertible + GoalSet> PruningTable<P> {
             every_state,
             ticker: latch.ticker(),
             buffers: Vec::new(),
+            hashes: Vec::new(),
             depth,
             walked: Walked::default(),
             work: fill.work,
@@ -534,6 +535,20 @@ impl Cells {
     fn at(&self, hash: u64) -> &AtomicU8 {
         &self.cells[(hash >> self.shift) as usize]
     }
+
+    /// Asks for the cache line of the cell of `hash` ahead of its read.
+    #[inline]
+    fn prefetch(&self, hash: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let at = self.at(hash) as *const AtomicU8;
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            // SAFETY: a prefetch never faults and changes no memory; `at` is inside the table.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(at as *const i8) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = hash;
+    }
 }
 
 /// What a walk wrote: the sequences it ended (its leaves) and the cells it filled.
@@ -633,16 +648,9 @@ where
     /// state's images, which the estimate would compute again.
     #[inline]
     fn prefetch(&self, space: &P, state: P::State) -> Prefetched {
-        #[cfg(target_arch = "x86_64")]
         if self.orbit_size == 1 {
-            let cells = self.cells();
-            let at = cells.at(self.hash(space, state)) as *const AtomicU8;
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            // SAFETY: a prefetch never faults and changes no memory; `at` is inside the table.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(at as *const i8) };
+            self.cells().prefetch(self.hash(space, state));
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (space, state);
         Prefetched::NONE
     }
 }
@@ -667,6 +675,8 @@ struct Walk<'a, P: StateSpace> {
     ticker: crate::limit::Ticker<'a>,
     /// One buffer of successors per level, reused.
     buffers: Vec<Vec<(P::Move, P::State)>>,
+    /// The hashes of one node's leaves, reused.
+    hashes: Vec<u64>,
     depth: u32,
     walked: Walked,
     work: u64,
@@ -676,13 +686,7 @@ impl<P: StateSpace> Walk<'_, P> {
     fn visit(&mut self, state: P::State, previous: Option<P::Move>, g: u32) -> Result<(), Limit> {
         if g == self.depth || self.every_state {
             self.walked.leaves += u64::from(g == self.depth);
-            let cell = self.into.at(self.table.hash(self.space, state));
-            let code = cell.load(Ordering::Relaxed);
-            let mine = (g + 1) as u8;
-            if code == 0 || code > mine {
-                self.walked.filled += u64::from(code == 0);
-                cell.store(mine, Ordering::Relaxed);
-            }
+            self.write(self.table.hash(self.space, state), g);
             if g == self.depth {
                 return Ok(());
             }
@@ -715,7 +719,21 @@ impl<P: StateSpace> Walk<'_, P> {
         }
         self.work += successors.len() as u64;
         let mut result = self.ticker.tick(self.work);
-        if result.is_ok() {
+        if result.is_ok() && g + 1 == self.depth {
+            // The children are leaves: every cell asked for first, then written, so that their
+            // misses (a large tier's cells miss the cache and the TLB) overlap rather than
+            // come one after another: the walk of a large tier waits on memory, not on moves.
+            let mut hashes = std::mem::take(&mut self.hashes);
+            hashes.clear();
+            hashes.extend(successors.iter().map(|&(_, t)| {
+                let hash = self.table.hash(space, t);
+                self.into.prefetch(hash);
+                hash
+            }));
+            self.walked.leaves += hashes.len() as u64;
+            hashes.iter().for_each(|&hash| self.write(hash, g + 1));
+            self.hashes = hashes;
+        } else if result.is_ok() {
             for &(m, t) in &successors {
                 result = self.visit(t, Some(m), g + 1);
                 if result.is_err() {
@@ -725,6 +743,18 @@ impl<P: StateSpace> Walk<'_, P> {
         }
         self.buffers[level] = successors;
         result
+    }
+
+    /// Writes distance `g` into the cell of `hash` where it holds more (or nothing).
+    #[inline]
+    fn write(&mut self, hash: u64, g: u32) {
+        let cell = self.into.at(hash);
+        let code = cell.load(Ordering::Relaxed);
+        let mine = (g + 1) as u8;
+        if code == 0 || code > mine {
+            self.walked.filled += u64::from(code == 0);
+            cell.store(mine, Ordering::Relaxed);
+        }
     }
 }
 
