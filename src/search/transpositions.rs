@@ -53,8 +53,8 @@
 //! move with the state. A state `s` reached at `g` after move `p`, whose slot says it was
 //! entered earlier in this iteration at `g'` after move `q`:
 //!
-//! - `g' < g`: is skipped whole, before its successors are generated
-//!   ([`skips`](TranspositionTable::skips)). No path through this node is a shortest path to
+//! - `g' < g`: is skipped whole, before its successors are searched
+//!   ([`skips`](TranspositionTable::skips); IDA* has generated them, none estimated). No path through this node is a shortest path to
 //!   anything below it (the earlier one reached `s` in fewer moves).
 //! - `g' = g` and `q = p` (or `s` is the start): is skipped whole; its subtree is the earlier
 //!   one's, node for node.
@@ -132,9 +132,10 @@
 //! # Cost
 //!
 //! One hash per node and one or two reads of its bucket (the look-up before its successors are
-//! generated, the record after); an engine prefetches a successor's bucket before it searches it
+//! searched, the record after); an engine prefetches a successor's bucket before it searches it
 //! (IDA* as soon as the successor's estimate keeps it), yet where most nodes keep one child,
-//! searched at once, the look-up still waits for memory (a fifth of the 24-puzzle's CPU). A state met in as many moves by another move
+//! searched at once, the look-up still waits for memory (a fifth of the 24-puzzle's CPU; IDA*
+//! generates the node's successors and asks for their estimates' reads meanwhile). A state met in as many moves by another move
 //! generates its successors to search the few the earlier move refused (under "never undo" the
 //! one that goes back, which the table then skips). What it saves and what it costs on Klotski
 //! and a smaller board: BENCHMARKS.md ("Transposition tables: Klotski by deepening").
@@ -474,7 +475,7 @@ impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
     }
 
     /// Whether `state` (in `bucket`), reached in `g` moves by `previous`, needs no search at
-    /// all, before its successors are generated: this iteration entered it before in fewer
+    /// all, before its successors are searched: this iteration entered it before in fewer
     /// moves, or in as many by the same move (or it is the start). See the module docs for why
     /// both lose no shortest path.
     #[inline]

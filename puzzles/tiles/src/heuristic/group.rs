@@ -133,6 +133,11 @@ impl TileGroup {
         self.blank_aware
     }
 
+    /// The board's number of cells (the group's index ranks its tiles' cells among them).
+    pub fn board_cells(&self) -> u32 {
+        self.ranks.cells()
+    }
+
     /// The group's tiles.
     pub fn tiles(&self) -> &[u8] {
         &self.tiles

@@ -18,6 +18,8 @@
 //!   the usual splits of the 15-puzzle.
 //! - `sums`: their sums carried from a node to its successors in IDA* (Korf & Felner's
 //!   incremental evaluation).
+//! - `group_rank`: the sums' rank of a group by place values, its popcount by a table or
+//!   `popcnt` (picked at run time).
 //! - [`factory`]: the default heuristic of a board size within a memory budget.
 //! - [`keys`]: the config's `[heuristic]` section, checked into the factory of what it names.
 //!
@@ -25,6 +27,7 @@
 
 pub mod factory;
 pub mod group;
+mod group_rank;
 pub mod keys;
 pub mod manhattan;
 mod sums;

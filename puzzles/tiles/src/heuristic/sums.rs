@@ -22,12 +22,22 @@
 //! known). So: at most [`MAX_GROUPS`] groups,
 //! at most one symmetry (the transpose), tables of at most 2^29 entries whose values fit below
 //! [`UNREACHED`]; other heuristics of tile groups estimate every node in full.
+//!
+//! The positions are one `u128` in registers while a successor is made (words 2 and 3), and a
+//! group's cells go from them straight into its rank ([`GroupRank`], place values) with no
+//! array between: an array of cells written a byte at a time and read back as a word, or the
+//! position words written one and read as a pair, made the processor wait for the store to
+//! reach the cache (a failed store-to-load forward) three times a successor. The rank's
+//! popcounts use `popcnt` where the processor has it (asked once, in [`Sums::new`]: the
+//! successor is then made by a copy of the code compiled with it), else two reads of a table;
+//! the same indices either way.
 
 use super::group::{MAX_GROUP, TileGroup};
+use super::group_rank::{Count, GroupRank, Table};
 use super::transpose::Transpose;
 use crate::space::{Board, MAX_CELLS, Slide};
 use statespace::search::pdb::PatternDatabase;
-use statespace::space::{Indexed, Prefetched};
+use statespace::space::Prefetched;
 
 /// The most groups a memo holds: a byte each in half a word.
 pub(crate) const MAX_GROUPS: usize = 4;
@@ -60,9 +70,13 @@ pub(crate) struct Sums {
     /// The same for the reflected board: where the cell of the tile whose reflected name is
     /// each of the group's tiles is (that cell, reflected, is the group's cell).
     reflected: [[Place; MAX_GROUP]; MAX_GROUPS],
-    sizes: [usize; MAX_GROUPS],
+    /// Each group's rank (its database's index, computed here: see the module docs).
+    ranks: [GroupRank; MAX_GROUPS],
     groups: usize,
     transpose: Option<Transpose>,
+    /// Whether the processor has `popcnt` (then successors are made by the copy compiled
+    /// with it).
+    popcnt: bool,
 }
 
 impl Sums {
@@ -85,10 +99,10 @@ impl Sums {
         let mut group = [NO_GROUP; MAX_CELLS];
         let mut direct = [[Place::of(1); MAX_GROUP]; MAX_GROUPS];
         let mut reflected = [[Place::of(1); MAX_GROUP]; MAX_GROUPS];
-        let mut sizes = [0usize; MAX_GROUPS];
+        let mut ranks = [GroupRank::new(1, 0)?; MAX_GROUPS];
         for (g, db) in databases.iter().enumerate() {
             let of = db.abstraction().tiles();
-            sizes[g] = of.len();
+            ranks[g] = GroupRank::new(db.abstraction().board_cells(), of.len())?;
             for (i, &tile) in of.iter().enumerate() {
                 group[tile as usize] = g as u8;
                 direct[g][i] = Place::of(tile);
@@ -100,9 +114,10 @@ impl Sums {
             group,
             direct,
             reflected,
-            sizes,
+            ranks,
             groups: databases.len(),
             transpose: transpose.cloned(),
+            popcnt: super::group_rank::has_popcnt(),
         })
     }
 
@@ -117,22 +132,49 @@ impl Sums {
         parent: (&Board, &Prefetched),
         slide: Slide,
     ) -> Option<Prefetched> {
+        #[cfg(target_arch = "x86_64")]
+        if self.popcnt {
+            // SAFETY: `popcnt` is set only where the processor has the instruction (asked in
+            // `new`).
+            return unsafe { self.successor_popcnt(databases, parent, slide) };
+        }
+        self.successor_with::<Table>(databases, parent, slide)
+    }
+
+    /// [`successor`](Self::successor) compiled with `popcnt`: the ranks count bits in one
+    /// instruction.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    fn successor_popcnt(
+        &self,
+        databases: &[PatternDatabase<TileGroup>],
+        parent: (&Board, &Prefetched),
+        slide: Slide,
+    ) -> Option<Prefetched> {
+        self.successor_with::<super::group_rank::Popcnt>(databases, parent, slide)
+    }
+
+    /// [`successor`](Self::successor) with the ranks' popcounts by `C`.
+    #[inline(always)]
+    fn successor_with<C: Count>(
+        &self,
+        databases: &[PatternDatabase<TileGroup>],
+        parent: (&Board, &Prefetched),
+        slide: Slide,
+    ) -> Option<Prefetched> {
         let (board, memo) = parent;
         let [entries, _, low, high] = memo.0;
         if low & (VALID | COMPLETE) != VALID | COMPLETE {
             return None;
         }
-        let mut positions = [low & !COMPLETE, high];
-        Place::of(slide.tile).set(&mut positions, board.blank);
-        let mut next = Prefetched([entries, 0, positions[0], positions[1]], memo.1);
+        let positions = Place::of(slide.tile).set(join(low & !COMPLETE, high), board.blank);
+        let (low, high) = (positions as u64, (positions >> 64) as u64);
+        let mut next = Prefetched([entries, 0, low, high], memo.1);
         let g = self.group[slide.tile as usize];
         if g != NO_GROUP {
-            let mut cells = [0u8; MAX_GROUP];
-            let places = &self.direct[g as usize][..self.sizes[g as usize]];
-            for (cell, place) in cells.iter_mut().zip(places) {
-                *cell = place.get(&positions);
-            }
-            next.0[1] |= u64::from(self.pend(databases, g, cells));
+            let places = self.direct[g as usize].iter();
+            let index = self.ranks[g as usize].rank::<C>(places.map(|p| p.get(positions)));
+            next.0[1] |= u64::from(self.pend(databases, g, index));
             next.0[0] |= u64::from(UNKNOWN) << (8 * g); // until read
         }
         if let Some(t) = &self.transpose {
@@ -141,39 +183,22 @@ impl Sums {
             // 24-puzzle, where more than half the successors need it.
             let rg = self.group[t.tile(slide.tile) as usize];
             if rg != NO_GROUP {
-                next.0[1] |= u64::from(self.pend_reflected(databases, rg, &positions)) << 32;
+                // The reflected group's cells: where the tiles whose reflected names are its
+                // tiles are, reflected.
+                let places = self.reflected[rg as usize].iter();
+                let cells = places.map(|p| t.cell(p.get(positions)));
+                let index = self.ranks[rg as usize].rank::<C>(cells);
+                next.0[1] |= u64::from(self.pend(databases, rg, index)) << 32;
                 next.0[0] |= u64::from(UNKNOWN) << (32 + 8 * rg);
             }
         }
         Some(next)
     }
 
-    /// The pending half-word of the reflected group `rg` on the board whose tiles' cells are in
-    /// the position words `positions`, its entry prefetched.
-    #[inline]
-    fn pend_reflected(
-        &self,
-        databases: &[PatternDatabase<TileGroup>],
-        rg: u8,
-        positions: &[u64; 2],
-    ) -> u32 {
-        let t = self
-            .transpose
-            .as_ref()
-            .expect("a reflected group only with the transpose");
-        let mut cells = [0u8; MAX_GROUP];
-        let places = &self.reflected[rg as usize][..self.sizes[rg as usize]];
-        for (cell, place) in cells.iter_mut().zip(places) {
-            *cell = t.cell(place.get(positions));
-        }
-        self.pend(databases, rg, cells)
-    }
-
-    /// The pending half-word of group `g` at `cells`, its entry prefetched.
-    #[inline]
-    fn pend(&self, databases: &[PatternDatabase<TileGroup>], g: u8, cells: [u8; MAX_GROUP]) -> u32 {
+    /// The pending half-word of group `g` at table index `index`, its entry prefetched.
+    #[inline(always)]
+    fn pend(&self, databases: &[PatternDatabase<TileGroup>], g: u8, index: u64) -> u32 {
         let db = &databases[g as usize];
-        let index = db.abstraction().index(cells);
         db.table().prefetch(index);
         PENDING | u32::from(g) << 29 | index as u32
     }
@@ -223,40 +248,47 @@ impl Sums {
             })
         };
         let entries = u64::from(pack(direct)) | u64::from(reflected.map_or(u32::MAX, pack)) << 32;
-        let mut positions = [if complete { VALID | COMPLETE } else { VALID }, 0];
+        let flags = if complete { VALID | COMPLETE } else { VALID };
+        let mut positions = join(flags, 0);
         for (tile, &cell) in pos.iter().enumerate().skip(1) {
-            Place::of(tile as u8).set(&mut positions, cell);
+            positions = Place::of(tile as u8).set(positions, cell);
         }
-        Prefetched([entries, 0, positions[0], positions[1]], 0)
+        Prefetched([entries, 0, positions as u64, (positions >> 64) as u64], 0)
     }
 }
 
-/// Where a tile's cell is in a memo's position words (tiles 1 to 24): the word and the shift.
+/// Where a tile's cell is in a memo's position words (tiles 1 to 24), taken as one `u128`
+/// ([`join`]): the shift of its five bits.
 #[derive(Clone, Copy, Debug)]
 struct Place {
-    word: u8,
     shift: u8,
 }
 
 impl Place {
     fn of(tile: u8) -> Place {
         let i = tile as usize - 1;
+        debug_assert!(i < 2 * PER_WORD, "tile {tile}");
         Place {
-            word: (i / PER_WORD) as u8,
-            shift: (POSITION_BITS * (i % PER_WORD)) as u8,
+            shift: (64 * (i / PER_WORD) + POSITION_BITS * (i % PER_WORD)) as u8,
         }
     }
 
     #[inline(always)]
-    fn get(self, words: &[u64; 2]) -> u8 {
-        (words[self.word as usize & 1] >> self.shift & 31) as u8
+    fn get(self, positions: u128) -> u8 {
+        (positions >> (self.shift & 127)) as u8 & 31
     }
 
     #[inline(always)]
-    fn set(self, words: &mut [u64; 2], cell: u8) {
-        let word = &mut words[self.word as usize & 1];
-        *word = *word & !(31 << self.shift) | u64::from(cell) << self.shift;
+    fn set(self, positions: u128, cell: u8) -> u128 {
+        let shift = self.shift & 127;
+        positions & !(31 << shift) | u128::from(cell) << shift
     }
+}
+
+/// A memo's position words (2 and 3) as one number.
+#[inline(always)]
+fn join(low: u64, high: u64) -> u128 {
+    u128::from(low) | u128::from(high) << 64
 }
 
 /// The sum of the first `groups` bytes of `half` ([`UNREACHED`]: `u32::MAX`).
@@ -351,6 +383,43 @@ mod tests {
                         } else {
                             assert!(limit <= got && got <= exact, "{got} {limit} {exact}");
                         }
+                    }
+                }
+                let (m, t) = moves[rng.below(moves.len())];
+                let mut child = h.prefetch_successor(&tiles, board, &memo_of_board, m, t);
+                h.advance(&tiles, t, &mut child, u32::MAX).unwrap();
+                (board, memo_of_board) = (t, child);
+            }
+        }
+    }
+
+    /// The portable successor (the ranks' popcounts by a table), the one by `count_ones` and,
+    /// where the processor has it, the one compiled with `popcnt` make the same memo of every
+    /// successor along random walks (memos whose estimates the test above checks against the
+    /// full estimate).
+    #[test]
+    fn the_portable_and_the_popcnt_successors_make_the_same_memos() {
+        use super::super::group_rank::{Popcnt, Table, has_popcnt};
+        for reflect in [false, true] {
+            let (tiles, h) = fifteen(reflect);
+            let (sums, databases) = (h.sums.as_ref().unwrap(), h.databases());
+            let mut rng = Lcg(45);
+            let (mut memo_of_board, _) = memo(&h, &tiles, tiles.goal());
+            let mut board = tiles.goal();
+            for _ in 0..3_000 {
+                let mut moves = Vec::new();
+                tiles.successors(board, &mut |m, t| moves.push((m, t)));
+                for &(m, _) in &moves {
+                    let parent = (&board, &memo_of_board);
+                    let portable = sums.successor_with::<Table>(databases, parent, m);
+                    assert!(portable.is_some(), "a complete memo's successor");
+                    let counted = sums.successor_with::<Popcnt>(databases, parent, m);
+                    assert_eq!(portable, counted, "{board:?} {m:?}");
+                    #[cfg(target_arch = "x86_64")]
+                    if has_popcnt() {
+                        // SAFETY: the processor has `popcnt` (asked just above).
+                        let fast = unsafe { sums.successor_popcnt(databases, parent, m) };
+                        assert_eq!(portable, fast, "{board:?} {m:?}");
                     }
                 }
                 let (m, t) = moves[rng.below(moves.len())];
