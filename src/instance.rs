@@ -303,6 +303,24 @@ impl Instance {
             .iter()
             .find(|(e, _)| e.mode == engine)
             .expect("checked: the instance has this engine");
+        if options.cluster.is_some() && !about.options.contains(&"cluster") {
+            let across: Vec<&str> = (self.engines().into_iter())
+                .filter(|e| e.options.contains(&"cluster"))
+                .map(|e| e.mode.name())
+                .collect();
+            let message = match across.is_empty() {
+                true => format!(
+                    "no engine of {} searches across processes",
+                    self.description
+                ),
+                false => format!(
+                    "the {engine} engine runs in one process; these search across processes \
+                     here: {} (--mode)",
+                    across.join(", ")
+                ),
+            };
+            return Err(Error::input(Location::flag("--processes"), message));
+        }
         let mut solution = solve(board, limits, options, &self.cache)?;
         solution.mode = engine;
         solution.asked = options.solutions.max(1);

@@ -12,7 +12,7 @@
 
 /// The options of one solve; see the module docs. `Default` is one solution, one thread, the
 /// transposition table's automatic size and the default beam width.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchOptions {
     /// How many optimal solutions a solve gives (`[search] solutions`, `--solutions`; at least
     /// 1, the default): the engines that list solutions (`table`, `idastar`, `iddfs`) give the
@@ -29,6 +29,9 @@ pub struct SearchOptions {
     /// How many states a beam search keeps at each depth (`[search] beam_width`,
     /// `--beam-width`).
     pub beam_width: usize,
+    /// Run the search on these processes instead of this one alone (`solve --processes`):
+    /// only IDA* takes it ([`search::idastar::cluster`](crate::search::idastar::cluster)).
+    pub cluster: Option<std::sync::Arc<crate::search::cluster::Cluster>>,
 }
 
 /// The beam width when none is asked for: wide enough that a beam search finds short paths on
@@ -42,6 +45,7 @@ impl Default for SearchOptions {
             threads: 1,
             transpositions: Transpositions::Auto,
             beam_width: DEFAULT_BEAM_WIDTH,
+            cluster: None,
         }
     }
 }

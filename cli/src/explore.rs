@@ -23,11 +23,12 @@
 //! over ([`PeakMemory`]).
 
 use super::atomic_output::AtomicOutput;
+use super::cluster_args::ClusterArgs;
 use super::config_arg::ConfigArg;
 use super::exit::Exit;
 use super::limits::LimitArgs;
 use super::progress::Progress;
-use super::stdio::{read_input, write_stdout};
+use super::stdio::write_stdout;
 use statespace::config::{ExploreFrom, MAX_THREADS};
 use statespace::error::{Error, Location};
 use statespace::instance::ExploreOptions;
@@ -68,70 +69,23 @@ pub struct ExploreArgs {
     #[arg(long, value_name = "N", conflicts_with = "threads",
           value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
     workers: Option<u16>,
-    /// Processes taking part in the sweep, each started with its own --process.
-    #[arg(long, value_name = "P", requires_all = ["process", "hostfile"],
-          value_parser = clap::value_parser!(u16).range(1..))]
-    processes: Option<u16>,
-    /// This process's index, 0 to P-1: it listens on that line of the hostfile. Process 0
-    /// prints the result; the others print nothing on stdout.
-    #[arg(long, value_name = "I", requires = "processes")]
-    process: Option<u16>,
-    /// A file of one host:port per line, process I on line I+1.
-    #[arg(long, value_name = "FILE", requires = "processes")]
-    hostfile: Option<String>,
-    /// How long the processes wait for each other to connect (default 10s).
-    #[arg(long, value_name = "DURATION", value_parser = statespace::config::parse_duration,
-          requires = "processes")]
-    connect_timeout: Option<std::time::Duration>,
-    /// How long a peer process may send nothing before the run gives it up and fails (default
-    /// 30s, at least 1s; every process sends a heartbeat five times a second).
-    #[arg(long, value_name = "DURATION", value_parser = statespace::config::parse_duration,
-          requires = "processes")]
-    peer_timeout: Option<std::time::Duration>,
+    #[command(flatten)]
+    cluster: ClusterArgs,
     #[command(flatten)]
     limits: LimitArgs,
 }
 
 /// The cluster the flags describe, if any: `--workers` alone is one process of N workers.
 fn cluster(args: &ExploreArgs) -> Result<Option<Cluster>, Error> {
-    if !cluster::BUILT && (args.workers.is_some() || args.processes.is_some()) {
-        let flag = match args.workers {
-            Some(_) => "--workers",
-            None => "--processes",
-        };
-        return Err(Error::input(Location::flag(flag), cluster::NOT_BUILT));
+    if !cluster::BUILT && args.workers.is_some() {
+        return Err(Error::input(
+            Location::flag("--workers"),
+            cluster::NOT_BUILT,
+        ));
     }
     let workers = args.workers.map_or(1, |n| n as usize);
-    let (Some(processes), Some(process), Some(hostfile)) =
-        (args.processes, args.process, &args.hostfile)
-    else {
-        return Ok(args.workers.is_some().then(|| Cluster::local(workers)));
-    };
-    let text = read_input(hostfile)?;
-    let mut cluster = Cluster::from_hostfile(
-        workers,
-        processes as usize,
-        process as usize,
-        hostfile,
-        &text,
-    )?;
-    if let Some(timeout) = args.connect_timeout {
-        cluster.connect_timeout = timeout;
-    }
-    if let Some(timeout) = args.peer_timeout {
-        if timeout < cluster::MIN_PEER_TIMEOUT {
-            return Err(Error::input(
-                Location::flag("--peer-timeout"),
-                format!(
-                    "{} is too short: at least {}",
-                    humantime::format_duration(timeout),
-                    humantime::format_duration(cluster::MIN_PEER_TIMEOUT)
-                ),
-            ));
-        }
-        cluster.peer_timeout = timeout;
-    }
-    Ok(Some(cluster))
+    let processes = args.cluster.cluster(workers)?;
+    Ok(processes.or_else(|| args.workers.is_some().then(|| Cluster::local(workers))))
 }
 
 pub fn run(args: ExploreArgs, registry: &Registry) -> Result<Exit, Error> {

@@ -44,6 +44,7 @@
 mod atomic_output;
 mod boards;
 mod cache;
+mod cluster_args;
 mod config_arg;
 mod exit;
 mod explore;

@@ -43,6 +43,7 @@
 use super::atomic_output::AtomicOutput;
 use super::boards::Boards;
 use super::cache::CacheArgs;
+use super::cluster_args::ClusterArgs;
 use super::config_arg::ConfigArg;
 use super::exit::Exit;
 use super::limits::LimitArgs;
@@ -60,6 +61,7 @@ use statespace::options::SearchOptions;
 use statespace::registry::Registry;
 use statespace_records::solution as record;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 #[derive(clap::Args)]
 pub struct SolveArgs {
@@ -99,6 +101,8 @@ pub struct SolveArgs {
     scrambles: Option<String>,
     #[command(flatten)]
     cache: CacheArgs,
+    #[command(flatten)]
+    cluster: ClusterArgs,
 }
 
 pub fn run(args: SolveArgs, registry: &Registry) -> Result<Exit, Error> {
@@ -110,7 +114,13 @@ pub fn run(args: SolveArgs, registry: &Registry) -> Result<Exit, Error> {
         beam_width: args.beam_width,
         ..Overrides::default()
     };
-    let (limits, options) = args.limits.resolve_with(Some(&config), more)?;
+    let (limits, mut options) = args.limits.resolve_with(Some(&config), more)?;
+    options.cluster = args.cluster.cluster(1)?.map(Arc::new);
+    // Only process 0 speaks: the others search their share and print nothing on stdout.
+    let out = Out {
+        json: args.json,
+        prints: options.cluster.as_ref().is_none_or(|c| c.process == 0),
+    };
     let instance = args
         .config
         .build(registry, &config, &limits)?
@@ -119,21 +129,21 @@ pub fn run(args: SolveArgs, registry: &Registry) -> Result<Exit, Error> {
     // An engine that gives one solution when more are asked: refused before any work.
     instance.engine_for(mode, options.solutions)?;
     if let Some(path) = &args.boards {
-        return boards_batch(&instance, mode, &limits, &options, path, args.json);
+        return boards_batch(&instance, mode, &limits, &options, path, out);
     }
     if let Some(path) = &args.scrambles {
-        return scrambles_batch(&instance, mode, &limits, &options, path, args.json);
+        return scrambles_batch(&instance, mode, &limits, &options, path, out);
     }
     let board = args.start.board(&config, limits.memory_budget)?;
     let svg = (args.svg.as_deref())
+        .filter(|_| out.prints)
         .map(|path| AtomicOutput::create(path, &limits))
         .transpose()?;
     let solution = instance.solve(&board, mode, &limits, &options)?;
-    if args.json {
-        write_stdout(&format!("{}\n", record::json(&solution)))?;
-    } else {
-        write_stdout(&record::text(&solution))?;
-    }
+    out.write(&match args.json {
+        true => format!("{}\n", record::json(&solution)),
+        false => record::text(&solution),
+    })?;
     if let (Some(file), Some(path)) = (svg, args.svg.as_deref()) {
         match record::svg(instance.description(), instance.style(), &solution) {
             Ok(text) => file.commit(text.as_bytes())?,
@@ -145,6 +155,23 @@ pub fn run(args: SolveArgs, registry: &Registry) -> Result<Exit, Error> {
         }
     }
     Ok(exit_of(&solution.answer))
+}
+
+/// How answers are printed: as JSON or text, and whether at all (only process 0 of a cluster
+/// prints).
+#[derive(Clone, Copy)]
+struct Out {
+    json: bool,
+    prints: bool,
+}
+
+impl Out {
+    fn write(self, text: &str) -> Result<(), Error> {
+        match self.prints {
+            true => write_stdout(text),
+            false => Ok(()),
+        }
+    }
 }
 
 fn exit_of(answer: &Answer) -> Exit {
@@ -163,12 +190,12 @@ fn boards_batch(
     limits: &Limits,
     options: &SearchOptions,
     path: &str,
-    json: bool,
+    out: Out,
 ) -> Result<Exit, Error> {
     let (name, reader) = open_stream(path)?;
     let mut boards = Boards::new(reader, name, item_cap(limits.memory_budget));
     let mut next = || Ok(boards.next_board()?.map(|board| (None, board)));
-    let (worst, count) = batch(instance, mode, (limits, options), &mut next, json)?;
+    let (worst, count) = batch(instance, mode, (limits, options), &mut next, out)?;
     if count == 0 {
         return Err(Error::input(
             Location::file(name),
@@ -186,12 +213,12 @@ fn scrambles_batch(
     limits: &Limits,
     options: &SearchOptions,
     path: &str,
-    json: bool,
+    out: Out,
 ) -> Result<Exit, Error> {
     let (name, reader) = open_stream(path)?;
     let mut scrambles = Scrambles::new(reader, name, item_cap(limits.memory_budget));
     let mut next = || Ok(scrambles.next_scramble()?.map(|s| (Some(s.name), s.text)));
-    let (worst, count) = batch(instance, mode, (limits, options), &mut next, json)?;
+    let (worst, count) = batch(instance, mode, (limits, options), &mut next, out)?;
     if count == 0 {
         return Err(Error::input(
             Location::file(name),
@@ -224,7 +251,7 @@ fn batch(
     mode: Mode,
     (limits, options): (&Limits, &SearchOptions),
     next: &mut dyn FnMut() -> Result<Option<Item>, Error>,
-    json: bool,
+    out: Out,
 ) -> Result<(Exit, usize), Error> {
     let mut worst = Exit::Ok;
     let rank = |exit: Exit| match exit {
@@ -257,7 +284,7 @@ fn batch(
             }
             Err(other) => return Err(other),
             Ok(solution) => {
-                let out = if json {
+                let text = if out.json {
                     let mut object = record::json_value(&solution);
                     let fields = object.as_object_mut().expect("an object");
                     fields.insert("index".into(), count.into());
@@ -272,7 +299,7 @@ fn batch(
                     };
                     format!("{heading}\n{}\n", record::text(&solution))
                 };
-                write_stdout(&out)?;
+                out.write(&text)?;
                 exit_of(&solution.answer)
             }
         };

@@ -178,7 +178,7 @@ fn solutions_are_read_and_zero_is_refused_at_its_line() {
         )
     };
     let default = crate::options::SearchOptions::default();
-    let options = config("3").unwrap().options(default).unwrap();
+    let options = config("3").unwrap().options(default.clone()).unwrap();
     assert_eq!((options.solutions, default.solutions), (3, 1));
     // Refused as the file is read, as every declared key is.
     let err = config("0");

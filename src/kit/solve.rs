@@ -23,7 +23,7 @@ pub(super) fn solve_fn<P: Puzzle>(
             let text = space.format(start);
             return Ok(Solution::proven_unsolvable(engine.mode, text, name));
         }
-        let (report, details) = run(&space, start, limits, options, cache);
+        let (report, details) = run(&space, start, limits, options, cache)?;
         let solution = Solution::from_report(engine.mode, start, report, |s| space.format(s));
         Ok(match details {
             Some(details) => solution.with_details(details),

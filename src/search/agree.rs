@@ -201,7 +201,8 @@ fn agree<P: StateSpace + Send + 'static>(
                         ..Limits::default()
                     };
                     let what = format!("{name}, {}, guide {g}, {transpositions:?}", engine.mode);
-                    let (report, _) = run(space, start, &limits, &options, &TableCache::disabled());
+                    let (report, _) =
+                        run(space, start, &limits, &options, &TableCache::disabled()).unwrap();
                     let finite = finite || !deepening;
                     check_engine(engine, &what, space, start, expected, &report, finite);
                     ran.insert(engine.mode.name());

@@ -605,7 +605,7 @@ pub(crate) fn make<P: StateSpace + Send + 'static>(caps: &Arc<Caps<P>>) -> Optio
             Some(_) => solve_indexed(&caps.view(space), &Through(h), start, limits),
             None => solve(space, h, start, limits),
         });
-        (report, None)
+        Ok((report, None))
     }))
 }
 

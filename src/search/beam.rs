@@ -257,7 +257,7 @@ pub(crate) fn make<P: StateSpace + Send + 'static>(caps: &Arc<Caps<P>>) -> Optio
                 }),
                 (None, None) => solve(space, &|_| 0, start, limits, width),
             };
-            (report, None)
+            Ok((report, None))
         },
     ))
 }
@@ -339,7 +339,7 @@ mod tests {
         let cache = crate::cache::TableCache::disabled();
         let mut differ = 0;
         for start in (0..720u64).map(|i| Slide.state(i)) {
-            let (engine, _) = run(&Slide, start, &limits, &options, &cache);
+            let (engine, _) = run(&Slide, start, &limits, &options, &cache).unwrap();
             let ranked = solve(&Slide, &|t| manhattan(&Slide, t), start, &limits, 2);
             let unranked = solve(&Slide, &|_| 0, start, &limits, 2);
             assert_eq!(engine.outcome, ranked.outcome, "{start}");

@@ -216,6 +216,6 @@ pub(crate) fn make<P: StateSpace + Send + 'static>(caps: &Arc<Caps<P>>) -> Optio
             Some(_) => solve_indexed(&caps.view(space), start, limits),
             None => solve(space, start, limits),
         };
-        (report, None)
+        Ok((report, None))
     }))
 }

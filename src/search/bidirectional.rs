@@ -322,7 +322,7 @@ pub(crate) fn make<P: StateSpace + Send + 'static>(caps: &Arc<Caps<P>>) -> Optio
             Some(_) => solve_indexed(&view, start, limits),
             None => solve(&view, start, limits),
         };
-        (report, None)
+        Ok((report, None))
     }))
 }
 

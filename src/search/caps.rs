@@ -42,7 +42,13 @@ pub type Ran<P> = (
 /// An engine ready to run on one space: the start, the limits, the options and the table cache
 /// in, a [`Ran`] out. Made by an engine's `make` from the [`Caps`] it needs.
 pub type Run<P> = Box<
-    dyn Fn(&P, <P as StateSpace>::State, &Limits, &SearchOptions, &TableCache) -> Ran<P>
+    dyn Fn(
+            &P,
+            <P as StateSpace>::State,
+            &Limits,
+            &SearchOptions,
+            &TableCache,
+        ) -> crate::error::Result<Ran<P>>
         + Send
         + Sync,
 >;

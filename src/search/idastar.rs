@@ -78,6 +78,7 @@
 //! the start's successors are compared (their classes cost a pass over the images of each); a
 //! run that lists several solutions searches them all, as the list holds paths through each.
 
+pub mod cluster;
 pub mod parallel;
 
 use super::caps::{Caps, Run, guided};
@@ -683,7 +684,7 @@ pub const ENGINE: Engine = Engine {
     about: "IDA* with the puzzle's heuristic: optimal, memory linear in depth",
     needs: &[Need::Heuristic],
     gives: Gives::LISTING,
-    options: &["solutions", "threads", "transpositions"],
+    options: &["solutions", "threads", "transpositions", "cluster"],
     auto: Auto::When {
         priority: 10,
         condition: |facts| {
@@ -703,10 +704,21 @@ pub(crate) fn make<P: StateSpace + Send + 'static>(caps: &Arc<Caps<P>>) -> Optio
     let lazy = caps.heuristic.clone()?;
     let roots = caps.representative;
     Some(Box::new(move |space, start, limits, options, cache| {
-        let report = guided(&lazy, limits, cache, |h| {
-            solve_with(space, h, start, limits, options, roots)
+        let mut lost = None;
+        let report = guided(&lazy, limits, cache, |h| match &options.cluster {
+            Some(on) => cluster::solve(space, h, start, limits, options, roots, on).unwrap_or_else(
+                |fault| {
+                    let stopped = Report::stopped(Limit::Interrupted, Default::default());
+                    lost = Some(fault);
+                    stopped
+                },
+            ),
+            None => solve_with(space, h, start, limits, options, roots),
         });
-        (report, None)
+        match lost {
+            Some(fault) => Err(crate::error::Error::Cluster(fault)),
+            None => Ok((report, None)),
+        }
     }))
 }
 

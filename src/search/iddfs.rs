@@ -295,6 +295,6 @@ pub const ENGINE: Engine = Engine {
 /// IDDFS on any space.
 pub(crate) fn make<P: StateSpace + Send + 'static>(_: &Arc<Caps<P>>) -> Option<Run<P>> {
     Some(Box::new(|space, start, limits, options, _| {
-        (solve(space, start, limits, options), None)
+        Ok((solve(space, start, limits, options), None))
     }))
 }

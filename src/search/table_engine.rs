@@ -42,7 +42,7 @@ pub(crate) fn make<P: StateSpace + Send + 'static>(caps: &Arc<Caps<P>>) -> Optio
     let ops = caps.table?;
     let kept: Mutex<Option<Arc<(DistanceTable, Source)>>> = Mutex::new(None);
     Some(Box::new(move |space, start, limits, options, cache| {
-        answer(&ops, &kept, space, start, limits, options, cache)
+        Ok(answer(&ops, &kept, space, start, limits, options, cache))
     }))
 }
 

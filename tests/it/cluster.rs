@@ -11,7 +11,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// A hostfile of `n` loopback addresses on ports free a moment ago (bound to port 0, released).
-fn hostfile(n: usize) -> tempfile::NamedTempFile {
+pub(super) fn hostfile(n: usize) -> tempfile::NamedTempFile {
     let listeners: Vec<_> = (0..n)
         .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
         .collect();
@@ -42,7 +42,7 @@ fn process(args: &[&str], hosts: &tempfile::NamedTempFile, n: usize, i: usize) -
 }
 
 /// Exit code, stdout and stderr of a finished child.
-fn finish(child: Child) -> (Option<i32>, String, String) {
+pub(super) fn finish(child: Child) -> (Option<i32>, String, String) {
     let out = child.wait_with_output().unwrap();
     let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
     (out.status.code(), text(out.stdout), text(out.stderr))
@@ -131,7 +131,7 @@ fn text_output_names_the_cluster_and_its_traffic() {
 }
 
 /// Waits for `child` at most `limit`; kills it (and fails) if it is still running.
-fn wait_at_most(mut child: Child, limit: Duration) -> (Option<i32>, String) {
+pub(super) fn wait_at_most(mut child: Child, limit: Duration) -> (Option<i32>, String) {
     let started = Instant::now();
     loop {
         if let Some(status) = child.try_wait().unwrap() {
@@ -310,7 +310,7 @@ fn a_peer_started_with_another_config_is_refused() {
     let (code, stdout, stderr) = finish(process(&[&config("flip-4x4.toml")], &hosts, 2, 0));
     assert_eq!((code, stdout.as_str()), (Some(2), ""), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("runs another sweep"), "{stderr}");
+    assert!(stderr.contains("runs another job"), "{stderr}");
     assert_eq!(finish(one).0, Some(2));
 }
 
@@ -349,7 +349,7 @@ fn silent_peer(hosts: &tempfile::NamedTempFile) -> std::net::TcpStream {
 }
 
 /// Sends `signal` (`STOP`, `CONT`, `INT`, `KILL`) to `child`.
-fn signal(child: &Child, signal: &str) {
+pub(super) fn signal(child: &Child, signal: &str) {
     let sent = Command::new("kill")
         .args([&format!("-{signal}"), &child.id().to_string()])
         .status()

@@ -59,6 +59,7 @@ mod cli_io;
 // The cluster sweep: only in a build with the cargo feature `cluster` (the default).
 #[cfg(feature = "cluster")]
 mod cluster;
+mod cluster_solve;
 mod deepening;
 mod differential;
 mod doc_commands;

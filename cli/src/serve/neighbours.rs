@@ -133,7 +133,7 @@ pub fn neighbourhood(
     // A hint needs a distance, not the config's list of several solutions.
     let options = SearchOptions {
         solutions: 1,
-        ..*options
+        ..options.clone()
     };
     let quick = |text: &str, goal: bool| -> Result<Distance, Error> {
         if goal {

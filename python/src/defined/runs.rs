@@ -96,10 +96,10 @@ pub(crate) fn solve(
         .expect("checked: a mode of the puzzle's");
     let limits = space.limits();
     let answer = run(py, &space, move |space| {
-        chosen(space, 0, &limits, &options, &TableCache::disabled()).0
+        chosen(space, 0, &limits, &options, &TableCache::disabled()).map(|(report, _)| report)
     })?;
     let mut report = match answer {
-        Answer::Finished(report) => report,
+        Answer::Finished(report) => report.map_err(crate::errors::py_error)?,
         // A callback holds the engine: what it found is out of reach.
         Answer::Abandoned(limit) => Report::stopped(limit, elapsed(&space)),
     };

@@ -128,11 +128,15 @@ mod fault;
 #[cfg(feature = "cluster")]
 mod framing;
 #[cfg(feature = "cluster")]
+mod launch;
+#[cfg(feature = "cluster")]
 mod net;
 #[cfg(feature = "cluster")]
 mod part;
 #[cfg(feature = "cluster")]
 mod plan;
+#[cfg(feature = "cluster")]
+pub(crate) mod rounds;
 #[cfg(feature = "cluster")]
 mod run;
 #[cfg(feature = "cluster")]

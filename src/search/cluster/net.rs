@@ -220,7 +220,7 @@ pub(super) fn connect(
         }
         if field(2) != fingerprint {
             return Err(fault(format!(
-                "process {peer} runs another sweep (its config, --workers or --processes differ)"
+                "process {peer} runs another job (its config, start, --workers, --threads or --processes differ)"
             )));
         }
         Ok((peer, stream))

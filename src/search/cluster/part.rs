@@ -1,8 +1,8 @@
 //! A worker's slice of the bitsets ([`Part`]): `frontier`, `next` and `visited` for the words it
 //! owns, and what it does with each message it receives (blocks and indices go into `next`,
-//! summaries and a halt are kept for the worker's loop).
+//! summaries, a halt, and a search's cut-offs and round reports are kept for the worker's loop).
 
-use super::wire::{Body, Stop, Summary, decode_indices};
+use super::wire::{Body, RoundReport, Stop, Summary, decode_indices};
 use crate::search::layers::Merged;
 
 /// A worker's slice of the bitsets (words `first_word..`), shared between the worker's loop
@@ -14,6 +14,9 @@ pub(super) struct Part {
     pub(super) next: Vec<u64>,
     pub(super) visited: Vec<u64>,
     pub(super) summaries: Vec<Summary>,
+    /// A search in rounds: the cut-offs peers sent (round, task), and their round reports.
+    pub(super) cutoffs: Vec<(u32, u64)>,
+    pub(super) rounds: Vec<RoundReport>,
     /// The limit a peer halted the run for, until the worker latches it.
     pub(super) halt: Option<Stop>,
     /// States that came before the bitsets were allocated (a faster peer already expanding
@@ -56,6 +59,8 @@ impl Part {
                 self.halt.get_or_insert(stop);
             }
             Body::Heartbeat => {}
+            Body::Cutoff { round, task } => self.cutoffs.push((round, task)),
+            Body::Round(report) => self.rounds.push(*report),
         }
     }
 

@@ -1,7 +1,8 @@
 //! What workers send each other ([`Message`]): blocks of `next` words, batches of successor
 //! indices (sorted and delta-coded as varints: [`encode_indices`]), each layer's summaries, a
-//! halt, and heartbeats. Serialized by timely (bincode) on the way between processes.
+//! halt, and heartbeats; for a search in rounds, its cut-offs and round reports. Serialized by timely (bincode) on the way between processes.
 
+pub(crate) use super::rounds::RoundReport;
 use crate::limit::Limit;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
@@ -27,6 +28,11 @@ pub(super) enum Body {
     Halt(Stop),
     /// Nothing but "alive" (sent to the other processes when there is nothing else to say).
     Heartbeat,
+    /// A search in rounds ([`Rounds`](super::rounds::Rounds)): in round `round`, the tasks
+    /// after `task` need not be searched (a goal was found in it).
+    Cutoff { round: u32, task: u64 },
+    /// A search in rounds: a process's report of a round, sent to every process.
+    Round(Box<RoundReport>),
 }
 
 /// One worker's part of a round.

@@ -58,12 +58,74 @@ pub(super) struct Node<'w, 'l> {
 }
 
 /// Why a worker left a round unfinished.
-enum Abandon {
+pub(super) enum Abandon {
     /// The run has failed elsewhere (a peer is gone).
     Fault,
     /// This worker stopped for a limit and its peers did not stop with it within [`GRACE`]:
     /// it returns what it has, without them.
     Limit,
+}
+
+impl<'w, 'l> Node<'w, 'l> {
+    /// `worker`'s node: its dataflow (an input whose messages the exchange routes to their
+    /// worker, received into `part`; a probe that closes a round), with `plan` (which only
+    /// sizes the round of summaries where there are no bitsets), `workers` per process, and
+    /// its ticker on `latch`. A process's first worker owes the others' first workers its
+    /// heartbeats.
+    pub(super) fn new(
+        worker: &'w mut Worker,
+        part: Part,
+        plan: Plan,
+        workers: usize,
+        latch: &'l Latch,
+    ) -> Self {
+        let (me, peers) = (worker.index(), worker.peers());
+        let part = Rc::new(RefCell::new(part));
+        let mut input = InputHandleVec::new();
+        let probe = ProbeHandle::new();
+        worker.dataflow::<u64, _, _>(|scope| {
+            let part = part.clone();
+            scope
+                .input_from(&mut input)
+                .unary::<timely::container::CapacityContainerBuilder<Vec<()>>, _, _, _>(
+                    Exchange::new(|m: &Message| m.to as u64),
+                    "Receive",
+                    move |_, _| {
+                        move |input, _output| {
+                            let mut part = part.borrow_mut();
+                            input.for_each(|_, messages| {
+                                for message in messages.drain(..) {
+                                    part.receive(message.body);
+                                }
+                            });
+                        }
+                    },
+                )
+                .probe_with(&probe);
+        });
+        let processes = peers / workers;
+        let heartbeat_to = match me % workers {
+            0 => (0..processes)
+                .map(|p| p * workers)
+                .filter(|&w| w != me)
+                .collect(),
+            _ => Vec::new(),
+        };
+        Node {
+            worker,
+            input: Some(input),
+            probe,
+            part,
+            plan,
+            me,
+            epoch: 0,
+            exchanged: 0,
+            ticker: latch.ticker(),
+            halted: None,
+            heartbeat_to,
+            heartbeat_at: Instant::now(),
+        }
+    }
 }
 
 impl Node<'_, '_> {
@@ -103,9 +165,9 @@ impl Node<'_, '_> {
         let bytes = match &body {
             Body::Words { words, .. } => 8 * words.len() as u64 + 16,
             Body::Indices(bytes) => bytes.len() as u64 + 8,
-            Body::Summary(_) => 0,
+            Body::Summary(_) | Body::Round(_) => 0,
             // Sent at once, like states: they are urgent.
-            Body::Halt(_) | Body::Heartbeat => {
+            Body::Halt(_) | Body::Heartbeat | Body::Cutoff { .. } => {
                 input.send(Message {
                     to: to as u32,
                     body,
@@ -156,13 +218,31 @@ impl Node<'_, '_> {
 
     /// Sends `summary` to every worker, closes the round, and returns every worker's, by worker.
     fn exchange_summaries(&mut self, summary: Summary) -> Result<Vec<Summary>, Abandon> {
-        for to in 0..self.plan.workers {
-            self.send(to, Body::Summary(summary));
-        }
-        self.barrier()?;
-        let mut all = std::mem::take(&mut self.part.borrow_mut().summaries);
+        let mut all = self.exchange(Body::Summary(summary), |part| {
+            std::mem::take(&mut part.summaries)
+        })?;
         all.sort_by_key(|s| s.from);
         Ok(all)
+    }
+
+    /// Sends `body` to every worker, closes the round, and returns what `take` then takes from
+    /// the part: what every worker sent in the round.
+    pub(super) fn exchange<T>(
+        &mut self,
+        body: Body,
+        take: impl FnOnce(&mut Part) -> Vec<T>,
+    ) -> Result<Vec<T>, Abandon> {
+        for to in 0..self.plan.workers {
+            self.send(to, body.clone());
+        }
+        self.barrier()?;
+        Ok(take(&mut self.part.borrow_mut()))
+    }
+
+    /// Closes the input and lets the dataflow drain, so that every process shuts down cleanly.
+    pub(super) fn drain(&mut self) -> Result<(), Abandon> {
+        self.input = None;
+        self.wait(|node| node.probe.done())
     }
 }
 
@@ -205,55 +285,12 @@ pub(super) fn work<E: Expand>(
 ) -> Option<Outcome> {
     let (me, peers) = (worker.index(), worker.peers());
     let plan = Plan::new(job.words, peers);
-    let part = Rc::new(RefCell::new(Part {
+    let part = Part {
         first_word: plan.words_of(me).start,
         early: Some(Vec::new()),
         ..Part::default()
-    }));
-    let mut input = InputHandleVec::new();
-    let probe = ProbeHandle::new();
-    worker.dataflow::<u64, _, _>(|scope| {
-        let part = part.clone();
-        scope
-            .input_from(&mut input)
-            .unary::<timely::container::CapacityContainerBuilder<Vec<()>>, _, _, _>(
-                Exchange::new(|m: &Message| m.to as u64),
-                "Receive",
-                move |_, _| {
-                    move |input, _output| {
-                        let mut part = part.borrow_mut();
-                        input.for_each(|_, messages| {
-                            for message in messages.drain(..) {
-                                part.receive(message.body);
-                            }
-                        });
-                    }
-                },
-            )
-            .probe_with(&probe);
-    });
-    let processes = peers / job.workers;
-    let heartbeat_to = match me % job.workers {
-        0 => (0..processes)
-            .map(|p| p * job.workers)
-            .filter(|&w| w != me)
-            .collect(),
-        _ => Vec::new(),
     };
-    let mut node = Node {
-        worker,
-        input: Some(input),
-        probe,
-        part,
-        plan,
-        me,
-        epoch: 0,
-        exchanged: 0,
-        ticker: latch.ticker(),
-        halted: None,
-        heartbeat_to,
-        heartbeat_at: Instant::now(),
-    };
+    let mut node = Node::new(worker, part, plan, job.workers, latch);
     let mut outcome = Outcome::default();
     match sweep(&mut node, expand, job, &mut outcome) {
         Err(Abandon::Fault) => return None,
@@ -263,9 +300,7 @@ pub(super) fn work<E: Expand>(
         }
         Ok(()) => {}
     }
-    // Closes the input and lets the dataflow drain, so that every process shuts down cleanly.
-    node.input = None;
-    match node.wait(|node| node.probe.done()) {
+    match node.drain() {
         Err(Abandon::Fault) => None,
         // The sweep is whole; only its shutdown was cut short.
         Err(Abandon::Limit) => Some(outcome),

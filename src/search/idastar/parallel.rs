@@ -71,10 +71,10 @@ pub const TASKS_PER_THREAD: usize = 64;
 type Task<S, M> = Vec<Step<S, M>>;
 
 /// How a task of a search over `P` ended.
-type TaskEnd<P> = End<<P as StateSpace>::State, <P as StateSpace>::Move>;
+pub(super) type TaskEnd<P> = End<<P as StateSpace>::State, <P as StateSpace>::Move>;
 
 /// An iteration's end: each task's end (`None` when no worker took it), and the next threshold.
-type Ended<P> = (Vec<Option<TaskEnd<P>>>, u32);
+pub(super) type Ended<P> = (Vec<Option<TaskEnd<P>>>, u32);
 
 /// An iteration's split: the tasks, and the smallest `f` the split cut.
 type Split<P> = (
@@ -103,25 +103,30 @@ pub(super) fn solve<P: StateSpace, H: Heuristic<P> + ?Sized, C: Carry>(
         Ok(tables) => tables,
         Err(limit) => return Report::stopped(limit, latch.elapsed()),
     };
-    let mut workers: Vec<Worker<P, C>> = tables
-        .into_iter()
-        .map(|table| Worker {
-            table,
-            buffers: Vec::new(),
-        })
-        .collect();
-    let run = Run {
+    let mut workers: Vec<Worker<P, C>> = tables.into_iter().map(Worker::new).collect();
+    let run = Run::new(
         space,
         heuristic,
         limits,
-        wanted: options.solutions,
-        latch: &latch,
+        options,
+        &latch,
         start,
         root_classes,
-        carry: std::marker::PhantomData,
-    };
+    );
     let mut stats = Stats::default();
     let (outcome, others) = run.iterations(&mut workers, &mut stats);
+    report(outcome, others, stats, &latch, &workers)
+}
+
+/// The run's report: its `outcome`, the `others` solutions, its `stats` with the time and the
+/// workers' tables.
+pub(super) fn report<P: StateSpace, C>(
+    outcome: Outcome<P::State, P::Move>,
+    others: Vec<Path<P::State, P::Move>>,
+    mut stats: Stats,
+    latch: &Latch,
+    workers: &[Worker<P, C>],
+) -> Report<P::State, P::Move> {
     stats.elapsed = latch.elapsed();
     for table in workers.iter().filter_map(|w| w.table.as_ref()) {
         stats.transposition_hits += table.hits();
@@ -133,13 +138,23 @@ pub(super) fn solve<P: StateSpace, H: Heuristic<P> + ?Sized, C: Carry>(
 }
 
 /// What a worker keeps from one iteration to the next.
-struct Worker<P: StateSpace, C> {
+pub(super) struct Worker<P: StateSpace, C> {
     table: Option<TranspositionTable<P::State, P::Move>>,
     buffers: Vec<Level<P, C>>,
 }
 
+impl<P: StateSpace, C> Worker<P, C> {
+    /// A worker with `table`, or none.
+    pub(super) fn new(table: Option<TranspositionTable<P::State, P::Move>>) -> Self {
+        Worker {
+            table,
+            buffers: Vec::new(),
+        }
+    }
+}
+
 /// One run's inputs.
-struct Run<'a, P: StateSpace, H: ?Sized, C> {
+pub(super) struct Run<'a, P: StateSpace, H: ?Sized, C> {
     space: &'a P,
     heuristic: &'a H,
     limits: &'a Limits,
@@ -154,7 +169,7 @@ struct Run<'a, P: StateSpace, H: ?Sized, C> {
 }
 
 /// How a task ended.
-enum End<S, M> {
+pub(super) enum End<S, M> {
     /// Searched to its end, or until it held the solutions asked for: its solutions in order.
     Done(Vec<Path<S, M>>),
     /// Stopped before: a limit, or a cut-off before it.
@@ -162,18 +177,21 @@ enum End<S, M> {
 }
 
 /// What the threads of one iteration share.
-struct Shared<'a> {
+pub(super) struct Shared<'a> {
     latch: &'a Latch,
     max_states: Option<u64>,
     /// Expansions of all threads, as of their last polls.
     expanded: AtomicU64,
-    /// The next task to take.
+    /// The next of this process's tasks to take (its `share`).
     next: AtomicUsize,
     /// The first task where the tasks up to it hold the solutions asked for (`usize::MAX`: none
-    /// yet); the tasks after it stop.
-    cutoff: AtomicUsize,
+    /// yet); the tasks after it stop. On a cluster, the peers lower it too.
+    cutoff: &'a AtomicUsize,
     /// The solutions of the tasks ended so far, to find the cut-off.
     progress: Mutex<Progress>,
+    /// This process's share of the tasks on a cluster: `(p, P)` takes tasks `k` with
+    /// `k mod P = p`; `(0, 1)` all of them.
+    share: (usize, usize),
 }
 
 /// The tasks ended so far, for the cut-off.
@@ -185,7 +203,36 @@ struct Progress {
     before: usize,
 }
 
-impl Shared<'_> {
+impl<'a> Shared<'a> {
+    /// What the threads of an iteration share, `expanded` expansions into the run, with the
+    /// iteration's `cutoff` (at `usize::MAX`) and this process's `share` of the tasks.
+    pub(super) fn new(
+        latch: &'a Latch,
+        max_states: Option<u64>,
+        expanded: u64,
+        cutoff: &'a AtomicUsize,
+        share: (usize, usize),
+    ) -> Self {
+        Shared {
+            latch,
+            max_states,
+            expanded: AtomicU64::new(expanded),
+            next: AtomicUsize::new(0),
+            cutoff,
+            progress: Mutex::new(Progress {
+                found: Vec::new(),
+                open: 0,
+                before: 0,
+            }),
+            share,
+        }
+    }
+
+    /// Expansions of all threads so far.
+    pub(super) fn expanded(&self) -> u64 {
+        self.expanded.load(Ordering::Relaxed)
+    }
+
     /// Task `k` ended with `found` solutions: moves the cut-off when the tasks up to `k` (or
     /// up to the first not ended) hold `wanted`.
     fn ended(&self, k: usize, found: usize, wanted: usize) {
@@ -256,6 +303,28 @@ impl Pace for Share<'_> {
 }
 
 impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, C: Carry> Run<'a, P, H, C> {
+    /// The run from `start` under `limits` (its `latch`), as `options` ask.
+    pub(super) fn new(
+        space: &'a P,
+        heuristic: &'a H,
+        limits: &'a Limits,
+        options: &SearchOptions,
+        latch: &'a Latch,
+        start: P::State,
+        root_classes: Option<Representative<P>>,
+    ) -> Self {
+        Run {
+            space,
+            heuristic,
+            limits,
+            wanted: options.solutions,
+            latch,
+            start,
+            root_classes,
+            carry: std::marker::PhantomData,
+        }
+    }
+
     /// What is kept of `state`'s estimate in full: the memo a task's node starts its
     /// successors from (their parent's went with the split).
     fn memo_of(&self, state: P::State) -> C {
@@ -276,18 +345,8 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, C: Carry> Run<'a, P, H, C> {
                 return (Outcome::LimitReached(Limit::Depth(max)), Vec::new());
             }
             stats.depth = threshold;
-            let shared = Shared {
-                latch: self.latch,
-                max_states: limits.max_states,
-                expanded: AtomicU64::new(expanded),
-                next: AtomicUsize::new(0),
-                cutoff: AtomicUsize::new(usize::MAX),
-                progress: Mutex::new(Progress {
-                    found: Vec::new(),
-                    open: 0,
-                    before: 0,
-                }),
-            };
+            let cutoff = AtomicUsize::new(usize::MAX);
+            let shared = Shared::new(self.latch, limits.max_states, expanded, &cutoff, (0, 1));
             let mut iteration = Stats::default();
             let (ends, next_threshold) =
                 match self.iteration(threshold, workers, &shared, &mut iteration) {
@@ -298,7 +357,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, C: Carry> Run<'a, P, H, C> {
                     }
                 };
             add(stats, &iteration, threshold);
-            expanded = shared.expanded.load(Ordering::Relaxed);
+            expanded = shared.expanded();
             // The solutions in task order, up to the first task that did not end.
             let mut solutions = Vec::new();
             let mut settled = true;
@@ -336,7 +395,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, C: Carry> Run<'a, P, H, C> {
     /// Whether the workers' tables together hold every state the start reaches, after an
     /// iteration that found no goal ([`TranspositionTable::exhausted_all`]): a proof that the
     /// start is unsolvable. Never without a table on every worker.
-    fn exhausted(&self, workers: &mut [Worker<P, C>]) -> Result<bool, Limit> {
+    pub(super) fn exhausted(&self, workers: &mut [Worker<P, C>]) -> Result<bool, Limit> {
         let count = workers.len();
         let mut tables: Vec<_> = workers
             .iter_mut()
@@ -352,7 +411,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, C: Carry> Run<'a, P, H, C> {
 
     /// One iteration at `threshold`: the split, then the workers. Each task's end (`None` when
     /// no worker took it), and the next threshold; `Err` when a limit stopped the split.
-    fn iteration(
+    pub(super) fn iteration(
         &self,
         threshold: u32,
         workers: &mut [Worker<P, C>],
@@ -362,7 +421,9 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, C: Carry> Run<'a, P, H, C> {
         for table in workers.iter_mut().filter_map(|w| w.table.as_mut()) {
             table.next_iteration();
         }
-        let (tasks, mut next_threshold) = self.split(threshold, workers.len(), shared, stats)?;
+        // Every process splits alike, into tasks for all the threads of the cluster.
+        let threads = workers.len() * shared.share.1;
+        let (tasks, mut next_threshold) = self.split(threshold, threads, shared, stats)?;
         shared
             .progress
             .lock()
@@ -483,9 +544,12 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, C: Carry> Run<'a, P, H, C> {
             tasks = deeper;
             depth += 1;
         }
-        stats.expanded += search.stats.expanded;
-        stats.generated += search.stats.generated;
-        stats.visited += search.stats.visited;
+        // On a cluster every process splits, and the first counts it.
+        if shared.share.0 == 0 {
+            stats.expanded += search.stats.expanded;
+            stats.generated += search.stats.generated;
+            stats.visited += search.stats.visited;
+        }
         stats.peak_frontier = tasks.len() as u64;
         Ok((tasks, search.next_threshold))
     }
@@ -507,8 +571,9 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, C: Carry> Run<'a, P, H, C> {
             entered: 0,
             dead: false,
         };
+        let (process, processes) = shared.share;
         loop {
-            let k = shared.next.fetch_add(1, Ordering::Relaxed);
+            let k = process + processes * shared.next.fetch_add(1, Ordering::Relaxed);
             if k >= tasks.len()
                 || k > shared.cutoff.load(Ordering::Relaxed)
                 || self.latch.reason().is_some()
@@ -614,7 +679,7 @@ struct Above<'t, S, M> {
 }
 
 /// Adds an iteration's counts to the run's.
-fn add(stats: &mut Stats, iteration: &Stats, threshold: u32) {
+pub(super) fn add(stats: &mut Stats, iteration: &Stats, threshold: u32) {
     stats.expanded += iteration.expanded;
     stats.generated += iteration.generated;
     stats.visited += iteration.visited;

@@ -2,6 +2,8 @@
 use super::*;
 use crate::limit::WORK_PER_POLL;
 use crate::options::Transpositions;
+#[cfg(feature = "cluster")]
+use crate::search::cluster::Cluster;
 use crate::search::{bfs, iddfs};
 use crate::space::{Indexed, replay};
 use crate::toys::Ring;
@@ -368,7 +370,10 @@ fn same_on_threads<P: StateSpace, H: Heuristic<P>>(
                 let one = solve(space, heuristic, start, &limits, &options);
                 solved += matches!(one.outcome, Outcome::Solved(_)) as usize;
                 for threads in [2, 3].into_iter().take(1 + (solutions == 1) as usize) {
-                    let on_threads = SearchOptions { threads, ..options };
+                    let on_threads = SearchOptions {
+                        threads,
+                        ..options.clone()
+                    };
                     let many = solve(space, heuristic, start, &limits, &on_threads);
                     let why = format!(
                         "start {start:?}, {threads} threads, {transpositions:?}, {solutions} solutions"
@@ -395,11 +400,56 @@ fn same_on_threads<P: StateSpace, H: Heuristic<P>>(
                         its.iter().map(|i| i.expanded).sum::<u64>(),
                         many.stats.expanded
                     );
+                    #[cfg(feature = "cluster")]
+                    if threads == 2 {
+                        on_a_cluster_of_one(space, heuristic, start, &limits, &on_threads, &one);
+                    }
                 }
             }
         }
     }
     solved
+}
+
+/// The run on a cluster of one process (timely's coordinator in this process: the rounds,
+/// their reports, the paths sent as ordinals and replayed) gives the outcome and solution list
+/// of the run on one thread, `one`.
+#[cfg(feature = "cluster")]
+fn on_a_cluster_of_one<P: StateSpace, H: Heuristic<P>>(
+    space: &P,
+    heuristic: &H,
+    start: P::State,
+    limits: &Limits,
+    options: &SearchOptions,
+    one: &Report<P::State, P::Move>,
+) {
+    let options = SearchOptions {
+        cluster: Some(Arc::new(crate::search::cluster::Cluster::local(1))),
+        ..options.clone()
+    };
+    let report = cluster::solve(
+        space,
+        heuristic,
+        start,
+        limits,
+        &options,
+        None,
+        &Cluster::local(1),
+    )
+    .unwrap_or_else(|fault| panic!("{start:?}: {fault}"));
+    let why = format!("start {start:?} on a cluster, {options:?}");
+    // As on threads, a proof of exhaustion may come sooner than the depth limit.
+    let proven_sooner = report.outcome == Outcome::Unsolvable
+        && matches!(one.outcome, Outcome::LimitReached(Limit::Depth(_)));
+    if !proven_sooner {
+        assert_eq!(report.outcome, one.outcome, "{why}");
+    }
+    assert_eq!(report.others, one.others, "{why}");
+    let its = &report.stats.iterations;
+    assert_eq!(
+        its.iter().map(|i| i.expanded).sum::<u64>(),
+        report.stats.expanded
+    );
 }
 
 #[test]

@@ -1,0 +1,298 @@
+//! A search that runs in rounds on a cluster ([`Rounds`]): IDA*'s iterations, each split into
+//! the same tasks in every process, each process searching its share.
+//!
+//! The search runs on the caller's threads; a timely worker in each process (the
+//! *coordinator*, one per process) carries what the processes say to each other while it
+//! does: a lowered cut-off (a goal found in task `k`: no process need search the tasks after
+//! it) is sent to every process at once and lowered in each process's [`Rounds::cutoff`], which
+//! the search's threads poll; a limit (time, Ctrl-C) is a halt to every process, as in the
+//! sweep; heartbeats go out five times a second. At the end of a round each process hands its
+//! [`RoundReport`] to [`Rounds::exchange`], which sends it to every process, closes the round
+//! (a barrier: timely's progress tracking says every report has arrived) and returns all of
+//! them in process order, so that every process takes the same decision from the same reports.
+//!
+//! Faults are the sweep's: a peer gone or silent past the peer timeout ends the run with a
+//! [`Fault`] (and stops this process's search threads through the latch); a process that stopped
+//! for a limit waits [`GRACE`] at most for the others at the end of the round.
+
+use super::fault;
+use super::launch::{Launched, launch};
+use super::net::Failure;
+use super::part::Part;
+use super::plan::Plan;
+use super::wire::{Body, Stop};
+use super::worker::{Abandon, GRACE, HEARTBEAT, Node};
+use super::{Cluster, Fault};
+use crate::limit::{Latch, Limit, Limits};
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::{Duration, Instant};
+
+/// One process's report of a round of a search split into tasks (task `k` is searched by
+/// process `k mod P`).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub(crate) struct RoundReport {
+    /// The process that sends it (set by [`Rounds::exchange`]).
+    pub(crate) from: u32,
+    /// The smallest bound this process's search cut (`u32::MAX`: none).
+    pub(crate) next_bound: u32,
+    /// This process's counts for the round.
+    pub(crate) expanded: u64,
+    pub(crate) generated: u64,
+    pub(crate) visited: u64,
+    pub(crate) peak_frontier: u64,
+    /// The first of this process's tasks that did not end (a limit, or a cut-off before it).
+    pub(crate) open: Option<u64>,
+    /// This process's ended tasks that hold goals, in task order: each goal's path as the
+    /// ordinals of its moves among their state's successors.
+    pub(crate) found: Vec<(u64, Vec<Vec<u32>>)>,
+    /// The limit that stopped this process's search, if one did.
+    stop: Option<Stop>,
+}
+
+impl RoundReport {
+    /// Records the limit that stopped this process's search.
+    pub(crate) fn stopped(&mut self, limit: Option<Limit>) {
+        self.stop = limit.map(Stop::from_limit);
+    }
+
+    /// The limit that stopped the sender's search, if one did.
+    pub(crate) fn stop(&self) -> Option<Limit> {
+        self.stop.map(Stop::limit)
+    }
+}
+
+/// Why a search in rounds ended before its answer.
+pub(crate) enum Halted {
+    /// A peer was lost, refused, or never came.
+    Fault(Fault),
+    /// A limit, here or in a peer, and the peers did not all report within [`GRACE`].
+    Limit(Limit),
+}
+
+/// What the caller tells the coordinator.
+enum Order {
+    Exchange(RoundReport),
+    Finish,
+}
+
+/// The coordinator's answer to an [`Order::Exchange`].
+type Reply = Result<Vec<RoundReport>, Abandon>;
+
+/// A search in rounds on a cluster: see the module docs.
+pub(crate) struct Rounds {
+    cluster: Cluster,
+    latch: Arc<Latch>,
+    /// The current round's cut-off: the first task whose tasks after it need no search.
+    cutoff: Arc<AtomicUsize>,
+    orders: mpsc::Sender<Order>,
+    replies: mpsc::Receiver<Reply>,
+    launched: Launched<bool>,
+    /// When this process first saw a limit while waiting for the coordinator.
+    stopped_at: Option<Instant>,
+}
+
+impl Rounds {
+    /// Connects the processes of `cluster` (each pair checking `fingerprint`, the search's) and
+    /// starts this process's coordinator. `latch` is the search's: a peer's halt trips it, and a
+    /// lost peer trips it too, so that the search's threads stop.
+    pub(crate) fn start(
+        cluster: &Cluster,
+        limits: &Limits,
+        latch: Arc<Latch>,
+        fingerprint: u64,
+    ) -> Result<Rounds, Halted> {
+        let mut cluster = cluster.clone();
+        cluster.workers = 1;
+        let cutoff = Arc::new(AtomicUsize::new(usize::MAX));
+        let (orders, inbox) = mpsc::channel();
+        let (reply, replies) = mpsc::channel();
+        // The body is `Fn`, called once here (one worker): what it moves in, it takes out.
+        let once = Mutex::new(Some((inbox, reply)));
+        let (body_cutoff, body_latch) = (cutoff.clone(), latch.clone());
+        let body = move |worker: &mut timely::worker::Worker| {
+            let (inbox, reply) = once.lock().unwrap_or_else(|e| e.into_inner()).take()?;
+            coordinate(worker, &body_latch, &body_cutoff, inbox, reply)
+        };
+        let launched =
+            launch(&cluster, limits, &latch, fingerprint, body).map_err(|f| match f {
+                Failure::Fault(fault) => Halted::Fault(fault),
+                Failure::Limit(limit) => Halted::Limit(limit),
+            })?;
+        Ok(Rounds {
+            cluster,
+            latch,
+            cutoff,
+            orders,
+            replies,
+            launched,
+            stopped_at: None,
+        })
+    }
+
+    /// The current round's cut-off (`usize::MAX` at its start): the search's threads lower it
+    /// when a task holds the goals asked for, and stop the tasks after it; the coordinator tells
+    /// the peers, and lowers it for theirs.
+    pub(crate) fn cutoff(&self) -> &AtomicUsize {
+        &self.cutoff
+    }
+
+    /// Ends the round with this process's `report`: every process's, in process order, once all
+    /// have come. The cut-off is then reset for the next round.
+    pub(crate) fn exchange(&mut self, mut report: RoundReport) -> Result<Vec<RoundReport>, Halted> {
+        report.from = self.cluster.process as u32;
+        if self.orders.send(Order::Exchange(report)).is_err() {
+            return Err(self.lost());
+        }
+        loop {
+            match self.replies.recv_timeout(Duration::from_millis(50)) {
+                Ok(Ok(reports)) => return Ok(reports),
+                Ok(Err(Abandon::Limit)) => return Err(self.limit()),
+                Ok(Err(Abandon::Fault)) | Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(self.lost());
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+            }
+            if let Some(fault) = fault::take(&self.cluster) {
+                return Err(Halted::Fault(fault));
+            }
+            // A coordinator that cannot even poll in time (far more threads than cores).
+            if self.latch.check().is_err()
+                && (self.stopped_at.get_or_insert_with(Instant::now)).elapsed() > GRACE + HEARTBEAT
+            {
+                return Err(self.limit());
+            }
+        }
+    }
+
+    /// Ends the search: the coordinator closes its side, and after a clean end this process
+    /// waits for the connections to close in order (see [`Launched::shut_down`]).
+    pub(crate) fn finish(mut self) -> Result<(), Fault> {
+        let _ = self.orders.send(Order::Finish);
+        loop {
+            match self
+                .launched
+                .outcomes
+                .recv_timeout(Duration::from_millis(50))
+            {
+                Ok(Some(true)) => break,
+                // Left behind at a limit: the peers are not waited for.
+                Ok(Some(false)) => return Ok(()),
+                Ok(None) | Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(match self.lost() {
+                        Halted::Fault(fault) => fault,
+                        Halted::Limit(_) => unreachable!("lost() is a fault"),
+                    });
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+            }
+            if let Some(fault) = fault::take(&self.cluster) {
+                return Err(fault);
+            }
+            if self.latch.check().is_err()
+                && (self.stopped_at.get_or_insert_with(Instant::now)).elapsed() > GRACE + HEARTBEAT
+            {
+                return Ok(());
+            }
+        }
+        (self.launched).shut_down(&self.cluster, &self.latch, &mut self.stopped_at)
+    }
+
+    /// The fault that ended the coordinator.
+    fn lost(&self) -> Halted {
+        std::thread::sleep(Duration::from_millis(50));
+        Halted::Fault(
+            fault::take(&self.cluster)
+                .unwrap_or_else(|| Fault("the coordinator stopped without a result".into())),
+        )
+    }
+
+    /// The limit that stopped the run.
+    fn limit(&self) -> Halted {
+        Halted::Limit(self.latch.reason().unwrap_or(Limit::Interrupted))
+    }
+}
+
+/// The coordinator: relays cut-offs, halts and heartbeats while the search runs, and exchanges
+/// the round reports when told. Its outcome: whether it ended cleanly (`None`: the run failed).
+fn coordinate(
+    worker: &mut timely::worker::Worker,
+    latch: &Latch,
+    cutoff: &AtomicUsize,
+    inbox: mpsc::Receiver<Order>,
+    reply: mpsc::Sender<Reply>,
+) -> Option<bool> {
+    let processes = worker.peers();
+    let me = worker.index();
+    let mut node = Node::new(worker, Part::default(), Plan::new(0, processes), 1, latch);
+    let mut round = 0u32;
+    // The lowest cut-off the peers know of this round (theirs or ours).
+    let mut known = usize::MAX;
+    loop {
+        if fault::aborted() {
+            // The search's threads stop at their next poll; the caller reports the fault.
+            latch.trip(Limit::Interrupted);
+            return None;
+        }
+        node.poll();
+        // The peers' cut-offs: this round's lowered here, a later round's kept for it (a peer
+        // may start the next round first), an earlier round's dropped.
+        let cutoffs = std::mem::take(&mut node.part.borrow_mut().cutoffs);
+        for (r, task) in cutoffs {
+            let task = usize::try_from(task).unwrap_or(usize::MAX);
+            if r == round {
+                cutoff.fetch_min(task, Relaxed);
+                known = known.min(task);
+            } else if r > round {
+                node.part.borrow_mut().cutoffs.push((r, task as u64));
+            }
+        }
+        let ours = cutoff.load(Relaxed);
+        if ours < known {
+            known = ours;
+            for to in (0..processes).filter(|&p| p != me) {
+                node.send(
+                    to,
+                    Body::Cutoff {
+                        round,
+                        task: ours as u64,
+                    },
+                );
+            }
+        }
+        match inbox.try_recv() {
+            Ok(Order::Exchange(report)) => {
+                let all = node.exchange(Body::Round(Box::new(report)), |part| {
+                    std::mem::take(&mut part.rounds)
+                });
+                let failed = match all {
+                    Ok(mut all) => {
+                        all.sort_by_key(|r| r.from);
+                        round += 1;
+                        known = usize::MAX;
+                        cutoff.store(usize::MAX, Relaxed);
+                        let _ = reply.send(Ok(all));
+                        continue;
+                    }
+                    Err(abandon) => abandon,
+                };
+                let clean = match failed {
+                    Abandon::Fault => None,
+                    Abandon::Limit => Some(false),
+                };
+                let _ = reply.send(Err(failed));
+                return clean;
+            }
+            Ok(Order::Finish) | Err(mpsc::TryRecvError::Disconnected) => break,
+            Err(mpsc::TryRecvError::Empty) => {}
+        }
+        // Parks (woken by incoming messages) rather than spinning: the search has the cores.
+        node.worker.step_or_park(Some(Duration::from_millis(1)));
+    }
+    match node.drain() {
+        Ok(()) => Some(true),
+        Err(Abandon::Limit) => Some(false),
+        Err(Abandon::Fault) => None,
+    }
+}
