@@ -67,6 +67,11 @@
 //! the threads came: the node loop is generic over how it counts and polls (`Pace`), and a run
 //! on one thread never reaches the parallel module.
 //!
+//! Processes ([`SearchOptions::cluster`](crate::options::SearchOptions::cluster), `solve
+//! --processes P`): every process splits each iteration alike and searches its share of the
+//! tasks on its threads; the processes meet once an iteration, and the answer is again the
+//! one-thread run's ([`cluster`]'s module docs).
+//!
 //! Symmetric starts ([`solve_symmetric`], for spaces with [`Symmetric`]; a plugin opts in with
 //! `Kit::symmetric_roots`): of the start's successors, those in the symmetry class of an earlier
 //! one are not searched. A symmetry maps moves to moves and goals to goals, so a state and its

@@ -1,5 +1,9 @@
 //! The whole-space sweep of [`layers`] on timely dataflow: worker threads in one process, or
-//! processes on several machines, each worker holding one slice of the bitsets.
+//! processes on several machines, each worker holding one slice of the bitsets. The same
+//! machinery (connections, greeting, framing checks, heartbeats, faults) also carries IDA*
+//! across processes ([`idastar::cluster`](crate::search::idastar::cluster)), whose search runs
+//! on the caller's threads while one timely worker per process relays what the processes say
+//! (`rounds.rs`).
 //!
 //! # Overview
 //!
@@ -103,7 +107,9 @@
 //! | file | holds |
 //! |---|---|
 //! | `mod.rs` | [`Cluster`] (from the flags and a hostfile), the results, the entry points |
-//! | `run.rs` | one process's run: connect, start the workers, wait for them, a fault or a limit |
+//! | `launch.rs` | timely started: the processes connected, the workers given a body, the shutdown |
+//! | `run.rs` | one process's sweep: its checks, its workers, the wait for them, a fault or a limit |
+//! | `rounds.rs` | a search in rounds (IDA* across processes): the coordinator and the exchange |
 //! | `net.rs` | the TCP connections: handshake and fingerprint, sockets that time out on silence |
 //! | `framing.rs` | timely's framing checked as a peer's bytes arrive, and the cap on a message |
 //! | `fault.rs` | the panic hook that turns a lost peer into a [`Fault`] |

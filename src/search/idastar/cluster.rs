@@ -368,3 +368,35 @@ fn decide<P: StateSpace>(
         },
     )
 }
+
+#[cfg(all(test, feature = "cluster"))]
+mod tests {
+    use super::*;
+    use crate::space::Indexed;
+    use crate::toys::heuristic::{Slide, SlideManhattan};
+
+    #[test]
+    fn paths_travel_as_ordinals_and_only_a_path_to_a_goal_replays() {
+        let limits = Limits::default();
+        let options = SearchOptions::default();
+        let mut solved = 0;
+        for start in [5, 77, 301, 600].map(|i| Slide.state(i)) {
+            let report = super::super::solve(&Slide, &SlideManhattan, start, &limits, &options);
+            let Outcome::Solved(path) = report.outcome else {
+                continue;
+            };
+            solved += 1;
+            let sent = ordinals(&Slide, &path);
+            assert_eq!(sent.len(), path.len());
+            assert_eq!(replay(&Slide, start, &sent), Some(path.clone()));
+            if let Some((_, short)) = sent.split_last() {
+                // One move short of the goal, or a successor that is not there: no path.
+                assert_eq!(replay(&Slide, start, short), None);
+                let mut wrong = sent.clone();
+                wrong[0] = 99;
+                assert_eq!(replay(&Slide, start, &wrong), None);
+            }
+        }
+        assert!(solved >= 2, "{solved}");
+    }
+}
