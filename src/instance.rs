@@ -282,6 +282,30 @@ impl Instance {
         ))
     }
 
+    /// [`engine_for`](Self::engine_for) with every option checked against the engine: an
+    /// engine that runs in one process refuses [`SearchOptions::cluster`] in one line, naming
+    /// those that do not. Checked before any work.
+    pub fn engine_with(&self, mode: Mode, options: &SearchOptions) -> Result<Mode> {
+        let engine = self.engine_for(mode, options.solutions)?;
+        let runs_across = |e: &Engine| e.options.contains(&"cluster");
+        if options.cluster.is_none() || self.engine(engine).is_some_and(runs_across) {
+            return Ok(engine);
+        }
+        let across: Vec<&str> = (self.engines().into_iter())
+            .filter(|e| runs_across(e))
+            .map(|e| e.mode.name())
+            .collect();
+        let message = match across.is_empty() {
+            true => format!("no engine of {} searches across processes", self.description),
+            false => format!(
+                "the {engine} engine runs in one process; these search across processes here: \
+                 {} (--mode)",
+                across.join(", ")
+            ),
+        };
+        Err(Error::input(Location::flag("--processes"), message))
+    }
+
     /// Parses `board` and solves it with `mode` within `limits`, as `options` ask. `auto` runs
     /// the engine it stands for; the solution names that engine and carries `"auto": true`.
     /// With [`SearchOptions::solutions`] above 1, the engine must list solutions
@@ -297,30 +321,12 @@ impl Instance {
         self.check_mode(mode).map_err(|e| {
             Error::input(Location::file(&board.file).with_key("mode"), e.to_string())
         })?;
-        let engine = self.engine_for(mode, options.solutions)?;
+        let engine = self.engine_with(mode, options)?;
         let (about, solve) = self
             .engines
             .iter()
             .find(|(e, _)| e.mode == engine)
             .expect("checked: the instance has this engine");
-        if options.cluster.is_some() && !about.options.contains(&"cluster") {
-            let across: Vec<&str> = (self.engines().into_iter())
-                .filter(|e| e.options.contains(&"cluster"))
-                .map(|e| e.mode.name())
-                .collect();
-            let message = match across.is_empty() {
-                true => format!(
-                    "no engine of {} searches across processes",
-                    self.description
-                ),
-                false => format!(
-                    "the {engine} engine runs in one process; these search across processes \
-                     here: {} (--mode)",
-                    across.join(", ")
-                ),
-            };
-            return Err(Error::input(Location::flag("--processes"), message));
-        }
         let mut solution = solve(board, limits, options, &self.cache)?;
         solution.mode = engine;
         solution.asked = options.solutions.max(1);

@@ -127,7 +127,7 @@ pub fn run(args: SolveArgs, registry: &Registry) -> Result<Exit, Error> {
         .with_cache(args.cache.cache());
     let mode = args.mode.resolve(&instance)?;
     // An engine that gives one solution when more are asked: refused before any work.
-    instance.engine_for(mode, options.solutions)?;
+    instance.engine_with(mode, &options)?;
     if let Some(path) = &args.boards {
         return boards_batch(&instance, mode, &limits, &options, path, out);
     }
