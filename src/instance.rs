@@ -296,7 +296,10 @@ impl Instance {
             .map(|e| e.mode.name())
             .collect();
         let message = match across.is_empty() {
-            true => format!("no engine of {} searches across processes", self.description),
+            true => format!(
+                "no engine of {} searches across processes",
+                self.description
+            ),
             false => format!(
                 "the {engine} engine runs in one process; these search across processes here: \
                  {} (--mode)",

@@ -227,3 +227,15 @@ fn an_engine_of_one_process_refuses_the_flags() {
         );
     }
 }
+
+#[test]
+fn peers_searching_longer_than_the_peer_timeout_are_not_taken_for_lost() {
+    // An iteration sends nothing but heartbeats: they must leave when due, not at its end.
+    let (_files, zero, one) = hard_pair(&["--peer-timeout", "1s", "--time-limit", "4s"]);
+    let (code, stdout, stderr) = finish(zero);
+    assert_eq!(code, Some(4), "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(json["limit"], "time limit 4s reached", "{json}");
+    let (code, _, stderr) = finish(one);
+    assert_eq!(code, Some(4), "{stderr}");
+}

@@ -45,7 +45,10 @@ pub(super) struct Node<'w, 'l> {
     pub(super) part: Rc<RefCell<Part>>,
     pub(super) plan: Plan,
     pub(super) me: usize,
+    /// The round (closed by [`barrier`](Self::barrier)) and the beat within it: the input's
+    /// time is `round << 32 | beat` (see [`send`](Self::send)).
     epoch: u64,
+    beat: u64,
     exchanged: u64,
     /// Counts the expansion's work; [`poll`](Self::poll) when it says a poll is due.
     pub(super) ticker: Ticker<'l>,
@@ -119,6 +122,7 @@ impl<'w, 'l> Node<'w, 'l> {
             plan,
             me,
             epoch: 0,
+            beat: 0,
             exchanged: 0,
             ticker: latch.ticker(),
             halted: None,
@@ -166,13 +170,17 @@ impl Node<'_, '_> {
             Body::Words { words, .. } => 8 * words.len() as u64 + 16,
             Body::Indices(bytes) => bytes.len() as u64 + 8,
             Body::Summary(_) | Body::Round(_) => 0,
-            // Sent at once, like states: they are urgent.
+            // Urgent: sent now. Timely's exchange keeps what an input sends in a buffer per
+            // worker until the buffer fills or the input's time advances, so the time advances
+            // by a beat within the round: without it, a heartbeat waited for the end of the
+            // round, and a peer searching longer than the peer timeout was taken for lost.
             Body::Halt(_) | Body::Heartbeat | Body::Cutoff { .. } => {
                 input.send(Message {
                     to: to as u32,
                     body,
                 });
-                input.flush();
+                self.beat += 1;
+                input.advance_to(self.epoch << 32 | self.beat);
                 return;
             }
         };
@@ -181,8 +189,8 @@ impl Node<'_, '_> {
             to: to as u32,
             body,
         });
-        // A batch of states is 8 KiB or so: worth sending now, so that it travels while this
-        // worker goes on expanding, rather than waiting in the input's buffer for the barrier.
+        // A batch of states is 8 KiB or so: handed to the exchange now, where it leaves with
+        // the next batches for its worker once they fill a buffer (or at the barrier).
         if bytes > 0 {
             input.flush();
         }
@@ -209,11 +217,12 @@ impl Node<'_, '_> {
     /// of it has been received.
     fn barrier(&mut self) -> Result<(), Abandon> {
         self.epoch += 1;
+        self.beat = 0;
+        let time = self.epoch << 32;
         if let Some(input) = &mut self.input {
-            input.advance_to(self.epoch);
+            input.advance_to(time);
         }
-        let epoch = self.epoch;
-        self.wait(|node| !node.probe.less_than(&epoch))
+        self.wait(|node| !node.probe.less_than(&time))
     }
 
     /// Sends `summary` to every worker, closes the round, and returns every worker's, by worker.

@@ -240,7 +240,7 @@ fn on_cluster<P: StateSpace, H: Heuristic<P> + ?Sized, C: Carry>(
             all.peak_frontier = all.peak_frontier.max(r.peak_frontier);
         }
         parallel::add(&mut stats, &all, threshold);
-        match decide(space, start, options.solutions, &reports)? {
+        match decide(space, start, options.solutions, threshold, &reports)? {
             Decision::Solved(mut paths) => {
                 let first = paths.remove(0);
                 break (Outcome::Solved(first), paths);
@@ -321,14 +321,17 @@ enum Decision<S, M> {
     Deeper(u32),
 }
 
-/// The decision after an iteration from every process's `reports`: the goals of the earliest
-/// tasks, joined in task order up to `wanted`, when every task before them ended; a path that
-/// does not replay to a goal is a fault of the process that sent it.
+/// The decision after the iteration at `threshold` from every process's `reports`: the goals of
+/// the earliest tasks, joined in task order up to `wanted`, when every task before them ended.
+/// A path that does not replay to a goal in `threshold` moves (every goal an iteration finds is
+/// that far: a nearer one would have been found by an earlier iteration) is a fault of the
+/// process that sent it.
 #[cfg(feature = "cluster")]
 fn decide<P: StateSpace>(
     space: &P,
     start: P::State,
     wanted: usize,
+    threshold: u32,
     reports: &[RoundReport],
 ) -> Result<Decision<P::State, P::Move>, Fault> {
     let open = reports.iter().filter_map(|r| r.open).min();
@@ -345,11 +348,13 @@ fn decide<P: StateSpace>(
         if paths.len() >= wanted.max(1) {
             break;
         }
-        let path = replay(space, start, ordinals).ok_or_else(|| {
-            Fault(format!(
-                "process {from} sent a path that does not reach a goal"
-            ))
-        })?;
+        let path = (replay(space, start, ordinals))
+            .filter(|path| path.len() == threshold as usize)
+            .ok_or_else(|| {
+                Fault(format!(
+                    "process {from} sent a path that does not reach a goal in {threshold} moves"
+                ))
+            })?;
         paths.push(path);
     }
     Ok(
