@@ -704,7 +704,10 @@ pub(crate) fn make<P: StateSpace + Send + 'static>(caps: &Arc<Caps<P>>) -> Optio
     let roots = caps.representative;
     Some(Box::new(move |space, start, limits, options, cache| {
         let report = guided(&lazy, limits, cache, |h| {
-            solve_with(space, h, start, limits, options, roots)
+            // Compiled for the heuristic's own type where it offers that (its calls inlined
+            // into the node loop: Heuristic::idastar), else over the trait object.
+            h.idastar(space, start, limits, options, roots)
+                .unwrap_or_else(|| solve_with(space, h, start, limits, options, roots))
         });
         (report, None)
     }))
