@@ -452,8 +452,14 @@ pub trait Heuristic<P: StateSpace + ?Sized>: Sync {
     /// last [`advance`](Self::advance)): for an estimate that is a sum of parts of which a move
     /// changes only some (additive pattern databases: Korf & Felner's incremental sums), so
     /// that only those are projected and read again. IDA* calls it for every successor of the
-    /// node it expands, with that node's memo (the root's from [`memo`]). By default
-    /// [`prefetch`](Self::prefetch), the parent ignored.
+    /// node it expands, with that node's memo (the root's from [`memo`]), into `memo`, the
+    /// search's slot for the successor. By default [`prefetch`](Self::prefetch), the parent
+    /// ignored.
+    ///
+    /// Written into the caller's slot rather than returned: a memo returned from a call that
+    /// is not inlined comes back through a temporary in memory, written a word at a time and
+    /// copied on 16 bytes at a time, and each such copy waited for the words to reach the
+    /// cache (a store that cannot forward to the wider load) once a successor.
     #[inline]
     fn prefetch_successor(
         &self,
@@ -462,9 +468,10 @@ pub trait Heuristic<P: StateSpace + ?Sized>: Sync {
         parent_memo: &Prefetched,
         mv: P::Move,
         state: P::State,
-    ) -> Prefetched {
+        memo: &mut Prefetched,
+    ) {
         let _ = (parent, parent_memo, mv);
-        self.prefetch(space, state)
+        *memo = self.prefetch(space, state);
     }
 
     /// One stage of a staged estimate of `state`, after [`prefetch`](Self::prefetch): `Some` of

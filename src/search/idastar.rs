@@ -499,9 +499,16 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace, C: Carry> Search<'a, 
 
         let mut result = Ok(());
         for child in &successors {
-            let (mv, next) = (child.mv, child.state);
-            self.path.push(Step { mv, state: next });
-            result = self.visit(next, Some(mv), g + 1, &child.memo);
+            // The step made from the child after the room for it, not before: `push` takes a
+            // value made before it may grow the vector, so the 26-byte state went through a
+            // temporary on the stack (two overlapping 16-byte stores), and the copy from it
+            // waited for the stores to reach the cache; `resize_with` makes it in place.
+            let level = self.path.len();
+            self.path.resize_with(level + 1, || Step {
+                mv: child.mv,
+                state: child.state,
+            });
+            result = self.visit(child.state, Some(child.mv), g + 1, &child.memo);
             if result.is_err() {
                 break; // keep the branch in `path`: it is the answer or irrelevant
             }
@@ -567,11 +574,14 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace, C: Carry> Search<'a, 
                     }
                     classes.push(class);
                 }
-                prefetched.push(if C::CARRIES {
-                    heuristic.prefetch_successor(space, state, parent_memo, m, t)
+                if C::CARRIES {
+                    // Written in place (see Heuristic::prefetch_successor), not copied in.
+                    prefetched.push(Prefetched::NONE);
+                    let memo = prefetched.last_mut().expect("just pushed");
+                    heuristic.prefetch_successor(space, state, parent_memo, m, t, memo);
                 } else {
-                    heuristic.prefetch(space, t)
-                });
+                    prefetched.push(heuristic.prefetch(space, t));
+                }
                 successors.push(Child {
                     mv: m,
                     state: t,

@@ -211,8 +211,9 @@ impl<P: StateSpace + ?Sized, H: Heuristic<P> + ?Sized> Heuristic<P> for Box<H> {
         parent_memo: &Prefetched,
         mv: P::Move,
         state: P::State,
-    ) -> Prefetched {
-        (**self).prefetch_successor(space, parent, parent_memo, mv, state)
+        memo: &mut Prefetched,
+    ) {
+        (**self).prefetch_successor(space, parent, parent_memo, mv, state, memo)
     }
 
     #[inline]

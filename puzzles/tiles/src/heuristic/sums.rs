@@ -121,24 +121,26 @@ impl Sums {
         })
     }
 
-    /// The memo of a successor `board` of `parent` by `slide`, from `parent`'s memo: the
-    /// parent's entries and positions, the tile moved, the changed groups projected and their
-    /// entries prefetched; `None` when the parent's memo is incomplete (estimate the successor
-    /// in full).
-    #[inline]
+    /// Writes into `memo` the memo of a successor `board` of `parent` by `slide`, from
+    /// `parent`'s memo: the parent's entries and positions, the tile moved, the changed groups
+    /// projected and their entries prefetched; [`Prefetched::NONE`] when the parent's memo is
+    /// incomplete (estimate the successor in full). Into the caller's slot, in whole words, not
+    /// returned: see [`Heuristic::prefetch_successor`](statespace::space::Heuristic::prefetch_successor).
+    #[inline(always)]
     pub(crate) fn successor(
         &self,
         databases: &[PatternDatabase<TileGroup>],
         parent: (&Board, &Prefetched),
         slide: Slide,
-    ) -> Option<Prefetched> {
+        memo: &mut Prefetched,
+    ) {
         #[cfg(target_arch = "x86_64")]
         if self.popcnt {
             // SAFETY: `popcnt` is set only where the processor has the instruction (asked in
             // `new`).
-            return unsafe { self.successor_popcnt(databases, parent, slide) };
+            return unsafe { self.successor_popcnt(databases, parent, slide, memo) };
         }
-        self.successor_with::<Table>(databases, parent, slide)
+        self.successor_with::<Table>(databases, parent, slide, memo)
     }
 
     /// [`successor`](Self::successor) compiled with `popcnt`: the ranks count bits in one
@@ -150,8 +152,9 @@ impl Sums {
         databases: &[PatternDatabase<TileGroup>],
         parent: (&Board, &Prefetched),
         slide: Slide,
-    ) -> Option<Prefetched> {
-        self.successor_with::<super::group_rank::Popcnt>(databases, parent, slide)
+        memo: &mut Prefetched,
+    ) {
+        self.successor_with::<super::group_rank::Popcnt>(databases, parent, slide, memo)
     }
 
     /// [`successor`](Self::successor) with the ranks' popcounts by `C`.
@@ -161,21 +164,23 @@ impl Sums {
         databases: &[PatternDatabase<TileGroup>],
         parent: (&Board, &Prefetched),
         slide: Slide,
-    ) -> Option<Prefetched> {
-        let (board, memo) = parent;
-        let [entries, _, low, high] = memo.0;
+        memo: &mut Prefetched,
+    ) {
+        let (board, parent_memo) = parent;
+        let [mut entries, _, low, high] = parent_memo.0;
         if low & (VALID | COMPLETE) != VALID | COMPLETE {
-            return None;
+            *memo = Prefetched::NONE;
+            return;
         }
         let positions = Place::of(slide.tile).set(join(low & !COMPLETE, high), board.blank);
         let (low, high) = (positions as u64, (positions >> 64) as u64);
-        let mut next = Prefetched([entries, 0, low, high], memo.1);
+        let mut pending = 0u64;
         let g = self.group[slide.tile as usize];
         if g != NO_GROUP {
             let places = self.direct[g as usize].iter();
             let index = self.ranks[g as usize].rank::<C>(places.map(|p| p.get(positions)));
-            next.0[1] |= u64::from(self.pend(databases, g, index));
-            next.0[0] |= u64::from(UNKNOWN) << (8 * g); // until read
+            pending |= u64::from(self.pend(databases, g, index));
+            entries |= u64::from(UNKNOWN) << (8 * g); // until read
         }
         if let Some(t) = &self.transpose {
             // Projected now, though read only if the direct sum does not cut the successor: in
@@ -188,11 +193,11 @@ impl Sums {
                 let places = self.reflected[rg as usize].iter();
                 let cells = places.map(|p| t.cell(p.get(positions)));
                 let index = self.ranks[rg as usize].rank::<C>(cells);
-                next.0[1] |= u64::from(self.pend(databases, rg, index)) << 32;
-                next.0[0] |= u64::from(UNKNOWN) << (32 + 8 * rg);
+                pending |= u64::from(self.pend(databases, rg, index)) << 32;
+                entries |= u64::from(UNKNOWN) << (32 + 8 * rg);
             }
         }
-        Some(next)
+        *memo = Prefetched([entries, pending, low, high], parent_memo.1);
     }
 
     /// The pending half-word of group `g` at table index `index`, its entry prefetched.
@@ -338,7 +343,7 @@ mod tests {
     use statespace::options::SearchOptions;
     use statespace::random::Lcg;
     use statespace::search::{Outcome, idastar};
-    use statespace::space::{Heuristic, StateSpace, memo};
+    use statespace::space::{Heuristic, Prefetched, StateSpace, memo};
 
     /// The 15-puzzle's 5-5-5 databases, reflected and not, and its start after `steps` random
     /// slides from the goal.
@@ -376,7 +381,8 @@ mod tests {
                 for &(m, t) in &moves {
                     let exact = h.estimate(&tiles, t);
                     for limit in [u32::MAX, exact + 1, exact, exact.saturating_sub(1), 0] {
-                        let mut child = h.prefetch_successor(&tiles, board, &memo_of_board, m, t);
+                        let mut child = Prefetched::NONE;
+                        h.prefetch_successor(&tiles, board, &memo_of_board, m, t, &mut child);
                         let got = h.advance(&tiles, t, &mut child, limit).unwrap();
                         if exact < limit {
                             assert_eq!(got, exact, "{t:?} at limit {limit}");
@@ -386,7 +392,8 @@ mod tests {
                     }
                 }
                 let (m, t) = moves[rng.below(moves.len())];
-                let mut child = h.prefetch_successor(&tiles, board, &memo_of_board, m, t);
+                let mut child = Prefetched::NONE;
+                h.prefetch_successor(&tiles, board, &memo_of_board, m, t, &mut child);
                 h.advance(&tiles, t, &mut child, u32::MAX).unwrap();
                 (board, memo_of_board) = (t, child);
             }
@@ -411,19 +418,22 @@ mod tests {
                 tiles.successors(board, &mut |m, t| moves.push((m, t)));
                 for &(m, _) in &moves {
                     let parent = (&board, &memo_of_board);
-                    let portable = sums.successor_with::<Table>(databases, parent, m);
-                    assert!(portable.is_some(), "a complete memo's successor");
-                    let counted = sums.successor_with::<Popcnt>(databases, parent, m);
+                    let (mut portable, mut counted) = (Prefetched::NONE, Prefetched::NONE);
+                    sums.successor_with::<Table>(databases, parent, m, &mut portable);
+                    assert_ne!(portable, Prefetched::NONE, "a complete memo's successor");
+                    sums.successor_with::<Popcnt>(databases, parent, m, &mut counted);
                     assert_eq!(portable, counted, "{board:?} {m:?}");
                     #[cfg(target_arch = "x86_64")]
                     if has_popcnt() {
+                        let mut fast = Prefetched::NONE;
                         // SAFETY: the processor has `popcnt` (asked just above).
-                        let fast = unsafe { sums.successor_popcnt(databases, parent, m) };
+                        unsafe { sums.successor_popcnt(databases, parent, m, &mut fast) };
                         assert_eq!(portable, fast, "{board:?} {m:?}");
                     }
                 }
                 let (m, t) = moves[rng.below(moves.len())];
-                let mut child = h.prefetch_successor(&tiles, board, &memo_of_board, m, t);
+                let mut child = Prefetched::NONE;
+                h.prefetch_successor(&tiles, board, &memo_of_board, m, t, &mut child);
                 h.advance(&tiles, t, &mut child, u32::MAX).unwrap();
                 (board, memo_of_board) = (t, child);
             }
