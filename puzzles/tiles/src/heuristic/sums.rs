@@ -83,8 +83,9 @@ pub(crate) struct Sums {
     /// The bytes of a half of the entries word that hold the groups' entries.
     used: u32,
     transpose: Option<Transpose>,
-    /// Whether the processor has `popcnt` (then successors are made by the copy compiled
-    /// with it).
+    /// Whether the processor has `popcnt` and a rank counts bits (then successors are made by
+    /// the copy compiled with it; the 24-puzzle's six-tile ranks compare instead, and its
+    /// successors are made by the portable code, inlined into the node loop).
     popcnt: bool,
 }
 
@@ -138,7 +139,10 @@ impl Sums {
             reflected,
             ranks,
             transpose: transpose.cloned(),
-            popcnt: super::group_rank::has_popcnt(),
+            popcnt: super::group_rank::has_popcnt()
+                && ranks[..databases.len()]
+                    .iter()
+                    .any(GroupRank::uses_popcount),
         })
     }
 
