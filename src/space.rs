@@ -518,8 +518,9 @@ pub trait Heuristic<P: StateSpace + ?Sized>: Sync {
     /// and [`advance`](Self::advance) is a call through the vtable, the state passed through a
     /// copy on the stack and the memo returned through memory, where the node loop compiled for
     /// the heuristic's type inlines them and keeps both in registers: on the 24-puzzle, whose
-    /// incremental sums cost a few dozen instructions a successor, the calls and their copies
-    /// were a fifth of the search. A heuristic that cheap implements this as
+    /// incremental sums cost a few hundred instructions a successor, the search compiled for
+    /// the heuristic took 7 % less CPU (and let the memo be written in place and the estimate
+    /// inlined, more). A heuristic that cheap implements this as
     /// `Some(idastar::solve_with(space, self, start, limits, options, root_classes))`; the
     /// search is the same generic code, so the answer and the node counts are the same.
     /// By default `None`: IDA* runs over the trait object.

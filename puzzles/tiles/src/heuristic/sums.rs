@@ -27,10 +27,12 @@
 //! group's cells go from them straight into its rank ([`GroupRank`], place values) with no
 //! array between: an array of cells written a byte at a time and read back as a word, or the
 //! position words written one and read as a pair, made the processor wait for the store to
-//! reach the cache (a failed store-to-load forward) three times a successor. The rank's
-//! popcounts use `popcnt` where the processor has it (asked once, in [`Sums::new`]: the
-//! successor is then made by a copy of the code compiled with it), else two reads of a table;
-//! the same indices either way.
+//! reach the cache (a failed store-to-load forward) three times a successor. The memo is
+//! written into IDA*'s slot for the successor, whole words, not returned through a temporary.
+//! A rank of six tiles (the 24-puzzle's) counts by comparisons, and the successor is then
+//! plain code, inlined into the node loop; other ranks' popcounts use `popcnt` where the
+//! processor has it (asked once, in [`Sums::new`]: the successor is then made by a copy of the
+//! code compiled with it), else two reads of a table; the same indices either way.
 
 use super::group::{MAX_GROUP, TileGroup};
 use super::group_rank::{Count, GroupRank, Table};

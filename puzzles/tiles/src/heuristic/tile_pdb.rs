@@ -197,7 +197,7 @@ impl Heuristic<Tiles> for TilePdb {
         Some(h)
     }
 
-    /// IDA* compiled for this type: the incremental sums' few dozen instructions a successor
+    /// IDA* compiled for this type: the incremental sums' few hundred instructions a successor
     /// inlined into the node loop, not called through the engine table's trait object (the
     /// same search: [`Heuristic::idastar`]).
     fn idastar(
