@@ -352,9 +352,10 @@ impl<'v, P: StateSpace> Heuristic<Viewed<'v, P>> for Through<'_, P> {
         parent_memo: &crate::space::Prefetched,
         mv: P::Move,
         state: P::State,
-    ) -> crate::space::Prefetched {
+        memo: &mut crate::space::Prefetched,
+    ) {
         self.0
-            .prefetch_successor(space.space, parent, parent_memo, mv, state)
+            .prefetch_successor(space.space, parent, parent_memo, mv, state, memo)
     }
 
     #[inline]

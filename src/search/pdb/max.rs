@@ -211,8 +211,9 @@ impl<P: StateSpace + ?Sized, H: Heuristic<P> + ?Sized> Heuristic<P> for Box<H> {
         parent_memo: &Prefetched,
         mv: P::Move,
         state: P::State,
-    ) -> Prefetched {
-        (**self).prefetch_successor(space, parent, parent_memo, mv, state)
+        memo: &mut Prefetched,
+    ) {
+        (**self).prefetch_successor(space, parent, parent_memo, mv, state, memo)
     }
 
     #[inline]
@@ -235,6 +236,20 @@ impl<P: StateSpace + ?Sized, H: Heuristic<P> + ?Sized> Heuristic<P> for Box<H> {
         limit: u32,
     ) -> u32 {
         (**self).estimate_prefetched(space, state, prefetched, limit)
+    }
+
+    fn idastar(
+        &self,
+        space: &P,
+        start: P::State,
+        limits: &crate::limit::Limits,
+        options: &crate::options::SearchOptions,
+        root_classes: Option<crate::search::idastar::Representative<P>>,
+    ) -> Option<crate::search::Report<P::State, P::Move>>
+    where
+        P: Sized,
+    {
+        (**self).idastar(space, start, limits, options, root_classes)
     }
 }
 

@@ -27,10 +27,12 @@
 //! group's cells go from them straight into its rank ([`GroupRank`], place values) with no
 //! array between: an array of cells written a byte at a time and read back as a word, or the
 //! position words written one and read as a pair, made the processor wait for the store to
-//! reach the cache (a failed store-to-load forward) three times a successor. The rank's
-//! popcounts use `popcnt` where the processor has it (asked once, in [`Sums::new`]: the
-//! successor is then made by a copy of the code compiled with it), else two reads of a table;
-//! the same indices either way.
+//! reach the cache (a failed store-to-load forward) three times a successor. The memo is
+//! written into IDA*'s slot for the successor, whole words, not returned through a temporary.
+//! A rank of six tiles (the 24-puzzle's) counts by comparisons, and the successor is then
+//! plain code, inlined into the node loop; other ranks' popcounts use `popcnt` where the
+//! processor has it (asked once, in [`Sums::new`]: the successor is then made by a copy of the
+//! code compiled with it), else two reads of a table; the same indices either way.
 
 use super::group::{MAX_GROUP, TileGroup};
 use super::group_rank::{Count, GroupRank, Table};
@@ -58,12 +60,20 @@ const PER_WORD: usize = 12;
 const POSITION_BITS: usize = 5;
 /// A tile in no group.
 const NO_GROUP: u8 = u8::MAX;
+/// The entries of the maps indexed by a tile or a cell: 32, a power of two above
+/// [`MAX_CELLS`], so that an index masked to five bits needs no bounds check in the hot path.
+const SLOTS: usize = 32;
 
 /// Which group and slot each tile (direct and reflected) is in; see the module docs.
 #[derive(Clone, Debug)]
 pub(crate) struct Sums {
     /// `group[t]`: the database of tile `t`, or [`NO_GROUP`].
-    group: [u8; MAX_CELLS],
+    group: [u8; SLOTS],
+    /// `reflected_group[t]`: the database of the reflected name of tile `t` (the group whose
+    /// reflected entry a slide of `t` changes), or [`NO_GROUP`] (or no reflection).
+    reflected_group: [u8; SLOTS],
+    /// `cell_image[c]`: the reflection of cell `c` (the identity without one).
+    cell_image: [u8; SLOTS],
     /// Each group's tiles, in its order (its databases' cells), as where their cells are in
     /// a memo ([`Place`]), and how many.
     direct: [[Place; MAX_GROUP]; MAX_GROUPS],
@@ -72,10 +82,12 @@ pub(crate) struct Sums {
     reflected: [[Place; MAX_GROUP]; MAX_GROUPS],
     /// Each group's rank (its database's index, computed here: see the module docs).
     ranks: [GroupRank; MAX_GROUPS],
-    groups: usize,
+    /// The bytes of a half of the entries word that hold the groups' entries.
+    used: u32,
     transpose: Option<Transpose>,
-    /// Whether the processor has `popcnt` (then successors are made by the copy compiled
-    /// with it).
+    /// Whether the processor has `popcnt` and a rank counts bits (then successors are made by
+    /// the copy compiled with it; the 24-puzzle's six-tile ranks compare instead, and its
+    /// successors are made by the portable code, inlined into the node loop).
     popcnt: bool,
 }
 
@@ -96,7 +108,7 @@ impl Sums {
         if !databases.iter().all(fits) {
             return None;
         }
-        let mut group = [NO_GROUP; MAX_CELLS];
+        let mut group = [NO_GROUP; SLOTS];
         let mut direct = [[Place::of(1); MAX_GROUP]; MAX_GROUPS];
         let mut reflected = [[Place::of(1); MAX_GROUP]; MAX_GROUPS];
         let mut ranks = [GroupRank::new(1, 0)?; MAX_GROUPS];
@@ -110,35 +122,52 @@ impl Sums {
                 reflected[g][i] = Place::of(transpose.map_or(tile, |t| t.tile(tile)));
             }
         }
+        let mut reflected_group = [NO_GROUP; SLOTS];
+        let mut cell_image: [u8; SLOTS] = std::array::from_fn(|c| c as u8);
+        if let Some(t) = transpose {
+            for tile in 1..MAX_CELLS as u8 {
+                reflected_group[tile as usize] = group[t.tile(tile) as usize];
+            }
+            for (cell, image) in cell_image.iter_mut().enumerate().take(MAX_CELLS) {
+                *image = t.cell(cell as u8);
+            }
+        }
         Some(Sums {
             group,
+            reflected_group,
+            cell_image,
+            used: u32::MAX >> (8 * (MAX_GROUPS - databases.len())),
             direct,
             reflected,
             ranks,
-            groups: databases.len(),
             transpose: transpose.cloned(),
-            popcnt: super::group_rank::has_popcnt(),
+            popcnt: super::group_rank::has_popcnt()
+                && ranks[..databases.len()]
+                    .iter()
+                    .any(GroupRank::uses_popcount),
         })
     }
 
-    /// The memo of a successor `board` of `parent` by `slide`, from `parent`'s memo: the
-    /// parent's entries and positions, the tile moved, the changed groups projected and their
-    /// entries prefetched; `None` when the parent's memo is incomplete (estimate the successor
-    /// in full).
-    #[inline]
+    /// Writes into `memo` the memo of a successor `board` of `parent` by `slide`, from
+    /// `parent`'s memo: the parent's entries and positions, the tile moved, the changed groups
+    /// projected and their entries prefetched; [`Prefetched::NONE`] when the parent's memo is
+    /// incomplete (estimate the successor in full). Into the caller's slot, in whole words, not
+    /// returned: see [`Heuristic::prefetch_successor`](statespace::space::Heuristic::prefetch_successor).
+    #[inline(always)]
     pub(crate) fn successor(
         &self,
         databases: &[PatternDatabase<TileGroup>],
         parent: (&Board, &Prefetched),
         slide: Slide,
-    ) -> Option<Prefetched> {
+        memo: &mut Prefetched,
+    ) {
         #[cfg(target_arch = "x86_64")]
         if self.popcnt {
             // SAFETY: `popcnt` is set only where the processor has the instruction (asked in
             // `new`).
-            return unsafe { self.successor_popcnt(databases, parent, slide) };
+            return unsafe { self.successor_popcnt(databases, parent, slide, memo) };
         }
-        self.successor_with::<Table>(databases, parent, slide)
+        self.successor_with::<Table>(databases, parent, slide, memo)
     }
 
     /// [`successor`](Self::successor) compiled with `popcnt`: the ranks count bits in one
@@ -150,8 +179,9 @@ impl Sums {
         databases: &[PatternDatabase<TileGroup>],
         parent: (&Board, &Prefetched),
         slide: Slide,
-    ) -> Option<Prefetched> {
-        self.successor_with::<super::group_rank::Popcnt>(databases, parent, slide)
+        memo: &mut Prefetched,
+    ) {
+        self.successor_with::<super::group_rank::Popcnt>(databases, parent, slide, memo)
     }
 
     /// [`successor`](Self::successor) with the ranks' popcounts by `C`.
@@ -161,38 +191,38 @@ impl Sums {
         databases: &[PatternDatabase<TileGroup>],
         parent: (&Board, &Prefetched),
         slide: Slide,
-    ) -> Option<Prefetched> {
-        let (board, memo) = parent;
-        let [entries, _, low, high] = memo.0;
+        memo: &mut Prefetched,
+    ) {
+        let (board, parent_memo) = parent;
+        let [mut entries, _, low, high] = parent_memo.0;
         if low & (VALID | COMPLETE) != VALID | COMPLETE {
-            return None;
+            *memo = Prefetched::NONE;
+            return;
         }
         let positions = Place::of(slide.tile).set(join(low & !COMPLETE, high), board.blank);
         let (low, high) = (positions as u64, (positions >> 64) as u64);
-        let mut next = Prefetched([entries, 0, low, high], memo.1);
-        let g = self.group[slide.tile as usize];
+        let mut pending = 0u64;
+        let g = self.group[usize::from(slide.tile) % SLOTS];
         if g != NO_GROUP {
             let places = self.direct[g as usize].iter();
             let index = self.ranks[g as usize].rank::<C>(places.map(|p| p.get(positions)));
-            next.0[1] |= u64::from(self.pend(databases, g, index));
-            next.0[0] |= u64::from(UNKNOWN) << (8 * g); // until read
+            pending |= u64::from(self.pend(databases, g, index));
+            entries |= u64::from(UNKNOWN) << (8 * g); // until read
         }
-        if let Some(t) = &self.transpose {
-            // Projected now, though read only if the direct sum does not cut the successor: in
-            // two stages (projected once the direct sum is read) it was no faster on the
-            // 24-puzzle, where more than half the successors need it.
-            let rg = self.group[t.tile(slide.tile) as usize];
-            if rg != NO_GROUP {
-                // The reflected group's cells: where the tiles whose reflected names are its
-                // tiles are, reflected.
-                let places = self.reflected[rg as usize].iter();
-                let cells = places.map(|p| t.cell(p.get(positions)));
-                let index = self.ranks[rg as usize].rank::<C>(cells);
-                next.0[1] |= u64::from(self.pend(databases, rg, index)) << 32;
-                next.0[0] |= u64::from(UNKNOWN) << (32 + 8 * rg);
-            }
+        // Projected now, though read only if the direct sum does not cut the successor: in two
+        // stages (projected once the direct sum is read) it was no faster on the 24-puzzle,
+        // where more than half the successors need it. No reflection: no reflected group.
+        let rg = self.reflected_group[usize::from(slide.tile) % SLOTS];
+        if rg != NO_GROUP {
+            // The reflected group's cells: where the tiles whose reflected names are its tiles
+            // are, reflected (a cell is below 32: the map needs no bounds check).
+            let places = self.reflected[rg as usize].iter();
+            let cells = places.map(|p| self.cell_image[usize::from(p.get(positions))]);
+            let index = self.ranks[rg as usize].rank::<C>(cells);
+            pending |= u64::from(self.pend(databases, rg, index)) << 32;
+            entries |= u64::from(UNKNOWN) << (32 + 8 * rg);
         }
-        Some(next)
+        *memo = Prefetched([entries, pending, low, high], parent_memo.1);
     }
 
     /// The pending half-word of group `g` at table index `index`, its entry prefetched.
@@ -214,7 +244,7 @@ impl Sums {
     ) -> u32 {
         let [entries, pending, flags, _] = &mut memo.0;
         read_pending(databases, entries, pending, 0);
-        let direct = sum(*entries, self.groups);
+        let direct = sum(*entries as u32, self.used);
         if self.transpose.is_none() {
             *flags |= COMPLETE;
             return direct;
@@ -224,7 +254,7 @@ impl Sums {
         }
         read_pending(databases, entries, pending, 32);
         *flags |= COMPLETE;
-        direct.max(sum(*entries >> 32, self.groups))
+        direct.max(sum((*entries >> 32) as u32, self.used))
     }
 
     /// Whether `memo` is one [`successor`](Self::successor) made (else estimate in full).
@@ -291,18 +321,20 @@ fn join(low: u64, high: u64) -> u128 {
     u128::from(low) | u128::from(high) << 64
 }
 
-/// The sum of the first `groups` bytes of `half` ([`UNREACHED`]: `u32::MAX`).
+/// The sum of the bytes of `half` that `used` covers (a mask of whole low bytes);
+/// `u32::MAX` when one of them is [`UNREACHED`]. In one word (a dozen operations, no loop
+/// over the groups): an entry is below 256, so the sums of byte pairs fit 16 bits.
 #[inline]
-fn sum(half: u64, groups: usize) -> u32 {
-    let mut total = 0u32;
-    for g in 0..groups {
-        let byte = (half >> (8 * g)) as u8;
-        if byte == UNREACHED {
-            return u32::MAX;
-        }
-        total += u32::from(byte);
+fn sum(half: u32, used: u32) -> u32 {
+    let bytes = half & used;
+    // A used byte equal to UNREACHED becomes zero, an unused one 0xFF; then the usual test
+    // for a zero byte (exact as a yes or no).
+    let marked = (bytes ^ (u32::from_ne_bytes([UNREACHED; 4]) & used)) | !used;
+    if marked.wrapping_sub(0x0101_0101) & !marked & 0x8080_8080 != 0 {
+        return u32::MAX;
     }
-    total
+    let pairs = (bytes & 0x00FF_00FF) + ((bytes >> 8) & 0x00FF_00FF);
+    (pairs & 0xFFFF) + (pairs >> 16)
 }
 
 /// Reads the entry pending in the half of `pending` at `shift` (0 direct, 32 reflected) into
@@ -338,7 +370,7 @@ mod tests {
     use statespace::options::SearchOptions;
     use statespace::random::Lcg;
     use statespace::search::{Outcome, idastar};
-    use statespace::space::{Heuristic, StateSpace, memo};
+    use statespace::space::{Heuristic, Prefetched, StateSpace, memo};
 
     /// The 15-puzzle's 5-5-5 databases, reflected and not, and its start after `steps` random
     /// slides from the goal.
@@ -376,7 +408,8 @@ mod tests {
                 for &(m, t) in &moves {
                     let exact = h.estimate(&tiles, t);
                     for limit in [u32::MAX, exact + 1, exact, exact.saturating_sub(1), 0] {
-                        let mut child = h.prefetch_successor(&tiles, board, &memo_of_board, m, t);
+                        let mut child = Prefetched::NONE;
+                        h.prefetch_successor(&tiles, board, &memo_of_board, m, t, &mut child);
                         let got = h.advance(&tiles, t, &mut child, limit).unwrap();
                         if exact < limit {
                             assert_eq!(got, exact, "{t:?} at limit {limit}");
@@ -386,7 +419,8 @@ mod tests {
                     }
                 }
                 let (m, t) = moves[rng.below(moves.len())];
-                let mut child = h.prefetch_successor(&tiles, board, &memo_of_board, m, t);
+                let mut child = Prefetched::NONE;
+                h.prefetch_successor(&tiles, board, &memo_of_board, m, t, &mut child);
                 h.advance(&tiles, t, &mut child, u32::MAX).unwrap();
                 (board, memo_of_board) = (t, child);
             }
@@ -411,19 +445,22 @@ mod tests {
                 tiles.successors(board, &mut |m, t| moves.push((m, t)));
                 for &(m, _) in &moves {
                     let parent = (&board, &memo_of_board);
-                    let portable = sums.successor_with::<Table>(databases, parent, m);
-                    assert!(portable.is_some(), "a complete memo's successor");
-                    let counted = sums.successor_with::<Popcnt>(databases, parent, m);
+                    let (mut portable, mut counted) = (Prefetched::NONE, Prefetched::NONE);
+                    sums.successor_with::<Table>(databases, parent, m, &mut portable);
+                    assert_ne!(portable, Prefetched::NONE, "a complete memo's successor");
+                    sums.successor_with::<Popcnt>(databases, parent, m, &mut counted);
                     assert_eq!(portable, counted, "{board:?} {m:?}");
                     #[cfg(target_arch = "x86_64")]
                     if has_popcnt() {
+                        let mut fast = Prefetched::NONE;
                         // SAFETY: the processor has `popcnt` (asked just above).
-                        let fast = unsafe { sums.successor_popcnt(databases, parent, m) };
+                        unsafe { sums.successor_popcnt(databases, parent, m, &mut fast) };
                         assert_eq!(portable, fast, "{board:?} {m:?}");
                     }
                 }
                 let (m, t) = moves[rng.below(moves.len())];
-                let mut child = h.prefetch_successor(&tiles, board, &memo_of_board, m, t);
+                let mut child = Prefetched::NONE;
+                h.prefetch_successor(&tiles, board, &memo_of_board, m, t, &mut child);
                 h.advance(&tiles, t, &mut child, u32::MAX).unwrap();
                 (board, memo_of_board) = (t, child);
             }

@@ -13,7 +13,9 @@ use super::transpose::Transpose;
 use crate::space::{Board, MAX_CELLS, Slide, Tiles};
 use statespace::cache::TableCache;
 use statespace::limit::{Limit, Limits};
+use statespace::options::SearchOptions;
 use statespace::search::pdb::{self, Abstraction, Additive, PatternDatabase, PdbError};
+use statespace::search::{Report, idastar};
 use statespace::space::{Heuristic, Indexed, Prefetched};
 
 /// Additive tile pattern databases, optionally with the diagonal reflection: the
@@ -91,7 +93,11 @@ impl TilePdb {
     }
 
     /// [`estimate_below`](Heuristic::estimate_below) with every entry read kept in a memo for
-    /// the successors ([`Sums::full`]).
+    /// the successors ([`Sums::full`]). Out of line: in IDA* only the root comes here (a memo
+    /// is incomplete only where the direct sum cut the node, which then has no successors), and
+    /// inlined it kept [`advance`](Heuristic::advance) from being inlined into the node loop.
+    #[cold]
+    #[inline(never)]
     fn estimate_in_full(&self, board: Board, limit: u32) -> (u32, Prefetched) {
         let pos = board.positions(self.cells);
         let n = self.databases().len();
@@ -149,7 +155,9 @@ impl Heuristic<Tiles> for TilePdb {
 
     /// A successor's memo from its parent's (`heuristic/sums.rs`), its changed entries prefetched; with
     /// no usable memo, none (it is then estimated in full).
-    #[inline]
+    // Always inlined, as `advance` is: the node loop then calls the sums' successor with
+    // the parent where it lies, not through a copy of it for a call of its own.
+    #[inline(always)]
     fn prefetch_successor(
         &self,
         _: &Tiles,
@@ -157,17 +165,20 @@ impl Heuristic<Tiles> for TilePdb {
         parent_memo: &Prefetched,
         slide: Slide,
         _: Board,
-    ) -> Prefetched {
-        self.sums
-            .as_ref()
-            .and_then(|sums| sums.successor(self.databases(), (&parent, parent_memo), slide))
-            .unwrap_or(Prefetched::NONE)
+        memo: &mut Prefetched,
+    ) {
+        match &self.sums {
+            Some(sums) => sums.successor(self.databases(), (&parent, parent_memo), slide, memo),
+            None => *memo = Prefetched::NONE,
+        }
     }
 
     /// From a memo [`prefetch_successor`](Heuristic::prefetch_successor) made, its changed
     /// entries (`heuristic/sums.rs`); else in full, every entry kept in the memo for the
     /// successors.
-    #[inline]
+    // Always inlined: called as a function, each successor's board was copied to the stack
+    // for a call that (from a memo) never reads it.
+    #[inline(always)]
     fn advance(
         &self,
         tiles: &Tiles,
@@ -184,6 +195,27 @@ impl Heuristic<Tiles> for TilePdb {
         let (h, full) = self.estimate_in_full(board, limit);
         *memo = full;
         Some(h)
+    }
+
+    /// IDA* compiled for this type: the incremental sums' few hundred instructions a successor
+    /// inlined into the node loop, not called through the engine table's trait object (the
+    /// same search: [`Heuristic::idastar`]).
+    fn idastar(
+        &self,
+        space: &Tiles,
+        start: Board,
+        limits: &Limits,
+        options: &SearchOptions,
+        root_classes: Option<idastar::Representative<Tiles>>,
+    ) -> Option<Report<Board, Slide>> {
+        Some(idastar::solve_with(
+            space,
+            self,
+            start,
+            limits,
+            options,
+            root_classes,
+        ))
     }
 }
 
