@@ -19,13 +19,13 @@
 //!     table: one database, their max, their sum over disjoint pieces.
 //!   - [`search::pruning`]: a pruning table sized to the search, a heuristic with no build.
 //!   - [`search::layers`] (folder): the whole-space bitset sweep behind `explore`.
-//!   - [`search::cluster`] (folder): that sweep on timely workers, across processes.
+//!   - [`search::cluster`] (folder): that sweep, and IDA*'s rounds, on timely across processes.
 //!   - [`search::visited`]: BFS's visited stores, a bitset or a hash set.
 //! - [`limit`] (folder): the run's [`Limits`](limit::Limits), the [`Limit`](limit::Limit) that
 //!   stopped it; [`limit::ticker`]: how every engine stops for the time limit and Ctrl-C.
 //! - [`options`]: what a search is asked for beyond its budgets
 //!   ([`SearchOptions`](options::SearchOptions): solutions, threads, transposition table, beam
-//!   width).
+//!   width, processes); [`processes`]: where a run's work goes ([`Cluster`](processes::Cluster)).
 //! - [`cache`] (folder): tables saved on disk and loaded back, checked, on the next run: bytes
 //!   and fingerprints only (a distance table's side is [`search::table::cached`]).
 //! - [`kit`]: the generic glue: a plugin's space and its capabilities -> every engine they allow.
@@ -91,6 +91,7 @@ pub mod limit;
 pub mod options;
 pub mod picture;
 pub mod plot;
+pub mod processes;
 pub mod random;
 pub mod rank;
 pub mod registry;

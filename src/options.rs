@@ -30,8 +30,8 @@ pub struct SearchOptions {
     /// `--beam-width`).
     pub beam_width: usize,
     /// Run the search on these processes instead of this one alone (`solve --processes`):
-    /// only IDA* takes it ([`search::idastar::cluster`](crate::search::idastar::cluster)).
-    pub cluster: Option<std::sync::Arc<crate::search::cluster::Cluster>>,
+    /// only IDA* takes it (`search::idastar::cluster`).
+    pub cluster: Option<std::sync::Arc<crate::processes::Cluster>>,
 }
 
 /// The beam width when none is asked for: wide enough that a beam search finds short paths on

@@ -511,34 +511,6 @@ pub trait Heuristic<P: StateSpace + ?Sized>: Sync {
         self.estimate_below(space, state, limit)
     }
 
-    /// [`idastar::solve_with`](crate::search::idastar::solve_with) with this heuristic as its
-    /// own type, for the engine table's IDA*, which holds heuristics as trait objects.
-    ///
-    /// Why: over `dyn Heuristic` every successor's [`prefetch_successor`](Self::prefetch_successor)
-    /// and [`advance`](Self::advance) is a call through the vtable, the state passed through a
-    /// copy on the stack and the memo returned through memory, where the node loop compiled for
-    /// the heuristic's type inlines them and keeps both in registers: on the 24-puzzle, whose
-    /// incremental sums cost a few hundred instructions a successor, the search compiled for
-    /// the heuristic took 7 % less CPU (and let the memo be written in place and the estimate
-    /// inlined, more). A heuristic that cheap implements this as
-    /// `Some(idastar::solve_with(space, self, start, limits, options, root_classes))`; the
-    /// search is the same generic code, so the answer and the node counts are the same.
-    /// By default `None`: IDA* runs over the trait object.
-    fn idastar(
-        &self,
-        space: &P,
-        start: P::State,
-        limits: &crate::limit::Limits,
-        options: &crate::options::SearchOptions,
-        root_classes: Option<crate::search::idastar::Representative<P>>,
-    ) -> Option<crate::search::Report<P::State, P::Move>>
-    where
-        P: Sized,
-    {
-        let _ = (space, start, limits, options, root_classes);
-        None
-    }
-
     /// Whether the tables this heuristic reads in place from cache files are still whole,
     /// asked after each answer. A file another program cut short while in use reads zeros
     /// past the cut: lower bounds, so the answers stay optimal, but the search slows, perhaps

@@ -721,9 +721,6 @@ pub(crate) fn make<P: StateSpace + Send + 'static>(caps: &Arc<Caps<P>>) -> Optio
     Some(Box::new(move |space, start, limits, options, cache| {
         let mut lost = None;
         let report = guided(&lazy, limits, cache, |h| match &options.cluster {
-            // Across processes over the trait object: `Heuristic::idastar` runs one process's
-            // search, so the cluster's is not compiled for the heuristic's type (7 % of the
-            // 24-puzzle's CPU on one process).
             Some(on) => cluster::solve(space, h, start, limits, options, roots, on).unwrap_or_else(
                 |fault| {
                     let stopped = Report::stopped(Limit::Interrupted, Default::default());
@@ -731,11 +728,7 @@ pub(crate) fn make<P: StateSpace + Send + 'static>(caps: &Arc<Caps<P>>) -> Optio
                     stopped
                 },
             ),
-            // Compiled for the heuristic's own type where it offers that (its calls inlined
-            // into the node loop: Heuristic::idastar), else over the trait object.
-            None => h
-                .idastar(space, start, limits, options, roots)
-                .unwrap_or_else(|| solve_with(space, h, start, limits, options, roots)),
+            None => solve_with(space, h, start, limits, options, roots),
         });
         match lost {
             Some(fault) => Err(crate::error::Error::Cluster(fault)),

@@ -56,9 +56,10 @@ mod cases;
 mod classes;
 mod cli;
 mod cli_io;
-// The cluster sweep: only in a build with the cargo feature `cluster` (the default).
+// The cluster sweep and search: only in a build with the cargo feature `cluster` (the default).
 #[cfg(feature = "cluster")]
 mod cluster;
+#[cfg(feature = "cluster")]
 mod cluster_solve;
 mod deepening;
 mod differential;

@@ -20,48 +20,14 @@ use super::launch::{Launched, launch};
 use super::net::Failure;
 use super::part::Part;
 use super::plan::Plan;
-use super::wire::{Body, Stop};
+use super::wire::Body;
+pub(crate) use super::wire::RoundReport;
 use super::worker::{Abandon, GRACE, HEARTBEAT, Node};
 use super::{Cluster, Fault};
 use crate::limit::{Latch, Limit, Limits};
-use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
-
-/// One process's report of a round of a search split into tasks (task `k` is searched by
-/// process `k mod P`).
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-pub(crate) struct RoundReport {
-    /// The process that sends it (set by [`Rounds::exchange`]).
-    pub(crate) from: u32,
-    /// The smallest bound this process's search cut (`u32::MAX`: none).
-    pub(crate) next_bound: u32,
-    /// This process's counts for the round.
-    pub(crate) expanded: u64,
-    pub(crate) generated: u64,
-    pub(crate) visited: u64,
-    pub(crate) peak_frontier: u64,
-    /// The first of this process's tasks that did not end (a limit, or a cut-off before it).
-    pub(crate) open: Option<u64>,
-    /// This process's ended tasks that hold goals, in task order: each goal's path as the
-    /// ordinals of its moves among their state's successors.
-    pub(crate) found: Vec<(u64, Vec<Vec<u32>>)>,
-    /// The limit that stopped this process's search, if one did.
-    stop: Option<Stop>,
-}
-
-impl RoundReport {
-    /// Records the limit that stopped this process's search.
-    pub(crate) fn stopped(&mut self, limit: Option<Limit>) {
-        self.stop = limit.map(Stop::from_limit);
-    }
-
-    /// The limit that stopped the sender's search, if one did.
-    pub(crate) fn stop(&self) -> Option<Limit> {
-        self.stop.map(Stop::limit)
-    }
-}
 
 /// Why a search in rounds ended before its answer.
 pub(crate) enum Halted {

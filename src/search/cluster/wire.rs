@@ -2,7 +2,6 @@
 //! indices (sorted and delta-coded as varints: [`encode_indices`]), each layer's summaries, a
 //! halt, and heartbeats; for a search in rounds, its cut-offs and round reports. Serialized by timely (bincode) on the way between processes.
 
-pub(crate) use super::rounds::RoundReport;
 use crate::limit::Limit;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
@@ -28,7 +27,7 @@ pub(super) enum Body {
     Halt(Stop),
     /// Nothing but "alive" (sent to the other processes when there is nothing else to say).
     Heartbeat,
-    /// A search in rounds ([`Rounds`](super::rounds::Rounds)): in round `round`, the tasks
+    /// A search in rounds (`rounds.rs`): in round `round`, the tasks
     /// after `task` need not be searched (a goal was found in it).
     Cutoff { round: u32, task: u64 },
     /// A search in rounds: a process's report of a round, sent to every process.
@@ -45,6 +44,40 @@ pub(super) struct Summary {
     /// Bytes of states this worker has sent so far.
     pub(super) exchanged: u64,
     pub(super) stop: Option<Stop>,
+}
+
+/// One process's report of a round of a search split into tasks (task `k` is searched by
+/// process `k mod P`).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub(crate) struct RoundReport {
+    /// The process that sends it (set by [`Rounds::exchange`]).
+    pub(crate) from: u32,
+    /// The smallest bound this process's search cut (`u32::MAX`: none).
+    pub(crate) next_bound: u32,
+    /// This process's counts for the round.
+    pub(crate) expanded: u64,
+    pub(crate) generated: u64,
+    pub(crate) visited: u64,
+    pub(crate) peak_frontier: u64,
+    /// The first of this process's tasks that did not end (a limit, or a cut-off before it).
+    pub(crate) open: Option<u64>,
+    /// This process's ended tasks that hold goals, in task order: each goal's path as the
+    /// ordinals of its moves among their state's successors.
+    pub(crate) found: Vec<(u64, Vec<Vec<u32>>)>,
+    /// The limit that stopped this process's search, if one did.
+    stop: Option<Stop>,
+}
+
+impl RoundReport {
+    /// Records the limit that stopped this process's search.
+    pub(crate) fn stopped(&mut self, limit: Option<Limit>) {
+        self.stop = limit.map(Stop::from_limit);
+    }
+
+    /// The limit that stopped the sender's search, if one did.
+    pub(crate) fn stop(&self) -> Option<Limit> {
+        self.stop.map(Stop::limit)
+    }
 }
 
 /// A [`Limit`] a worker hit, as it travels.

@@ -4,12 +4,12 @@
 //!
 //! # How
 //!
-//! Each iteration is [`parallel`](super::parallel)'s, split into tasks for all the threads of
+//! Each iteration is `parallel.rs`'s, split into tasks for all the threads of
 //! the cluster (every process runs as many: the split depends on it), task `k` searched by
 //! process `k mod P` in increasing order from a counter of its own, by its threads. Tasks are
 //! dealt round-robin rather than in blocks so that the shares stay even when the subtrees'
 //! sizes drift along the depth-first order (the 3x3x3's first moves differ a hundredfold).
-//! The processes meet at the end of each iteration ([`Rounds`]): each reports its counts, the
+//! The processes meet at the end of each iteration (the cluster's `rounds.rs`): each reports its counts, the
 //! smallest `f` it cut, its first task that did not end, and the goals its ended tasks hold,
 //! each path as the ordinals of its moves among the successors of its states (so that no move
 //! or state need be serialized: every process replays it from the start, and a path that does

@@ -237,20 +237,6 @@ impl<P: StateSpace + ?Sized, H: Heuristic<P> + ?Sized> Heuristic<P> for Box<H> {
     ) -> u32 {
         (**self).estimate_prefetched(space, state, prefetched, limit)
     }
-
-    fn idastar(
-        &self,
-        space: &P,
-        start: P::State,
-        limits: &crate::limit::Limits,
-        options: &crate::options::SearchOptions,
-        root_classes: Option<crate::search::idastar::Representative<P>>,
-    ) -> Option<crate::search::Report<P::State, P::Move>>
-    where
-        P: Sized,
-    {
-        (**self).idastar(space, start, limits, options, root_classes)
-    }
 }
 
 #[cfg(test)]

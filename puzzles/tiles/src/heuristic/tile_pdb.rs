@@ -13,9 +13,7 @@ use super::transpose::Transpose;
 use crate::space::{Board, MAX_CELLS, Slide, Tiles};
 use statespace::cache::TableCache;
 use statespace::limit::{Limit, Limits};
-use statespace::options::SearchOptions;
 use statespace::search::pdb::{self, Abstraction, Additive, PatternDatabase, PdbError};
-use statespace::search::{Report, idastar};
 use statespace::space::{Heuristic, Indexed, Prefetched};
 
 /// Additive tile pattern databases, optionally with the diagonal reflection: the
@@ -195,27 +193,6 @@ impl Heuristic<Tiles> for TilePdb {
         let (h, full) = self.estimate_in_full(board, limit);
         *memo = full;
         Some(h)
-    }
-
-    /// IDA* compiled for this type: the incremental sums' few hundred instructions a successor
-    /// inlined into the node loop, not called through the engine table's trait object (the
-    /// same search: [`Heuristic::idastar`]).
-    fn idastar(
-        &self,
-        space: &Tiles,
-        start: Board,
-        limits: &Limits,
-        options: &SearchOptions,
-        root_classes: Option<idastar::Representative<Tiles>>,
-    ) -> Option<Report<Board, Slide>> {
-        Some(idastar::solve_with(
-            space,
-            self,
-            start,
-            limits,
-            options,
-            root_classes,
-        ))
     }
 }
 
