@@ -253,6 +253,15 @@ impl<P: Puzzle> Kit<P> {
         self
     }
 
+    /// IDA* compiled for the heuristic type `H`, run when the heuristic made is an `H` (else
+    /// IDA* runs over the trait object): for a heuristic whose step is cheap enough that the
+    /// calls through the vtable show (see [`CompiledIdaStar`](crate::search::caps::CompiledIdaStar)).
+    /// The same search, so the same answers and node counts.
+    pub fn idastar_compiled_for<H: Heuristic<P> + std::any::Any>(mut self) -> Self {
+        self.caps.idastar_compiled = Some(crate::search::idastar::solve_as::<P, H>);
+        self
+    }
+
     /// A guess at how far a state is from a goal, for the engines that rank states without
     /// needing a bound (beam search ranks by it before the heuristic): see
     /// [`Guess`](crate::search::caps::Guess).

@@ -23,10 +23,39 @@ use crate::options::SearchOptions;
 use crate::search::table::{self, DistanceTable, Inconsistent};
 use crate::search::{Report, table::TableDetails};
 use crate::space::{GoalSet, Heuristic, Indexed, Invertible, StateSpace};
+use std::any::Any;
 use std::sync::{Arc, Mutex};
 
 /// A heuristic shared by the engines that use it.
-pub type SharedHeuristic<P> = Arc<dyn Heuristic<P> + Send + Sync>;
+pub type SharedHeuristic<P> = Arc<dyn Shareable<P>>;
+
+/// A [`Heuristic`] as the engines share it: any heuristic of a `'static` type, which an engine
+/// can recover ([`Any`]) to run a search compiled for it ([`Caps::idastar_compiled`]). Every such
+/// heuristic is one (a blanket impl): nothing to implement.
+pub trait Shareable<P: StateSpace>: Heuristic<P> + Any + Send + Sync {}
+
+impl<P: StateSpace, H: Heuristic<P> + Any + Send + Sync> Shareable<P> for H {}
+
+/// IDA* compiled for one heuristic type, run on a shared heuristic when it is of that type
+/// (`None` when not): [`idastar::solve_as`](crate::search::idastar::solve_as), as a kit records
+/// it ([`Kit::idastar_compiled_for`](crate::kit::Kit::idastar_compiled_for)).
+///
+/// Why: the engine table holds heuristics as trait objects, and over `dyn Heuristic` each
+/// successor's prefetch and estimate is a call through the vtable, the state passed through a
+/// copy on the stack. A heuristic whose per-successor step is a few hundred instructions (the
+/// 24-puzzle's incremental sums) is worth a search compiled for its type, where those calls
+/// inline into the node loop; the search is the same generic code, so the answers and node
+/// counts are the same. Only for the types a plugin names: each is four more copies of IDA*
+/// to compile.
+pub type CompiledIdaStar<P> =
+    fn(
+        &dyn Any,
+        &P,
+        <P as StateSpace>::State,
+        &Limits,
+        &SearchOptions,
+        Option<Representative<P>>,
+    ) -> Option<Report<<P as StateSpace>::State, <P as StateSpace>::Move>>;
 
 /// Makes a heuristic when the first board needs it, within that solve's limits and with the
 /// instance's table cache (pattern databases are built or loaded then, once).
@@ -63,6 +92,9 @@ pub struct Caps<P: StateSpace> {
     pub table: Option<TableOps<P>>,
     /// The admissible heuristic, made when the first board needs it.
     pub heuristic: Option<Arc<Lazy<P>>>,
+    /// IDA* compiled for the heuristic's type, where the plugin named it (see
+    /// [`CompiledIdaStar`]); else IDA* runs over the trait object.
+    pub idastar_compiled: Option<CompiledIdaStar<P>>,
     /// A guess at how far a state is from a goal: an order, not a bound (see [`Guess`]).
     pub guess: Option<Guess<P>>,
     /// A state that stands for a state's symmetry class, when the space has symmetries
@@ -80,6 +112,7 @@ impl<P: StateSpace> Default for Caps<P> {
             goals: None,
             table: None,
             heuristic: None,
+            idastar_compiled: None,
             guess: None,
             representative: None,
             facts: Facts::default(),
@@ -222,7 +255,7 @@ pub fn guided<P: StateSpace>(
     lazy: &Lazy<P>,
     limits: &Limits,
     cache: &TableCache,
-    engine: impl FnOnce(&dyn Heuristic<P>) -> Report<P::State, P::Move>,
+    engine: impl FnOnce(&dyn Shareable<P>) -> Report<P::State, P::Move>,
 ) -> Report<P::State, P::Move> {
     let started = std::time::Instant::now();
     let made = lazy.get(limits, cache);

@@ -94,6 +94,7 @@ use crate::limit::{Latch, Limit, Limits, Ticker};
 use crate::options::SearchOptions;
 use crate::search::transpositions::Moved;
 use crate::space::{Heuristic, Prefetched, StateSpace, Symmetric, memo};
+use std::any::Any;
 use std::sync::Arc;
 
 /// A successor kept for the search below it: the move that reaches it, the state, and, where the
@@ -218,8 +219,31 @@ pub fn solve_symmetric<P: Symmetric, H: Heuristic<P> + ?Sized>(
     )
 }
 
-/// The state that stands for a state's symmetry class ([`Symmetric::representative`]).
-pub type Representative<P> = fn(&P, <P as StateSpace>::State) -> <P as StateSpace>::State;
+/// The state that stands for a state's symmetry class ([`Symmetric::representative`]): the
+/// engine table's type, so that IDA* takes what [`Caps`] holds.
+pub use super::caps::Representative;
+
+/// [`solve_with`] for a heuristic of type `H` seen as [`Any`]; `None` when it is of another
+/// type. The engine table's IDA* runs it where a plugin named `H`
+/// ([`CompiledIdaStar`](crate::search::caps::CompiledIdaStar) says why).
+pub fn solve_as<P: StateSpace, H: Heuristic<P> + Any>(
+    heuristic: &dyn Any,
+    space: &P,
+    start: P::State,
+    limits: &Limits,
+    options: &SearchOptions,
+    root_classes: Option<Representative<P>>,
+) -> Option<Report<P::State, P::Move>> {
+    let heuristic = heuristic.downcast_ref::<H>()?;
+    Some(solve_with(
+        space,
+        heuristic,
+        start,
+        limits,
+        options,
+        root_classes,
+    ))
+}
 
 /// [`solve`], and with `root_classes` [`solve_symmetric`] for a space whose symmetry is given
 /// as the function (the engine table's glue holds it so, not as the trait).
@@ -717,7 +741,7 @@ pub const AUTO_EXHAUST_MAX_STATES: u128 = 1 << 24;
 /// where the space has symmetries.
 pub(crate) fn make<P: StateSpace + Send + 'static>(caps: &Arc<Caps<P>>) -> Option<Run<P>> {
     let lazy = caps.heuristic.clone()?;
-    let roots = caps.representative;
+    let (roots, compiled) = (caps.representative, caps.idastar_compiled);
     Some(Box::new(move |space, start, limits, options, cache| {
         let mut lost = None;
         let report = guided(&lazy, limits, cache, |h| match &options.cluster {
@@ -728,7 +752,12 @@ pub(crate) fn make<P: StateSpace + Send + 'static>(caps: &Arc<Caps<P>>) -> Optio
                     stopped
                 },
             ),
-            None => solve_with(space, h, start, limits, options, roots),
+            // Compiled for the heuristic's type where the plugin named it and it is of that
+            // type (see CompiledIdaStar), else over the trait object. Across processes always
+            // over the trait object (one more copy of the cluster's search is not worth it).
+            None => compiled
+                .and_then(|run| run(h as &dyn Any, space, start, limits, options, roots))
+                .unwrap_or_else(|| solve_with(space, h, start, limits, options, roots)),
         });
         match lost {
             Some(fault) => Err(crate::error::Error::Cluster(fault)),

@@ -561,3 +561,72 @@ fn limits_stop_a_run_on_threads() {
         Outcome::LimitReached(Limit::Memory { .. })
     ));
 }
+
+/// The engine table's IDA* runs the search compiled for the heuristic's type where the caps
+/// name one ([`Caps::idastar_compiled`]): it is asked, and gives what the search over the trait
+/// object gives (the same code: the same paths and node counts); a search compiled for another
+/// type declines ([`solve_as`] says `None`) and the trait object's runs.
+#[test]
+fn the_search_compiled_for_the_heuristics_type_is_the_same_search() {
+    use crate::search::caps::{Lazy, SharedHeuristic};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static ASKED: AtomicUsize = AtomicUsize::new(0);
+    static RAN: AtomicUsize = AtomicUsize::new(0);
+    fn counted<H: Heuristic<Slide> + Any>(
+        h: &dyn Any,
+        space: &Slide,
+        start: u32,
+        limits: &Limits,
+        options: &SearchOptions,
+        roots: Option<Representative<Slide>>,
+    ) -> Option<Report<u32, char>> {
+        ASKED.fetch_add(1, Ordering::Relaxed);
+        let report = solve_as::<Slide, H>(h, space, start, limits, options, roots);
+        RAN.fetch_add(usize::from(report.is_some()), Ordering::Relaxed);
+        report
+    }
+    let (limits, cache) = (Limits::default(), crate::cache::TableCache::disabled());
+    let engine = |compiled: crate::search::caps::CompiledIdaStar<Slide>| {
+        let shared: SharedHeuristic<Slide> = Arc::new(SlideManhattan);
+        let caps = Arc::new(Caps {
+            heuristic: Some(Arc::new(Lazy::new(Arc::new(
+                move |_, _| Ok(shared.clone()),
+            )))),
+            idastar_compiled: Some(compiled),
+            ..Caps::default()
+        });
+        make(&caps).expect("a heuristic")
+    };
+    let (own, other) = (
+        engine(counted::<SlideManhattan>),
+        engine(counted::<SlidePatchy>),
+    );
+    let boards: Vec<u32> = all_states(&Slide).into_iter().step_by(37).collect();
+    for threads in [1, 2] {
+        let options = on(threads, Transpositions::Auto);
+        for &start in &boards {
+            let plain = solve_with(
+                &Slide,
+                &SlideManhattan as &dyn Heuristic<Slide>,
+                start,
+                &limits,
+                &options,
+                None,
+            );
+            for run in [&own, &other] {
+                let (report, _) = run(&Slide, start, &limits, &options, &cache).unwrap();
+                assert_eq!(report.outcome, plain.outcome, "{start} on {threads}");
+                if threads == 1 {
+                    assert_eq!(report.stats.generated, plain.stats.generated, "{start}");
+                }
+            }
+        }
+    }
+    let runs = 2 * boards.len();
+    assert_eq!(ASKED.load(Ordering::Relaxed), 2 * runs, "both engines ask");
+    assert_eq!(
+        RAN.load(Ordering::Relaxed),
+        runs,
+        "only the own type's runs"
+    );
+}

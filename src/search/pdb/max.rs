@@ -10,6 +10,7 @@
 
 use crate::cache::TableCache;
 use crate::space::{Heuristic, Prefetched, StateSpace};
+use std::sync::Arc;
 
 /// The largest estimate of several admissible heuristics: admissible, and at least as good as
 /// each.
@@ -177,9 +178,14 @@ fn max_below<P: StateSpace + ?Sized, H: Heuristic<P>>(
     best
 }
 
-/// A boxed heuristic is one, so that [`Max`] can combine heuristics of different types and a
-/// caller can pick one at run time.
-impl<P: StateSpace + ?Sized, H: Heuristic<P> + ?Sized> Heuristic<P> for Box<H> {
+/// A boxed or shared heuristic is one, so that [`Max`] can combine heuristics of different
+/// types, a caller can pick one at run time, and a heuristic the engines share
+/// ([`SharedHeuristic`](crate::search::caps::SharedHeuristic)) can be a part of another.
+macro_rules! forward_heuristic {
+    ($pointer:ident $(+ $bound:ident)?) => {
+        impl<P: StateSpace + ?Sized, H: Heuristic<P> $(+ $bound)? + ?Sized> Heuristic<P>
+            for $pointer<H>
+        {
     fn intact(&self, cache: &TableCache) -> bool {
         (**self).intact(cache)
     }
@@ -238,6 +244,12 @@ impl<P: StateSpace + ?Sized, H: Heuristic<P> + ?Sized> Heuristic<P> for Box<H> {
         (**self).estimate_prefetched(space, state, prefetched, limit)
     }
 }
+    };
+}
+
+forward_heuristic!(Box);
+// An `Arc` is `Sync` only over a `Send` value.
+forward_heuristic!(Arc + Send);
 
 #[cfg(test)]
 mod tests {

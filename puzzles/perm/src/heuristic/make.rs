@@ -86,11 +86,13 @@ impl HeuristicKind {
                 // Loaded at once: then weighed against the pruning table.
                 let built = heuristic::<N>(patterns, limits, Some(cache))?;
                 if informs(&built) {
-                    return Ok(Arc::from(with_lookups(space, built, lookups)));
+                    return Ok(with_lookups(space, built, lookups));
                 }
                 let table = pruning_table(space, lookups, limits)?;
-                let parts: Vec<Box<dyn Heuristic<PermSpace<N>> + Send>> =
-                    vec![Box::new(table), with_lookups(space, built, lookups)];
+                let parts: Vec<Box<dyn Heuristic<PermSpace<N>> + Send>> = vec![
+                    Box::new(table),
+                    Box::new(with_lookups(space, built, lookups)),
+                ];
                 return Ok(Arc::new(Max::new(parts)));
             }
             HeuristicKind::Auto => {
@@ -99,9 +101,7 @@ impl HeuristicKind {
             }
         };
         if !pruning {
-            return Ok(Arc::from(databases::<N>(
-                space, patterns, lookups, limits, cache,
-            )?));
+            return databases::<N>(space, patterns, lookups, limits, cache);
         }
         let table = pruning_table(space, lookups, limits)?;
         if patterns.is_empty() {
@@ -126,7 +126,7 @@ fn deferred<const N: usize>(
     lookups: Lookups,
     mut limits: Limits,
     cache: &TableCache,
-) -> Result<Deferred<Box<dyn Heuristic<PermSpace<N>> + Send + Sync>>, Limit> {
+) -> Result<Deferred<SharedHeuristic<PermSpace<N>>>, Limit> {
     limits.check_memory(pdb::memory_needed::<PermSpace<N>, _>(&patterns))?;
     // The build's time limit counts from now, as the search's does.
     limits.clock_start.get_or_insert_with(Instant::now);
@@ -200,7 +200,7 @@ fn databases<const N: usize>(
     lookups: Lookups,
     limits: &Limits,
     cache: &TableCache,
-) -> Result<Box<dyn Heuristic<PermSpace<N>> + Send + Sync>, Limit> {
+) -> Result<SharedHeuristic<PermSpace<N>>, Limit> {
     let plain = heuristic::<N>(patterns, limits, Some(cache))?;
     Ok(with_lookups(space, plain, lookups))
 }
@@ -210,9 +210,9 @@ fn with_lookups<const N: usize>(
     space: &PermSpace<N>,
     plain: PermPdb,
     lookups: Lookups,
-) -> Box<dyn Heuristic<PermSpace<N>> + Send + Sync> {
+) -> SharedHeuristic<PermSpace<N>> {
     if !lookups.symmetric && !lookups.dual {
-        return Box::new(plain);
+        return Arc::new(plain);
     }
     let extra = if lookups.symmetric {
         CONJUGATE_LOOKUPS
@@ -224,7 +224,7 @@ fn with_lookups<const N: usize>(
         .into_iter()
         .map(|database| Conjugated::new(space, database, extra, lookups.dual))
         .collect();
-    Box::new(Max::new(conjugated))
+    Arc::new(Max::new(conjugated))
 }
 
 /// The heuristic of a space: the [`Max`] of the pattern databases of `patterns`, built (or

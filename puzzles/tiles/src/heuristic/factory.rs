@@ -6,15 +6,16 @@ use super::tile_pdb::{SPLIT_6_6_3, SPLIT_7_8, additive, groups_by_goal_cells};
 use super::transpose::Transpose;
 use crate::space::Tiles;
 use statespace::cache::TableCache;
+use statespace::kit::SharedHeuristic;
 use statespace::limit::Limits;
-use statespace::space::Heuristic;
+use std::sync::Arc;
 
 /// The default heuristic of a board size, and its name for reports.
 pub struct DefaultHeuristic {
     /// What was chosen: `"pdb 7-8 reflected"`, `"pdb 6-6-3"`, `"linear-conflict"`, ...
     pub name: String,
     /// The heuristic.
-    pub heuristic: Box<dyn Heuristic<Tiles> + Send + Sync>,
+    pub heuristic: SharedHeuristic<Tiles>,
 }
 
 /// The best heuristic of the [`heuristic`](super) module for `tiles` within `limits`:
@@ -42,13 +43,13 @@ pub fn default_heuristic(
             if let Ok(h) = additive(tiles, &groups, reflect, limits, cache) {
                 return DefaultHeuristic {
                     name: format!("pdb {name}{suffix}"),
-                    heuristic: Box::new(h),
+                    heuristic: Arc::new(h),
                 };
             }
         }
     }
     DefaultHeuristic {
         name: "linear-conflict".into(),
-        heuristic: Box::new(LinearConflict::new(tiles)),
+        heuristic: Arc::new(LinearConflict::new(tiles)),
     }
 }

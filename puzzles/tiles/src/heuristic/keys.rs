@@ -55,7 +55,7 @@ pub fn from_config(config: &Config, tiles: &Tiles) -> Result<HeuristicFactory<Ti
             let tiles = tiles.clone();
             Ok(Arc::new(move |limits, cache| {
                 let chosen = default_heuristic(&tiles, limits, Some(cache));
-                Ok(Arc::from(chosen.heuristic) as SharedHeuristic<Tiles>)
+                Ok(chosen.heuristic)
             }))
         }
     }

@@ -30,7 +30,7 @@
 //! reach the cache (a failed store-to-load forward) three times a successor. The memo is
 //! written into IDA*'s slot for the successor, whole words, not returned through a temporary.
 //! A rank of six tiles (the 24-puzzle's) counts by comparisons, and the successor is then
-//! plain code, inlined into the heuristic's step; other ranks' popcounts use `popcnt` where the
+//! plain code, inlined into the node loop; other ranks' popcounts use `popcnt` where the
 //! processor has it (asked once, in [`Sums::new`]: the successor is then made by a copy of the
 //! code compiled with it), else two reads of a table; the same indices either way.
 
@@ -87,7 +87,7 @@ pub(crate) struct Sums {
     transpose: Option<Transpose>,
     /// Whether the processor has `popcnt` and a rank counts bits (then successors are made by
     /// the copy compiled with it; the 24-puzzle's six-tile ranks compare instead, and its
-    /// successors are made by the portable code, inlined into the heuristic's step).
+    /// successors are made by the portable code, inlined into the node loop).
     popcnt: bool,
 }
 

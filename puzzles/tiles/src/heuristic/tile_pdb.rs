@@ -93,7 +93,7 @@ impl TilePdb {
     /// [`estimate_below`](Heuristic::estimate_below) with every entry read kept in a memo for
     /// the successors ([`Sums::full`]). Out of line: in IDA* only the root comes here (a memo
     /// is incomplete only where the direct sum cut the node, which then has no successors), and
-    /// inlined it kept [`advance`](Heuristic::advance) from being inlined where it is called.
+    /// inlined it kept [`advance`](Heuristic::advance) from being inlined into the node loop.
     #[cold]
     #[inline(never)]
     fn estimate_in_full(&self, board: Board, limit: u32) -> (u32, Prefetched) {
@@ -153,9 +153,9 @@ impl Heuristic<Tiles> for TilePdb {
 
     /// A successor's memo from its parent's (`heuristic/sums.rs`), its changed entries prefetched; with
     /// no usable memo, none (it is then estimated in full).
-    // Always inlined, as `advance` is, where it is called directly: the sums' successor then
-    // reads the parent where it lies, not a copy of it made for a call of its own. (The engine
-    // table's IDA* calls it through the trait object: one call a successor.)
+    // Always inlined, as `advance` is: the node loop (IDA* compiled for this type: the
+    // plugin names it, `Kit::idastar_compiled_for`) then calls the sums' successor with the
+    // parent where it lies, not through a copy of it for a call of its own.
     #[inline(always)]
     fn prefetch_successor(
         &self,
@@ -175,8 +175,8 @@ impl Heuristic<Tiles> for TilePdb {
     /// From a memo [`prefetch_successor`](Heuristic::prefetch_successor) made, its changed
     /// entries (`heuristic/sums.rs`); else in full, every entry kept in the memo for the
     /// successors.
-    // Always inlined where called directly: called as a function, each successor's board was
-    // copied to the stack for a call that (from a memo) never reads it.
+    // Always inlined: called as a function, each successor's board was copied to the stack
+    // for a call that (from a memo) never reads it.
     #[inline(always)]
     fn advance(
         &self,
