@@ -31,7 +31,8 @@
 //! [`Max`]: super::pdb::Max
 //!
 //! The table ([`SearchOptions::transpositions`](crate::options::SearchOptions::transpositions); on by default) is asked about a node when it is
-//! entered, before its successors are estimated: a state entered earlier in the
+//! entered, before its successors are estimated (a node at the threshold only while such nodes
+//! are often repeats: [`TranspositionTable::asks`]): a state entered earlier in the
 //! iteration in fewer moves, or in as many by the same move, is not searched again; one entered
 //! in as many moves by another move searches only the successors the earlier move refused. A
 //! node's parent prefetches a successor's slots as soon as its estimate keeps it (the other
@@ -105,6 +106,8 @@ pub(crate) struct Child<S, M, C> {
     pub(crate) mv: M,
     pub(crate) state: S,
     pub(crate) memo: C,
+    /// Its `f` is the threshold (the transposition table may not be asked about it).
+    pub(crate) at_threshold: bool,
 }
 
 /// What a search keeps of each successor's estimate: its memo, or nothing (`()`): a type
@@ -369,7 +372,7 @@ struct Search<'a, P: StateSpace, H: ?Sized, T, C> {
     prefetched: Vec<Prefetched>,
     /// Per successor of the node being expanded, whether it is kept once its estimate is done
     /// (reused from node to node).
-    kept: Vec<Option<bool>>,
+    kept: Vec<Option<u32>>,
     /// The moves and states of the current branch.
     path: Vec<Step<P::State, P::Move>>,
     /// This iteration's bound on `f`.
@@ -438,7 +441,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace, C: Carry> Search<'a, 
             }
             self.stats.depth = threshold;
             let (expanded, generated) = (self.stats.expanded, self.stats.generated);
-            let result = self.visit(start, None, 0, &root_memo);
+            let result = self.visit(start, None, 0, &root_memo, false);
             self.stats.iterations.push(Iteration {
                 threshold,
                 expanded: self.stats.expanded - expanded,
@@ -484,20 +487,26 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace, C: Carry> Search<'a, 
     }
 
     /// Searches below `state`, reached in `g` moves along `self.path` (its `f` is within the
-    /// threshold; `memo` is what the heuristic left from its estimate); `Err` stops the whole
-    /// run.
+    /// threshold, or `at_threshold`; `memo` is what the heuristic left from its estimate);
+    /// `Err` stops the whole run.
     fn visit(
         &mut self,
         state: P::State,
         previous: Option<P::Move>,
         g: u32,
         memo: &C,
+        at_threshold: bool,
     ) -> Result<(), Stop> {
         self.stats.visited += 1;
         if self.space.is_goal(state) {
             return self.at_goal();
         }
-        let bucket = self.table.as_ref().map(|table| table.bucket(&state));
+        // Asked about unless it is at the threshold and such states are rarely repeats
+        // (TranspositionTable::asks).
+        let bucket = (self.table.as_mut()).and_then(|table| {
+            let bucket = table.bucket(&state);
+            table.asks(bucket, at_threshold).then_some(bucket)
+        });
         let level = self.path.len();
         if self.buffers.len() <= level {
             // One level deeper than before, or several: a parallel worker starts below the
@@ -538,7 +547,13 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace, C: Carry> Search<'a, 
                 mv: child.mv,
                 state: child.state,
             });
-            result = self.visit(child.state, Some(child.mv), g + 1, &child.memo);
+            result = self.visit(
+                child.state,
+                Some(child.mv),
+                g + 1,
+                &child.memo,
+                child.at_threshold,
+            );
             if result.is_err() {
                 break; // keep the branch in `path`: it is the answer or irrelevant
             }
@@ -616,6 +631,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace, C: Carry> Search<'a, 
                     mv: m,
                     state: t,
                     memo: C::default(),
+                    at_threshold: false,
                 });
             }
         });
@@ -658,7 +674,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace, C: Carry> Search<'a, 
                     if f > threshold {
                         next_threshold = next_threshold.min(f);
                     }
-                    *keep = Some(f <= threshold);
+                    *keep = Some(f);
                     estimating -= 1;
                     // A child to be searched: its transposition bucket is asked for now, so
                     // that the miss overlaps the other estimates rather than stalls its visit
@@ -666,20 +682,26 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace, C: Carry> Search<'a, 
                     // every successor before the estimates, the hashing of those cut cost more).
                     if f <= threshold
                         && let Some(table) = &self.table
+                        && (f < threshold || table.asks_all_at_threshold())
                     {
                         table.prefetch(table.bucket(&child.state));
                     }
                 }
             }
         }
-        if C::CARRIES {
-            for (child, ahead) in successors.iter_mut().zip(prefetched.iter()) {
+        for ((child, ahead), f) in successors.iter_mut().zip(prefetched.iter()).zip(&*kept) {
+            if C::CARRIES {
                 child.memo = C::keep(ahead);
             }
+            child.at_threshold = *f == Some(threshold);
         }
         let generated = successors.len() as u64;
         let mut decided = kept.iter();
-        successors.retain(|_| decided.next() == Some(&Some(true)));
+        successors.retain(|_| {
+            decided
+                .next()
+                .is_some_and(|f| f.is_some_and(|f| f <= threshold))
+        });
         self.next_threshold = next_threshold;
         self.stats.generated += generated;
         self.work = work;

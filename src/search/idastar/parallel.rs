@@ -653,7 +653,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, C: Carry> Run<'a, P, H, C> {
         search.pending = 0;
         // The task's root is estimated afresh: its parent's memo went with the split.
         let root_memo = self.memo_of(state);
-        match search.visit(state, previous, task.len() as u32, &root_memo) {
+        match search.visit(state, previous, task.len() as u32, &root_memo, false) {
             Ok(()) => End::Done(std::mem::take(&mut search.found)),
             Err(Stop::Found) if search.found.is_empty() => End::Done(vec![Path {
                 start: self.start,
