@@ -352,9 +352,9 @@ impl<S: Copy + Eq + Hash, M: Copy + Eq> TranspositionTable<S, M> {
     ///
     /// Why not always: a state at the threshold (most of an iteration's: its new states) roots a
     /// subtree of moves that lower the estimate only. Where such repeats are rare (the
-    /// 24-puzzle: about one in 40), the look-ups' cache misses cost more than the subtrees they
-    /// save (#25: 0.86 of the CPU without them, 7 % more nodes); where they are common (a grid,
-    /// whose moves commute), they save most of the search. So the table measures: all of
+    /// 24-puzzle: about one in 27), the look-ups' cache misses cost more than the subtrees they
+    /// save (#25: 0.86 of the CPU with none asked, 7 % more nodes); where they are common (a
+    /// grid, whose moves commute), they save most of the search. So the table measures: all of
     /// them are asked about while at least one in 8 was a repeat in the iteration before (or
     /// it asked too few to tell), else one bucket in 32 (the same states each time, so the
     /// measure holds; sampled, the rate reads higher, as the repeats of the states not asked
