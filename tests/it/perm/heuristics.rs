@@ -314,3 +314,66 @@ fn perm_heuristic_keys_are_checked() {
     );
     assert_eq!(code, 0, "{err}");
 }
+
+/// Look-ups equal to the distance rule out the moves they keep (`Conjugated`'s tight bounds): on
+/// the 2x2x2 turned about its UFR corner, the pattern of the corners' twists and which corners
+/// are in the U layer (the 3x3x3's first-phase pattern in small) keeps the U turns, its two
+/// rotated look-ups the F and the R turns, so where the largest is shared by look-ups that keep
+/// every move between them, the estimate is one more. Never above the distance (every 37th
+/// state of the whole puzzle, against its table), never below the plain look-ups and at most one
+/// above, above them on many states; prefetched estimates agree with direct ones at every limit;
+/// IDA* finds the table's lengths. With and without the inverse.
+#[test]
+fn perm_tight_look_ups_raise_the_estimate_by_one_and_stay_admissible() {
+    use statespace_perm::heuristic::Conjugated;
+    let ufr: &[&str] = &["U", "F", "R"];
+    let space = space::<32>(&own("2x2x2-rotations.tws"), Some(ufr), Metric::Htm);
+    let table = table::build(&space, &Limits::default()).unwrap();
+    let solved = space.solved();
+    let turned = space.apply(solved, space.move_named("U").unwrap());
+    let corners = (0..space.layout().classes())
+        .find(|&c| space.layout().class(c).labels.len() == 7)
+        .unwrap();
+    let up: Vec<u8> = space.layout().class(corners).labels[..]
+        .iter()
+        .filter(|&&slot| turned.0[usize::from(slot)] != solved.0[usize::from(slot)])
+        .map(|&slot| solved.0[usize::from(slot)])
+        .collect();
+    assert_eq!(up.len(), 4, "the U layer's corners");
+    let twists = Pattern::twists(&space, &[(corners, up)]).unwrap();
+    let database = || {
+        heuristic::heuristic::<32>(vec![twists.clone()], &Limits::default(), None)
+            .unwrap()
+            .into_parts()
+            .pop()
+            .unwrap()
+    };
+    let mut rng = Lcg(43);
+    for dual in [false, true] {
+        let tight = Conjugated::new(&space, database(), 2, dual);
+        let plain = Conjugated::new(&space, database(), 2, dual).without_tight_bounds();
+        assert!(tight.tight_bounds_apply() && !plain.tight_bounds_apply());
+        assert_eq!(tight.through().len(), 2, "the other two axes");
+        let mut raised = 0;
+        for index in (0..space.size() as u64).step_by(37) {
+            let s = space.state(index);
+            let d = table.distance(&space, s).unwrap().unwrap();
+            let (t, p) = (tight.estimate(&space, s), plain.estimate(&space, s));
+            assert!(
+                p <= t && t <= p + 1 && t <= d,
+                "plain {p}, tight {t}, distance {d}"
+            );
+            raised += usize::from(t > p);
+            let ahead = tight.prefetch(&space, s);
+            for limit in 0..=t + 1 {
+                assert_eq!(
+                    tight.estimate_prefetched(&space, s, &ahead, limit),
+                    tight.estimate_below(&space, s, limit),
+                    "below {limit}"
+                );
+            }
+        }
+        assert!(raised > 1000, "raised {raised} estimates (inverse: {dual})");
+        super::patterns::ida_finds_the_table_lengths(&space, &tight, &table, &mut rng);
+    }
+}

@@ -54,6 +54,51 @@ pub struct Conjugated<const N: usize> {
     /// The state's inverse, looked up too (plainly and through each reading), when asked for and
     /// the pattern leaves some piece of a class out.
     inversion: Option<Inversion>,
+    /// What look-ups that equal the distance tell besides their value, when they can tell
+    /// something ([`TightBounds`]).
+    tight: Option<TightBounds>,
+}
+
+/// The moves that look-ups equal to the distance rule out (the rule of Rokicki's nxopt and
+/// Voltara's vcube, derived here from the pattern and the moves).
+///
+/// A look-up reads the distance from the state's image to the pattern's goal. Call a move *kept*
+/// by a look-up when one turn of it from solved leaves that look-up at 0 (for the 3x3x3's
+/// twists and middle-layer edges seen along the up-down axis: the up and down turns and every
+/// half turn). If a look-up of `x` equals `x`'s distance `d`, no shortest solution of `x` ends
+/// with a move it keeps: the state one move before solved would be 0 away in the pattern, so
+/// the pattern would reach its goal in `d - 1` moves. So when the look-ups of `x` whose value is
+/// the largest, `d`, keep every move between them, no solution of `d` moves exists, and `x` is
+/// at least `d + 1` away (the three axes' look-ups of the twists keep every face's turns between
+/// them). At the inverse the same holds of the first move of `x`'s solutions (the inverse's
+/// solutions are `x`'s reversed and inverted), so the inverse's look-ups are weighed apart.
+///
+/// Admissible, not consistent (a child may be 2 below its parent), which IDA* and A* allow. Made
+/// only when the look-ups of one side can keep every move between them; else the rule could
+/// never raise an estimate and is not checked.
+#[derive(Clone, Copy, Debug)]
+struct TightBounds {
+    /// Per look-up of the state (its own, then one per symmetry), the moves it keeps.
+    own: [u64; Prefetched::NONE.0.len()],
+    /// The same per look-up of the inverse, the moves that a turn of from solved leaves at 0.
+    inverse: [u64; Prefetched::NONE.0.len()],
+    /// Every move.
+    all: u64,
+}
+
+impl TightBounds {
+    /// The largest of `values` (a side's look-ups, `masks` the moves each keeps), plus 1 when
+    /// those equal to it keep every move and it is not 0 (a goal is 0 away, with no last move).
+    #[inline]
+    fn raise(&self, values: &[u32], masks: &[u64]) -> u32 {
+        let best = values.iter().copied().max().unwrap_or(0);
+        let kept = values
+            .iter()
+            .zip(masks)
+            .filter(|(v, _)| **v == best)
+            .fold(0, |kept, (_, m)| kept | m);
+        best + u32::from(best > 0 && best != u32::MAX && kept == self.all)
+    }
 }
 
 impl<const N: usize> Conjugated<N> {
@@ -104,12 +149,64 @@ impl<const N: usize> Conjugated<N> {
             .iter()
             .map(|&k| Reading::new(pattern, symmetries, k))
             .collect();
-        Conjugated {
+        let mut conjugated = Conjugated {
             database,
             through,
             readings,
             inversion,
+            tight: None,
+        };
+        conjugated.tight = conjugated.tight_bounds(space);
+        conjugated
+    }
+
+    /// The moves each look-up keeps ([`TightBounds`]), found by turning each move from solved;
+    /// `None` when no side's look-ups keep every move between them (or there are over 64 moves).
+    fn tight_bounds(&self, space: &PermSpace<N>) -> Option<TightBounds> {
+        let moves = space.moves();
+        if moves.is_empty() || moves.len() > 64 {
+            return None;
         }
+        let solved = space.solved();
+        let turned: Vec<Packed<N>> = moves.iter().map(|&m| space.apply(solved, m)).collect();
+        let views = 1 + self.readings.len();
+        let at_goal = |view: usize, state: &Packed<N>| {
+            let mut indices = [0u64; Prefetched::NONE.0.len()];
+            self.indices(state, &mut indices);
+            self.database.entry(indices[view]) == 0
+        };
+        let mut bounds = TightBounds {
+            own: [0; Prefetched::NONE.0.len()],
+            inverse: [0; Prefetched::NONE.0.len()],
+            all: u64::MAX >> (64 - moves.len()),
+        };
+        for (j, &m) in moves.iter().enumerate() {
+            // The state one move before solved when `m` is the last move: a turn from solved
+            // that `m` brings back (none when the moves hold no inverse of `m`: then `m` is
+            // kept by no look-up, which only weakens the rule).
+            let before = turned.iter().find(|&&t| space.apply(t, m) == solved);
+            for view in 0..views {
+                if before.is_some_and(|b| at_goal(view, b)) {
+                    bounds.own[view] |= 1 << j;
+                }
+                if self.inversion.is_some() && at_goal(view, &turned[j]) {
+                    bounds.inverse[view] |= 1 << j;
+                }
+            }
+        }
+        let covers = |masks: &[u64]| masks[..views].iter().fold(0, |a, m| a | m) == bounds.all;
+        (covers(&bounds.own) || covers(&bounds.inverse)).then_some(bounds)
+    }
+
+    /// True when look-ups equal to the distance raise the estimate ([`TightBounds`]).
+    pub fn tight_bounds_apply(&self) -> bool {
+        self.tight.is_some()
+    }
+
+    /// The same look-ups without the rule of [`TightBounds`]: to measure what it saves.
+    pub fn without_tight_bounds(mut self) -> Self {
+        self.tight = None;
+        self
     }
 
     /// The symmetries looked up through besides the identity.
@@ -147,10 +244,23 @@ impl<const N: usize> Conjugated<N> {
         }
     }
 
-    /// The largest entry at `indices`, stopping at the first that reaches `limit`.
+    /// The largest entry at `indices` (the look-ups of one side: the state's own when not
+    /// `inverse`), stopping at the first that reaches `limit`; one more when the look-ups equal
+    /// to it rule out every last (or, at the inverse, first) move ([`TightBounds`]).
     #[inline]
-    fn read(&self, indices: &[u64], limit: u32) -> u32 {
-        self.database.largest_entry(indices, limit)
+    fn read(&self, indices: &[u64], limit: u32, inverse: bool) -> u32 {
+        let Some(tight) = &self.tight else {
+            return self.database.largest_entry(indices, limit);
+        };
+        let mut values = [0u32; Prefetched::NONE.0.len()];
+        for (value, &index) in values.iter_mut().zip(indices) {
+            *value = self.database.entry(index);
+            if *value >= limit {
+                return *value;
+            }
+        }
+        let masks = if inverse { &tight.inverse } else { &tight.own };
+        tight.raise(&values[..indices.len()], masks)
     }
 
     /// The inverse's look-ups after the state's own gave `best` (below `limit`): their entries
@@ -166,7 +276,7 @@ impl<const N: usize> Conjugated<N> {
         for &index in &indices[..per_state] {
             self.database.table().prefetch(index);
         }
-        best.max(self.read(&indices[..per_state], limit))
+        best.max(self.read(&indices[..per_state], limit, true))
     }
 }
 
@@ -184,6 +294,12 @@ impl<const N: usize> Heuristic<PermSpace<N>> for Conjugated<N> {
     /// only when the state's own look-ups stay below it.
     #[inline]
     fn estimate_below(&self, space: &PermSpace<N>, state: Packed<N>, limit: u32) -> u32 {
+        if self.tight.is_some() {
+            let mut indices = [0u64; Prefetched::NONE.0.len()];
+            self.indices(&state, &mut indices);
+            let best = self.read(&indices[..1 + self.readings.len()], limit, false);
+            return self.read_inverse(&state, best, limit);
+        }
         let mut best = self.database.value(space, state);
         for i in 0..self.readings.len() {
             if best >= limit {
@@ -219,7 +335,7 @@ impl<const N: usize> Heuristic<PermSpace<N>> for Conjugated<N> {
         prefetched: &Prefetched,
         limit: u32,
     ) -> u32 {
-        let best = self.read(&prefetched.0[..1 + self.readings.len()], limit);
+        let best = self.read(&prefetched.0[..1 + self.readings.len()], limit, false);
         self.read_inverse(&state, best, limit)
     }
 }
