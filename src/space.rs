@@ -511,6 +511,17 @@ pub trait Heuristic<P: StateSpace + ?Sized>: Sync {
         self.estimate_below(space, state, limit)
     }
 
+    /// The moves that cannot begin a path of at most `budget` moves from `state` to a goal, as
+    /// bits in the order [`StateSpace::successors`] visits them (bit `j` the `j`-th; moves past
+    /// the 64th are never ruled out): IDA* generates none of them. For a heuristic whose
+    /// look-ups tell more than a bound when they equal `budget` (a permutation puzzle's look-up
+    /// at the inverse rules out the first moves its pattern keeps). By default none.
+    #[inline]
+    fn ruled_out(&self, space: &P, state: P::State, budget: u32) -> u64 {
+        let _ = (space, state, budget);
+        0
+    }
+
     /// Whether the tables this heuristic reads in place from cache files are still whole,
     /// asked after each answer. A file another program cut short while in use reads zeros
     /// past the cut: lower bounds, so the answers stay optimal, but the search slows, perhaps

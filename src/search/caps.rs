@@ -378,6 +378,11 @@ impl<'v, P: StateSpace> Heuristic<Viewed<'v, P>> for Through<'_, P> {
     }
 
     #[inline]
+    fn ruled_out(&self, space: &Viewed<'v, P>, state: P::State, budget: u32) -> u64 {
+        self.0.ruled_out(space.space, state, budget)
+    }
+
+    #[inline]
     fn prefetch_successor(
         &self,
         space: &Viewed<'v, P>,

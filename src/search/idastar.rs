@@ -10,23 +10,19 @@
 //! level, reused across the whole run (nothing is allocated per node), plus a
 //! [transposition table](super::transpositions) of a size fixed in advance, so IDA* runs where
 //! A*'s closed set would not fit; in exchange a state reached along many paths is searched along
-//! each unless the table still holds it from an earlier path of this iteration (the space's
-//! [`may_follow`](StateSpace::may_follow) rule cuts the redundant orders it knows), and each
-//! iteration repeats the work of those before it, a constant factor when the number of nodes
-//! grows geometrically with the threshold. The successors' estimates are
-//! computed once each, after all of a node's successors are generated (each passed to
-//! [`Heuristic::prefetch`] first, so that a table-driven heuristic's memory reads overlap; what
-//! it computed, the table indices, is handed back with the estimate, so a state is projected
-//! once), and successors are searched in the space's order (plain depth-first; no ordering by
-//! `f`). An estimate is asked for in stages through [`Heuristic::advance`] (by default one
-//! stage, [`Heuristic::estimate_prefetched`]: the value of [`Heuristic::estimate_below`]); each
-//! pass over the successors advances every one still estimating, so that a heuristic whose reads
-//! depend on each other, or that reads more only while the first reads stay below the limit,
-//! has its reads for one successor in flight while it works on the others. The limit is the
-//! smallest cut `f` of the iteration so far:
-//! a successor whose `f` reaches it is cut whatever its exact estimate, and does not lower the
-//! next threshold, so a heuristic of several parts may stop early (the first part of a [`Max`]
-//! that reaches the limit) and the nodes and thresholds are those of exact estimates.
+//! each unless the table still holds it (the space's [`may_follow`](StateSpace::may_follow) rule
+//! cuts the redundant orders it knows), and each iteration repeats the work of those before it.
+//! A node's successors are all generated (each passed to [`Heuristic::prefetch`], so that a
+//! table's memory reads overlap; what it computed, the table indices, comes back with the
+//! estimate), then estimated in stages ([`Heuristic::advance`]; by default one stage, the value
+//! of [`Heuristic::estimate_below`]), each pass advancing every successor still estimating, so
+//! one's reads are in flight while the others are worked on; then searched in the space's order.
+//! The limit is the smallest cut `f` of the iteration so far: a successor whose `f` reaches it
+//! is cut whatever its exact estimate and does not lower the next threshold, so a heuristic of
+//! several parts may stop early (the first part of a [`Max`] that reaches the limit) and the
+//! nodes and thresholds are those of exact estimates. Moves the heuristic rules out
+//! ([`Heuristic::ruled_out`]: they start no path within the threshold) are not generated; a
+//! node that rules one out makes the next threshold at most one more than this one.
 //!
 //! [`Max`]: super::pdb::Max
 //!
@@ -59,14 +55,13 @@
 //! table's ([`DistanceTable::lookup`](super::table::DistanceTable::lookup)). A limit reached
 //! while collecting ends the run with that limit.
 //!
-//! Threads ([`SearchOptions::threads`](crate::options::SearchOptions::threads) above 1, `solve --threads N`): each iteration is split at a
-//! shallow depth into subtrees in depth-first order that the threads search, each with its own
-//! successor buffers and transposition table ([`parallel`]'s module docs). The outcome and the
-//! list of solutions are exactly the one-thread run's; the node counts are not (the threads
-//! search subtrees after the solving one until they see it, and each table misses the others'
-//! entries), so one thread stays the default. The one-thread search is the same code as before
-//! the threads came: the node loop is generic over how it counts and polls (`Pace`), and a run
-//! on one thread never reaches the parallel module.
+//! Threads ([`SearchOptions::threads`](crate::options::SearchOptions::threads) above 1, `solve
+//! --threads N`): each iteration is split at a shallow depth into subtrees in depth-first order
+//! that the threads search, each with its own successor buffers and transposition table
+//! ([`parallel`]'s module docs). The outcome and the list of solutions are exactly the one-thread
+//! run's; the node counts are not (the threads search subtrees after the solving one until they
+//! see it, and each table misses the others' entries). The node loop is generic over how it
+//! counts and polls (`Pace`): a run on one thread never reaches the parallel module.
 //!
 //! Processes ([`SearchOptions::cluster`](crate::options::SearchOptions::cluster), `solve
 //! --processes P`): every process splits each iteration alike and searches its share of the
@@ -519,7 +514,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace, C: Carry> Search<'a, 
         // it, mostly comes from memory (the state is most often its parent's first child, and
         // searched at once), and that wait now overlaps the generation. A skipped state's
         // successors are dropped uncounted (a few in a hundred states on the 24-puzzle).
-        let work = self.generate(state, previous, memo, &mut successors);
+        let work = self.generate(state, previous, g, memo, &mut successors);
         if let (Some(table), Some(at)) = (&mut self.table, bucket)
             && table.skips(at, state, g, previous)
         {
@@ -580,7 +575,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace, C: Carry> Search<'a, 
         memo: &C,
         successors: &mut Level<P, C>,
     ) -> Result<(), Stop> {
-        let work = self.generate(state, previous, memo, successors);
+        let work = self.generate(state, previous, g, memo, successors);
         self.estimate_successors(g, work, successors)
     }
 
@@ -594,11 +589,14 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace, C: Carry> Search<'a, 
         &mut self,
         state: P::State,
         previous: Option<P::Move>,
+        g: u32,
         memo: &C,
         successors: &mut Level<P, C>,
     ) -> u64 {
         successors.clear();
         let (space, heuristic) = (self.space, self.heuristic);
+        // Moves that the heuristic knows start no path within the threshold: not generated.
+        let ruled_out = heuristic.ruled_out(space, state, self.threshold.saturating_sub(g));
         let mut work = 0;
         let prefetched = &mut self.prefetched;
         prefetched.clear();
@@ -609,9 +607,15 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace, C: Carry> Search<'a, 
         // All the successors first, each prefetched (from this node's memo), then their
         // estimates: the heuristic's memory reads overlap instead of waiting one after the
         // other, and each estimate reads what its prefetch computed.
+        let mut beyond = false;
         space.successors(state, &mut |m, t| {
+            let out = work < 64 && ruled_out >> work & 1 == 1;
             work += 1;
             if previous.is_none_or(|p| space.may_follow(p, m)) {
+                if out {
+                    beyond = true;
+                    return;
+                }
                 if let Some(representative) = root_classes {
                     let class = representative(space, t);
                     if classes.contains(&class) {
@@ -635,6 +639,10 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace, C: Carry> Search<'a, 
                 });
             }
         });
+        if beyond {
+            // A path by a move ruled out is longer than the threshold: at least one more.
+            self.next_threshold = self.next_threshold.min(self.threshold.saturating_add(1));
+        }
         work
     }
 

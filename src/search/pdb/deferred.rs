@@ -125,6 +125,12 @@ where
             .map_or(0, |h| h.estimate_below(space, state, limit))
     }
 
+    #[inline]
+    fn ruled_out(&self, space: &P, state: P::State, budget: u32) -> u64 {
+        self.ready()
+            .map_or(0, |h| h.ruled_out(space, state, budget))
+    }
+
     fn intact(&self, cache: &TableCache) -> bool {
         match self.built.get() {
             Some(Some(h)) => h.intact(cache),

@@ -136,6 +136,14 @@ impl<P: StateSpace + ?Sized, H: Heuristic<P>> Heuristic<P> for Max<H> {
         None
     }
 
+    /// Every part's: each rules its moves out alone.
+    #[inline]
+    fn ruled_out(&self, space: &P, state: P::State, budget: u32) -> u64 {
+        self.parts
+            .iter()
+            .fold(0, |out, h| out | h.ruled_out(space, state, budget))
+    }
+
     /// [`estimate_below`](Heuristic::estimate_below), the first part reading what it prefetched.
     #[inline]
     fn estimate_prefetched(
@@ -207,6 +215,11 @@ macro_rules! forward_heuristic {
 
     fn carries_memo(&self) -> bool {
         (**self).carries_memo()
+    }
+
+    #[inline]
+    fn ruled_out(&self, space: &P, state: P::State, budget: u32) -> u64 {
+        (**self).ruled_out(space, state, budget)
     }
 
     #[inline]

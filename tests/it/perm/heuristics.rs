@@ -322,7 +322,8 @@ fn perm_heuristic_keys_are_checked() {
 /// every move between them, the estimate is one more. Never above the distance (every 37th
 /// state of the whole puzzle, against its table), never below the plain look-ups and at most one
 /// above, above them on many states; prefetched estimates agree with direct ones at every limit;
-/// IDA* finds the table's lengths. With and without the inverse.
+/// the first moves the inverse's tight look-ups rule out start no path within the budget; IDA*
+/// finds the table's lengths. With and without the inverse.
 #[test]
 fn perm_tight_look_ups_raise_the_estimate_by_one_and_stay_admissible() {
     use statespace_perm::heuristic::Conjugated;
@@ -354,7 +355,7 @@ fn perm_tight_look_ups_raise_the_estimate_by_one_and_stay_admissible() {
         let plain = Conjugated::new(&space, database(), 2, dual).without_tight_bounds();
         assert!(tight.tight_bounds_apply() && !plain.tight_bounds_apply());
         assert_eq!(tight.through().len(), 2, "the other two axes");
-        let mut raised = 0;
+        let (mut raised, mut ruled) = (0, 0);
         for index in (0..space.size() as u64).step_by(37) {
             let s = space.state(index);
             let d = table.distance(&space, s).unwrap().unwrap();
@@ -364,6 +365,20 @@ fn perm_tight_look_ups_raise_the_estimate_by_one_and_stay_admissible() {
                 "plain {p}, tight {t}, distance {d}"
             );
             raised += usize::from(t > p);
+            // A move ruled out for a budget starts no path within it.
+            for budget in d.saturating_sub(1)..=d + 1 {
+                let out = tight.ruled_out(&space, s, budget);
+                for (j, &m) in space.moves().iter().enumerate() {
+                    if out >> j & 1 == 1 {
+                        let after = table.distance(&space, space.apply(s, m)).unwrap().unwrap();
+                        assert!(
+                            after >= budget,
+                            "move {j} ruled out within {budget}: {after}"
+                        );
+                        ruled += 1;
+                    }
+                }
+            }
             let ahead = tight.prefetch(&space, s);
             for limit in 0..=t + 1 {
                 assert_eq!(
@@ -374,6 +389,8 @@ fn perm_tight_look_ups_raise_the_estimate_by_one_and_stay_admissible() {
             }
         }
         assert!(raised > 1000, "raised {raised} estimates (inverse: {dual})");
+        // Only the inverse's look-ups rule out first moves.
+        assert_eq!(ruled > 1000, dual, "{ruled} moves ruled out");
         super::patterns::ida_finds_the_table_lengths(&space, &tight, &table, &mut rng);
     }
 }

@@ -270,6 +270,11 @@ impl<const N: usize> Heuristic<PermSpace<N>> for Shared<N> {
     }
 
     #[inline]
+    fn ruled_out(&self, space: &PermSpace<N>, state: Packed<N>, budget: u32) -> u64 {
+        self.0.ruled_out(space, state, budget)
+    }
+
+    #[inline]
     fn advance(
         &self,
         space: &PermSpace<N>,

@@ -325,6 +325,29 @@ impl<const N: usize> Heuristic<PermSpace<N>> for Conjugated<N> {
         indices
     }
 
+    /// The first moves that the inverse's look-ups equal to `budget` keep ([`TightBounds`]): a
+    /// move `m` one keeps leaves it as it is (the inverse of the state after `m` is `m`'s
+    /// inverse, kept too, then the state's inverse), so every successor by `m` is cut by it.
+    /// Made per expanded node (an inversion, the projections and reads the node's own estimate
+    /// made recently): cheaper than the successors it saves (about 7 of the 3x3x3's 13 moves
+    /// where one look-up is tight, each a projection or more).
+    #[inline]
+    fn ruled_out(&self, _: &PermSpace<N>, state: Packed<N>, budget: u32) -> u64 {
+        let (Some(tight), Some(inversion)) = (&self.tight, &self.inversion) else {
+            return 0;
+        };
+        let mut indices = [0u64; Prefetched::NONE.0.len()];
+        let views = 1 + self.readings.len();
+        self.indices(&inversion.invert(&state), &mut indices);
+        let mut out = 0;
+        for (index, keeps) in indices[..views].iter().zip(&tight.inverse) {
+            if self.database.entry(*index) == budget {
+                out |= keeps;
+            }
+        }
+        out
+    }
+
     /// [`estimate_below`](Heuristic::estimate_below): the state's own look-ups from the indices
     /// prefetched, then the inverse's while below `limit`.
     #[inline]
