@@ -217,8 +217,10 @@ impl Distance {
         }
     }
 
-    /// What a solve says of its board's distance: the answer's length when it is proven, a
-    /// lower bound when an exact engine stopped on a limit (see the module docs).
+    /// What a solve says of its board's distance (a board that is not a goal: the caller answers
+    /// goals itself): the answer's length when it is proven, a lower bound when an exact engine
+    /// stopped on a limit (see the module docs), at least 1 even when the limit came before
+    /// the search's first depth (a loaded machine can spend a short share in the setup).
     fn of(instance: &Instance, solution: &Solution) -> Distance {
         let exact = instance
             .engines()
@@ -232,8 +234,8 @@ impl Distance {
                 ..Distance::unknown()
             },
             Answer::LimitReached(limit) => Distance {
-                moves: (exact && solution.stats.depth > 0).then_some(solution.stats.depth),
-                at_least: exact && solution.stats.depth > 0,
+                moves: exact.then_some(solution.stats.depth.max(1)),
+                at_least: exact,
                 limit: Some(limit.to_string()),
                 ..Distance::unknown()
             },

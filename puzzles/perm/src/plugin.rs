@@ -69,7 +69,7 @@ statespace::keys! {
     /// `"pruning"`, no other key (see [`HeuristicKind`](super::heuristic::HeuristicKind); the patterns are picked from the orbits:
     /// corners, groups of edges; see [`heuristic`](super::heuristic)).
     pub struct PermHeuristicKeys in [heuristic] {
-        /// use the definition's rotations that map the moves onto themselves: the pruning table keeps one cell per orbit (the same bytes hold deeper levels), and each pattern database is also looked up at images of the state that read other pieces (a group of edges sees the others); each estimate computes images; default false; true is refused when there are no such rotations
+        /// use the definition's rotations that map the moves onto themselves: the pruning table keeps one cell per orbit (the same bytes hold deeper levels), and each pattern database is also looked up at images of the state that read other pieces (a group of edges sees the others); each estimate computes images; where a database's look-ups along the axes keep every move between them (the 3x3x3's twist_pattern), a state whose largest look-ups all equal its distance is one further, and with dual a look-up at the inverse that equals the moves left rules out the first moves it keeps (nxopt's rule); default false; true is refused when there are no such rotations
         symmetry: bool,
         /// also look each pattern database up at the state's inverse (the position of the reversed, inverted moves, as far from solved: Zahavi et al.'s dual look-ups), where a group of edges reads other pieces; default false; true is refused when the puzzle has no inverse (look-alike pieces, Illegal rules, a move whose inverse is not searched)
         dual: bool,

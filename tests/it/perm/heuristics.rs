@@ -323,7 +323,7 @@ fn perm_heuristic_keys_are_checked() {
 /// state of the whole puzzle, against its table), never below the plain look-ups and at most one
 /// above, above them on many states; prefetched estimates agree with direct ones at every limit;
 /// the first moves the inverse's tight look-ups rule out start no path within the budget; IDA*
-/// finds the table's lengths. With and without the inverse.
+/// finds the table's lengths. With and without the inverse, and at the inverse alone.
 #[test]
 fn perm_tight_look_ups_raise_the_estimate_by_one_and_stay_admissible() {
     use statespace_perm::heuristic::Conjugated;
@@ -350,11 +350,14 @@ fn perm_tight_look_ups_raise_the_estimate_by_one_and_stay_admissible() {
             .unwrap()
     };
     let mut rng = Lcg(43);
-    for dual in [false, true] {
-        let tight = Conjugated::new(&space, database(), 2, dual);
-        let plain = Conjugated::new(&space, database(), 2, dual).without_tight_bounds();
-        assert!(tight.tight_bounds_apply() && !plain.tight_bounds_apply());
-        assert_eq!(tight.through().len(), 2, "the other two axes");
+    // Along the three axes, without and with the inverse; at the state and its inverse alone
+    // (one look-up a side keeps only the U turns: no estimate raised, first moves ruled out).
+    for (extra, dual) in [(2, false), (2, true), (0, true)] {
+        let tight = Conjugated::new(&space, database(), extra, dual);
+        let plain = Conjugated::new(&space, database(), extra, dual).without_tight_bounds();
+        assert_eq!(tight.tight_bounds_apply(), extra == 2);
+        assert!(!plain.tight_bounds_apply());
+        assert_eq!(tight.through().len(), extra, "the other two axes");
         let (mut raised, mut ruled) = (0, 0);
         for index in (0..space.size() as u64).step_by(37) {
             let s = space.state(index);
@@ -388,7 +391,11 @@ fn perm_tight_look_ups_raise_the_estimate_by_one_and_stay_admissible() {
                 );
             }
         }
-        assert!(raised > 1000, "raised {raised} estimates (inverse: {dual})");
+        assert_eq!(
+            raised > 1000,
+            extra == 2,
+            "raised {raised} (inverse: {dual})"
+        );
         // Only the inverse's look-ups rule out first moves.
         assert_eq!(ruled > 1000, dual, "{ruled} moves ruled out");
         super::patterns::ida_finds_the_table_lengths(&space, &tight, &table, &mut rng);

@@ -41,6 +41,12 @@ use statespace::space::{Heuristic, Prefetched};
 /// solved, and a pattern of part of a class reads other information there); a pattern of whole
 /// classes gains nothing from it and does not.
 ///
+/// Look-ups equal to the distance tell more than a bound (Rokicki's nxopt, Voltara's vcube): no
+/// shortest solution ends with a move that leaves such a look-up at 0 from solved, so where the
+/// largest look-ups of a side leave every move at 0 between them the estimate is one more (the
+/// 3x3x3's twists along its three axes), and a look-up at the inverse equal to the moves left
+/// rules out the first moves it leaves at 0 ([`Heuristic::ruled_out`]).
+///
 /// Cost: a projection through a composed reading and a table read per look-up, each look-up
 /// after the first only when the ones before stay below IDA*'s limit; the inverse's look-ups a
 /// pass over the state's bytes more.
@@ -73,9 +79,10 @@ pub struct Conjugated<const N: usize> {
 /// them). At the inverse the same holds of the first move of `x`'s solutions (the inverse's
 /// solutions are `x`'s reversed and inverted), so the inverse's look-ups are weighed apart.
 ///
-/// Admissible, not consistent (a child may be 2 below its parent), which IDA* and A* allow. Made
-/// only when the look-ups of one side can keep every move between them; else the rule could
-/// never raise an estimate and is not checked.
+/// Admissible, not consistent (a child may be 2 below its parent), which IDA* and A* allow.
+/// Checked only when the look-ups of one side can keep every move between them (else it could
+/// never raise an estimate). A single look-up at the inverse that keeps some move still rules
+/// first moves out ([`Heuristic::ruled_out`]).
 #[derive(Clone, Copy, Debug)]
 struct TightBounds {
     /// Per look-up of the state (its own, then one per symmetry), the moves it keeps.
@@ -84,6 +91,9 @@ struct TightBounds {
     inverse: [u64; Prefetched::NONE.0.len()],
     /// Every move.
     all: u64,
+    /// Whether the look-ups of one side keep every move between them: else no estimate is
+    /// raised, and the look-ups are read as plain ones.
+    raises: bool,
 }
 
 impl TightBounds {
@@ -161,7 +171,8 @@ impl<const N: usize> Conjugated<N> {
     }
 
     /// The moves each look-up keeps ([`TightBounds`]), found by turning each move from solved;
-    /// `None` when no side's look-ups keep every move between them (or there are over 64 moves).
+    /// `None` when they tell nothing: no side's look-ups keep every move between them and no
+    /// look-up at the inverse keeps any (or there are over 64 moves).
     fn tight_bounds(&self, space: &PermSpace<N>) -> Option<TightBounds> {
         let moves = space.moves();
         if moves.is_empty() || moves.len() > 64 {
@@ -179,6 +190,7 @@ impl<const N: usize> Conjugated<N> {
             own: [0; Prefetched::NONE.0.len()],
             inverse: [0; Prefetched::NONE.0.len()],
             all: u64::MAX >> (64 - moves.len()),
+            raises: false,
         };
         for (j, &m) in moves.iter().enumerate() {
             // The state one move before solved when `m` is the last move: a turn from solved
@@ -195,15 +207,18 @@ impl<const N: usize> Conjugated<N> {
             }
         }
         let covers = |masks: &[u64]| masks[..views].iter().fold(0, |a, m| a | m) == bounds.all;
-        (covers(&bounds.own) || covers(&bounds.inverse)).then_some(bounds)
+        bounds.raises = covers(&bounds.own) || covers(&bounds.inverse);
+        let rules_out = bounds.inverse.iter().any(|&m| m != 0);
+        (bounds.raises || rules_out).then_some(bounds)
     }
 
-    /// True when look-ups equal to the distance raise the estimate ([`TightBounds`]).
+    /// True when look-ups equal to the distance raise the estimate (see the type's docs).
     pub fn tight_bounds_apply(&self) -> bool {
-        self.tight.is_some()
+        self.tight.is_some_and(|t| t.raises)
     }
 
-    /// The same look-ups without the rule of [`TightBounds`]: to measure what it saves.
+    /// The same look-ups without the rule of look-ups equal to the distance (nor moves ruled
+    /// out): to measure what it saves.
     pub fn without_tight_bounds(mut self) -> Self {
         self.tight = None;
         self
@@ -249,7 +264,7 @@ impl<const N: usize> Conjugated<N> {
     /// to it rule out every last (or, at the inverse, first) move ([`TightBounds`]).
     #[inline]
     fn read(&self, indices: &[u64], limit: u32, inverse: bool) -> u32 {
-        let Some(tight) = &self.tight else {
+        let Some(tight) = self.tight.as_ref().filter(|t| t.raises) else {
             return self.database.largest_entry(indices, limit);
         };
         let mut values = [0u32; Prefetched::NONE.0.len()];
@@ -294,7 +309,7 @@ impl<const N: usize> Heuristic<PermSpace<N>> for Conjugated<N> {
     /// only when the state's own look-ups stay below it.
     #[inline]
     fn estimate_below(&self, space: &PermSpace<N>, state: Packed<N>, limit: u32) -> u32 {
-        if self.tight.is_some() {
+        if self.tight_bounds_apply() {
             let mut indices = [0u64; Prefetched::NONE.0.len()];
             self.indices(&state, &mut indices);
             let best = self.read(&indices[..1 + self.readings.len()], limit, false);
@@ -325,7 +340,7 @@ impl<const N: usize> Heuristic<PermSpace<N>> for Conjugated<N> {
         indices
     }
 
-    /// The first moves that the inverse's look-ups equal to `budget` keep ([`TightBounds`]): a
+    /// The first moves that the inverse's look-ups equal to `budget` keep (the type's docs): a
     /// move `m` one keeps leaves it as it is (the inverse of the state after `m` is `m`'s
     /// inverse, kept too, then the state's inverse), so every successor by `m` is cut by it.
     /// Made per expanded node (an inversion, the projections and reads the node's own estimate
