@@ -211,7 +211,7 @@ for i in numbers:
 median = statistics.median(times)
 median = f"{median:.1f} s" if median != float("inf") else f"beyond {args.time_limit}"
 longest = f"{max(solved_times):.1f} s" if solved_times else "-"
-print(f"\nsolved {len(solved_times)} of {len(scrambles)}; median search {median} (an unsolved "
+print(f"\nsolved {len(solved_times)} of {len(numbers)}; median search {median} (an unsolved "
       f"scramble counts as beyond the limit); longest solved {longest}")
 if peer:
     print("vcube: " + ("; ".join(disagreements) if disagreements else
