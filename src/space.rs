@@ -447,14 +447,28 @@ pub trait Heuristic<P: StateSpace + ?Sized>: Sync {
         false
     }
 
+    /// What [`prefetch_successor`](Self::prefetch_successor) of each of `state`'s successors
+    /// reads of `state`, computed once for all of them, when the heuristic carries no memos
+    /// ([`carries_memo`](Self::carries_memo) false): IDA* calls it once per node it expands
+    /// and hands it to each successor's call as `parent_memo`. For a table whose index a move
+    /// changes by small move tables (a class table's parts), so that each successor's index is
+    /// a few reads from its parent's parts rather than a projection of the successor. By
+    /// default [`Prefetched::NONE`] (nothing).
+    #[inline]
+    fn successor_context(&self, space: &P, state: P::State) -> Prefetched {
+        let _ = (space, state);
+        Prefetched::NONE
+    }
+
     /// [`prefetch`](Self::prefetch) of `state`, reached from `parent` by `mv`, given what the
     /// heuristic left in `parent_memo` when it estimated `parent` (its [`Prefetched`] after the
-    /// last [`advance`](Self::advance)): for an estimate that is a sum of parts of which a move
-    /// changes only some (additive pattern databases: Korf & Felner's incremental sums), so
-    /// that only those are projected and read again. IDA* calls it for every successor of the
-    /// node it expands, with that node's memo (the root's from [`memo`]), into `memo`, the
-    /// search's slot for the successor. By default [`prefetch`](Self::prefetch), the parent
-    /// ignored.
+    /// last [`advance`](Self::advance)), or where it carries no memos, the parent's
+    /// [`successor_context`](Self::successor_context): for an estimate that is a sum of parts
+    /// of which a move changes only some (additive pattern databases: Korf & Felner's
+    /// incremental sums), so that only those are projected and read again. IDA* calls it for
+    /// every successor of the node it expands, with that node's memo (the root's from
+    /// [`memo`]) or context, into `memo`, the search's slot for the successor. By default
+    /// [`prefetch`](Self::prefetch), the parent ignored.
     ///
     /// Written into the caller's slot rather than returned: a memo returned from a call that
     /// is not inlined comes back through a temporary in memory, written a word at a time and

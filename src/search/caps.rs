@@ -378,6 +378,15 @@ impl<'v, P: StateSpace> Heuristic<Viewed<'v, P>> for Through<'_, P> {
     }
 
     #[inline]
+    fn successor_context(
+        &self,
+        space: &Viewed<'v, P>,
+        state: P::State,
+    ) -> crate::space::Prefetched {
+        self.0.successor_context(space.space, state)
+    }
+
+    #[inline]
     fn ruled_out(&self, space: &Viewed<'v, P>, state: P::State, budget: u32) -> u64 {
         self.0.ruled_out(space.space, state, budget)
     }

@@ -12,10 +12,11 @@
 //! A*'s closed set would not fit; in exchange a state reached along many paths is searched along
 //! each unless the table still holds it (the space's [`may_follow`](StateSpace::may_follow) rule
 //! cuts the redundant orders it knows), and each iteration repeats the work of those before it.
-//! A node's successors are all generated (each passed to [`Heuristic::prefetch`], so that a
-//! table's memory reads overlap; what it computed, the table indices, comes back with the
-//! estimate), then estimated in stages ([`Heuristic::advance`]; by default one stage, the value
-//! of [`Heuristic::estimate_below`]), each pass advancing every successor still estimating, so
+//! A node's successors are all generated (each passed to [`Heuristic::prefetch_successor`] with
+//! the node's memo or [context](Heuristic::successor_context), so that a table's memory reads
+//! overlap; what it computed, the table indices, comes back with the estimate), then estimated
+//! in stages ([`Heuristic::advance`]; by default one stage, the value of
+//! [`Heuristic::estimate_below`]), each pass advancing every successor still estimating, so
 //! one's reads are in flight while the others are worked on; then searched in the space's order.
 //! The limit is the smallest cut `f` of the iteration so far: a successor whose `f` reaches it
 //! is cut whatever its exact estimate and does not lower the next threshold, so a heuristic of
@@ -600,7 +601,9 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace, C: Carry> Search<'a, 
         let mut work = 0;
         let prefetched = &mut self.prefetched;
         prefetched.clear();
-        let parent_memo = memo.memo();
+        // What each successor's prefetch reads of this node: its memo, or its context.
+        let context = (!C::CARRIES).then(|| heuristic.successor_context(space, state));
+        let parent_memo = context.as_ref().unwrap_or(memo.memo());
         // At the start only: the classes of the successors kept so far.
         let root_classes = self.root_classes.filter(|_| previous.is_none());
         let mut classes = Vec::new();
@@ -623,14 +626,10 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace, C: Carry> Search<'a, 
                     }
                     classes.push(class);
                 }
-                if C::CARRIES {
-                    // Written in place (see Heuristic::prefetch_successor), not copied in.
-                    prefetched.push(Prefetched::NONE);
-                    let memo = prefetched.last_mut().expect("just pushed");
-                    heuristic.prefetch_successor(space, state, parent_memo, m, t, memo);
-                } else {
-                    prefetched.push(heuristic.prefetch(space, t));
-                }
+                // Written in place (see Heuristic::prefetch_successor), not copied in.
+                prefetched.push(Prefetched::NONE);
+                let memo = prefetched.last_mut().expect("just pushed");
+                heuristic.prefetch_successor(space, state, parent_memo, m, t, memo);
                 successors.push(Child {
                     mv: m,
                     state: t,

@@ -44,7 +44,7 @@
 
 use super::def::{Definition, MoveDef, Transform};
 use super::state::{ByteIndex, Packed, Packer};
-use hashbrown::HashSet;
+use hashbrown::{HashMap, HashSet};
 
 /// The most group elements the closure of the rotations may reach before it is abandoned (no
 /// symmetry is used): the cube's rotations are 24, the dodecahedron's 60, and a definition whose
@@ -64,6 +64,9 @@ pub struct Symmetries {
 /// One symmetry as byte tables, one entry per used byte in byte order (see [`Byte`]).
 #[derive(Clone, Debug)]
 struct Conjugation {
+    /// Per searched move, the searched move it becomes (`r⁻¹ · m · r`): an image's successor
+    /// by it is the image of the successor by `m`.
+    moves: Box<[u16]>,
     bytes: Box<[Byte]>,
     /// Per orbit, 256 entries: the label a label becomes.
     relabel: Box<[u8]>,
@@ -113,18 +116,24 @@ impl Symmetries {
         let Some(group) = closure(def, &generators) else {
             return none("the rotations generate more than 1,024 elements");
         };
-        let searched: HashSet<&Transform> = moves.iter().copied().collect();
+        let mut searched: HashMap<&Transform, u16> = HashMap::new();
+        for (i, m) in moves.iter().enumerate().rev() {
+            searched.insert(m, i as u16);
+        }
         let maps: Vec<Conjugation> = group
             .iter()
             .filter(|r| !r.is_identity())
-            .filter(|r| {
+            .filter_map(|r| {
                 let back = r.inverse(&def.orbits);
-                moves.iter().all(|m| {
+                let images = moves.iter().map(|m| {
                     let image = back.then(m, &def.orbits).then(r, &def.orbits);
-                    searched.contains(&image)
-                })
+                    searched.get(&image).copied()
+                });
+                let images: Option<Box<[u16]>> = images.collect();
+                let mut map = Conjugation::new(def, r, packer)?;
+                map.moves = images?;
+                Some(map)
             })
-            .filter_map(|r| Conjugation::new(def, r, packer))
             .collect();
         let refused = maps
             .is_empty()
@@ -151,6 +160,14 @@ impl Symmetries {
     #[inline]
     pub fn image<const N: usize>(&self, k: usize, state: &Packed<N>) -> Packed<N> {
         self.maps[k].image(state)
+    }
+
+    /// The move that the `k`-th symmetry (as in [`image`](Self::image)) makes of move `m` (by
+    /// their indices in the space's order): the image of a state's successor by `m` is the
+    /// image's successor by it.
+    #[inline]
+    pub fn move_image(&self, k: usize, m: usize) -> usize {
+        usize::from(self.maps[k].moves[m])
     }
 
     /// How the `k`-th symmetry (as in [`image`](Self::image)) makes byte `b` of an image:
@@ -287,6 +304,7 @@ impl Conjugation {
             }
         }
         Some(Conjugation {
+            moves: Box::default(),
             bytes: bytes.into(),
             relabel,
             retwist,

@@ -81,6 +81,36 @@ impl<P: StateSpace + ?Sized, H: Heuristic<P>> Heuristic<P> for Max<H> {
         }
     }
 
+    /// The first part's context: the part whose entries [`prefetch`](Heuristic::prefetch)
+    /// computes.
+    #[inline]
+    fn successor_context(&self, space: &P, state: P::State) -> Prefetched {
+        self.parts.first().map_or(Prefetched::NONE, |first| {
+            first.successor_context(space, state)
+        })
+    }
+
+    /// [`prefetch`](Heuristic::prefetch) through the first part's
+    /// [`prefetch_successor`](Heuristic::prefetch_successor).
+    #[inline]
+    fn prefetch_successor(
+        &self,
+        space: &P,
+        parent: P::State,
+        parent_memo: &Prefetched,
+        mv: P::Move,
+        state: P::State,
+        memo: &mut Prefetched,
+    ) {
+        match self.parts.first() {
+            Some(first) => {
+                first.prefetch_successor(space, parent, parent_memo, mv, state, memo);
+                memo.1 <<= LEVEL_BITS;
+            }
+            None => *memo = Prefetched::NONE,
+        }
+    }
+
     /// The parts in stages: the current part's stages until it is done; then, while below
     /// `limit`, the next part's [`prefetch`](Heuristic::prefetch), and its stages from the next
     /// call on (so its reads, too, overlap with the other successors' work). Where it is (the
@@ -215,6 +245,11 @@ macro_rules! forward_heuristic {
 
     fn carries_memo(&self) -> bool {
         (**self).carries_memo()
+    }
+
+    #[inline]
+    fn successor_context(&self, space: &P, state: P::State) -> Prefetched {
+        (**self).successor_context(space, state)
     }
 
     #[inline]

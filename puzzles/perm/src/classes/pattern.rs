@@ -19,8 +19,9 @@
 //! table (a class of symmetric places keeps some twin entries apart: 5,288 classes of places
 //! against 40,320 / 8 = 5,040).
 //!
-//! Per estimate: the two parts' projections as for a plain pattern, reads in three small
-//! tables, and one read far from the caches, in the table. (Numbering the whole of A instead,
+//! Per estimate: the two parts' projections as for a plain pattern (or, where A is a whole
+//! class, its parts stepped from the parent's by move tables: `ClassPattern::step`), reads
+//! in three small tables, and one read far from the caches, in the table. (Numbering the whole of A instead,
 //! 11 M classes of the 88 M corner states, made a table 4.9 % smaller but needed a second read
 //! far from the caches per look-up, in a 336 MiB `class_of`, and 336 MiB more on disk and in
 //! memory; the search was no faster for it on the machine measured: the history of BENCHMARKS.md in git.)
@@ -64,6 +65,10 @@ pub struct ClassPattern {
     /// `twist_moves[t * moves + m]`: A's twist after move `m`, when the twists go with their
     /// slots (empty otherwise: the build makes them per class).
     pub(super) twist_moves: Vec<u32>,
+    /// `place_moves[place * moves + m]`: A's place after move `m`, when the places fit 16 bits
+    /// and the twists go with their slots (empty otherwise): with `twist_moves` and `b_moves`,
+    /// a successor's entry from its parent's parts without projecting it ([`Self::step`]).
+    pub(super) place_moves: Vec<u16>,
     /// `b_moves[b * moves + m]`: B's state after move `m`.
     pub(super) b_moves: Vec<u16>,
     /// `b_images[b * syms + j]`: B's state under rotation `j`.
@@ -192,7 +197,7 @@ impl ClassPattern {
         // stabilisers (one class per place when every rotation fixes every place); the twists'
         // and B's tables. And the table's fewest bytes (every class as large as it can be),
         // refused before the numbering's seconds are spent.
-        let numbering = u128::from(places) * 9
+        let numbering = u128::from(places) * (9 + 2 * m)
             + u128::from(twists) * 4 * (m + s)
             + u128::from(b_count) * 2 * (m + s);
         let table = (u128::from(places) / s) * u128::from(twists) * u128::from(b_count) / 2;
@@ -227,6 +232,14 @@ impl ClassPattern {
                 a_pattern.successors(a_pattern.state(t), &mut |_, p| {
                     twist_moves.push((a_pattern.index(p) % twists) as u32)
                 });
+            }
+        }
+        // A's places' moves, where they fit: 1.4 MiB on the 3x3x3 (40,320 places, 18 moves).
+        let mut place_moves = Vec::new();
+        if !twist_moves.is_empty() && places <= 1 << 16 {
+            place_moves.reserve((u128::from(places) * m) as usize);
+            for place in 0..places {
+                a_pattern.place_successors(place, &mut |p| place_moves.push(p as u16));
             }
         }
         // B's tables: small.
@@ -308,6 +321,7 @@ impl ClassPattern {
             fixed,
             twist_images,
             twist_moves,
+            place_moves,
             b_moves,
             b_images,
             goal: 0,
@@ -326,7 +340,7 @@ impl ClassPattern {
         u128::from(self.class_of.bytes())
             + (self.reps.len() * 5) as u128
             + ((self.twist_images.len() + self.twist_moves.len()) * 4) as u128
-            + ((self.b_moves.len() + self.b_images.len()) * 2) as u128
+            + ((self.place_moves.len() + self.b_moves.len() + self.b_images.len()) * 2) as u128
     }
 
     /// The classes of A's places.
@@ -404,10 +418,67 @@ impl ClassPattern {
     /// The entry of a packed state.
     #[inline]
     pub fn project_state<const N: usize>(&self, state: &Packed<N>) -> u64 {
+        self.cell_of(self.parts_of(state))
+    }
+
+    /// A packed state's parts: A's place and twist, B's state.
+    #[inline]
+    pub(super) fn parts_of<const N: usize>(&self, state: &Packed<N>) -> Parts {
         // B keeps no twist: its index is its places' rank.
         let (place, twist) = self.a.project_one(&state.0);
         let (b, _) = self.b.project_one(&state.0);
-        self.cell_of_parts(place, twist, b)
+        Parts { place, twist, b }
+    }
+
+    /// The entry of `parts`.
+    #[inline]
+    pub(super) fn cell_of(&self, parts: Parts) -> u64 {
+        self.cell_of_parts(parts.place, parts.twist, parts.b)
+    }
+
+    /// Whether [`step`](Self::step) can move parts (the places' moves are tabled).
+    pub(super) fn steps(&self) -> bool {
+        !self.place_moves.is_empty()
+    }
+
+    /// The parts one move `m` (in the space's order) after `parts`, from the move tables: three
+    /// reads in small tables instead of a projection. Only where [`steps`](Self::steps).
+    #[inline]
+    pub(super) fn step(&self, parts: Parts, m: usize) -> Parts {
+        let moves = self.moves.len();
+        Parts {
+            place: u64::from(self.place_moves[parts.place as usize * moves + m]),
+            twist: u64::from(self.twist_moves[parts.twist as usize * moves + m]),
+            b: u64::from(self.b_moves[parts.b as usize * moves + m]),
+        }
+    }
+}
+
+/// A state's parts in a [`ClassPattern`]: A's place and twist, B's state (each below its
+/// count: a place below 2^16 where the pattern steps, a twist below 2^32, B below 2^16).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Parts {
+    pub(super) place: u64,
+    pub(super) twist: u64,
+    pub(super) b: u64,
+}
+
+impl Parts {
+    /// One word: the place's low 16 bits, then B's 16, then the twist's 32 (what a stepping
+    /// pattern's parts fit in).
+    #[inline]
+    pub(super) fn word(self) -> u64 {
+        self.place << 48 | self.b << 32 | self.twist
+    }
+
+    /// The parts of [`word`](Self::word).
+    #[inline]
+    pub(super) fn of_word(word: u64) -> Parts {
+        Parts {
+            place: word >> 48,
+            b: word >> 32 & 0xffff,
+            twist: word & 0xffff_ffff,
+        }
     }
 }
 
@@ -459,12 +530,21 @@ mod tests {
         }
         let moves = space.moves();
         let mut state = space.solved();
+        // The parts step by the move tables: a successor's parts, and so its entry, without
+        // projecting it.
+        assert!(pattern.steps());
         for _ in 0..500 {
             state = space.apply(state, moves[random.below(moves.len())]);
             let cell = pattern.project_state(&state);
             assert!(cell < pattern.size() as u64);
             for &k in pattern.syms.iter().flatten() {
                 assert_eq!(pattern.project_state(&symmetries.image(k, &state)), cell);
+            }
+            let parts = pattern.parts_of(&state);
+            assert_eq!(Parts::of_word(parts.word()), parts);
+            for (m, &mv) in moves.iter().enumerate() {
+                let child = space.apply(state, mv);
+                assert_eq!(pattern.step(parts, m), pattern.parts_of(&child), "move {m}");
             }
         }
     }

@@ -193,6 +193,25 @@ impl GoalSet for Pattern {
 /// twists by slot as its lowest digits: a move carries a slot's twist along whatever piece is
 /// there, so they move on their own ([`SplitMoves`]), and the table is built block by block
 /// ([`table::build_split`]).
+impl Pattern {
+    /// The places after each move (in the space's order) of the places of rank `place` of a
+    /// pattern of one part: one unrank, then per move the pieces' new slots ranked (a tenth of
+    /// a whole successor's cost; the class tables' move tables of places are made so).
+    pub(crate) fn place_successors(&self, place: u64, visit: &mut dyn FnMut(u64)) {
+        let part = &self.parts[0];
+        let k = part.pieces();
+        let mut slots = [0u8; MAX_TRACKED];
+        part.places.unrank(place, &mut slots[..k]);
+        for dest in &self.dest {
+            let mut moved = [0u8; MAX_TRACKED];
+            for (&slot, to) in slots[..k].iter().zip(&mut moved) {
+                *to = dest[(part.code + usize::from(slot)) % 256];
+            }
+            visit(part.places.rank(&moved[..k]));
+        }
+    }
+}
+
 impl SplitMoves for Pattern {
     fn low_count(&self) -> Option<u64> {
         let last = self.parts.last()?;
