@@ -530,9 +530,14 @@ pub trait Heuristic<P: StateSpace + ?Sized>: Sync {
     /// the 64th are never ruled out): IDA* generates none of them. For a heuristic whose
     /// look-ups tell more than a bound when they equal `budget` (a permutation puzzle's look-up
     /// at the inverse rules out the first moves its pattern keeps). By default none.
+    ///
+    /// `note` is the [note](Prefetched::note) of what the heuristic left when it estimated
+    /// `state` in full (IDA* keeps it with each successor it searches), or 0 where there is
+    /// none (the start): a heuristic whose last stage leaves there what these look-ups read,
+    /// marked as its own, need not make them again.
     #[inline]
-    fn ruled_out(&self, space: &P, state: P::State, budget: u32) -> u64 {
-        let _ = (space, state, budget);
+    fn ruled_out(&self, space: &P, state: P::State, note: u64, budget: u32) -> u64 {
+        let _ = (space, state, note, budget);
         0
     }
 
@@ -579,6 +584,15 @@ pub struct Prefetched(pub [u64; 4], pub u64);
 impl Prefetched {
     /// Nothing computed.
     pub const NONE: Prefetched = Prefetched([0; 4], 0);
+
+    /// The word a heuristic's last stage may leave for its
+    /// [`ruled_out`](Heuristic::ruled_out) of the same state: the last of the first field.
+    /// IDA* keeps it with each successor it searches (8 bytes, where the whole memo is kept only
+    /// for heuristics that [carry memos](Heuristic::carries_memo)).
+    #[inline]
+    pub fn note(&self) -> u64 {
+        self.0[3]
+    }
 }
 
 /// Replays `moves` from `start`, following each move by its label; `None` if a move is not

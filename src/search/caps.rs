@@ -387,8 +387,8 @@ impl<'v, P: StateSpace> Heuristic<Viewed<'v, P>> for Through<'_, P> {
     }
 
     #[inline]
-    fn ruled_out(&self, space: &Viewed<'v, P>, state: P::State, budget: u32) -> u64 {
-        self.0.ruled_out(space.space, state, budget)
+    fn ruled_out(&self, space: &Viewed<'v, P>, state: P::State, note: u64, budget: u32) -> u64 {
+        self.0.ruled_out(space.space, state, note, budget)
     }
 
     #[inline]

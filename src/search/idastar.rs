@@ -80,6 +80,7 @@
 //! the start's successors are compared (their classes cost a pass over the images of each); a
 //! run that lists several solutions searches them all, as the list holds paths through each.
 
+mod child;
 pub mod cluster;
 pub mod parallel;
 
@@ -91,56 +92,9 @@ use crate::limit::{Latch, Limit, Limits, Ticker};
 use crate::options::SearchOptions;
 use crate::search::transpositions::Moved;
 use crate::space::{Heuristic, Prefetched, StateSpace, Symmetric, memo};
+pub(crate) use child::{Carry, Child, Level};
 use std::any::Any;
 use std::sync::Arc;
-
-/// A successor kept for the search below it: the move that reaches it, the state, and, where the
-/// heuristic [carries memos](Heuristic::carries_memo), what it left in its [`Prefetched`] when
-/// it estimated it (handed to [`Heuristic::prefetch_successor`] of its own successors).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Child<S, M, C> {
-    pub(crate) mv: M,
-    pub(crate) state: S,
-    pub(crate) memo: C,
-    /// Its `f` is the threshold (the transposition table may not be asked about it).
-    pub(crate) at_threshold: bool,
-}
-
-/// What a search keeps of each successor's estimate: its memo, or nothing (`()`): a type
-/// parameter, so that a search whose heuristic carries nothing moves no memos (the code it was).
-pub(crate) trait Carry: Copy + Default + Send + Sync {
-    /// Whether memos are handed down.
-    const CARRIES: bool;
-    /// What is kept of `memo`.
-    fn keep(memo: &Prefetched) -> Self;
-    /// The memo kept ([`Prefetched::NONE`] for nothing).
-    fn memo(&self) -> &Prefetched;
-}
-
-impl Carry for () {
-    const CARRIES: bool = false;
-    #[inline(always)]
-    fn keep(_: &Prefetched) -> Self {}
-    #[inline(always)]
-    fn memo(&self) -> &Prefetched {
-        &Prefetched::NONE
-    }
-}
-
-impl Carry for Prefetched {
-    const CARRIES: bool = true;
-    #[inline(always)]
-    fn keep(memo: &Prefetched) -> Self {
-        *memo
-    }
-    #[inline(always)]
-    fn memo(&self) -> &Prefetched {
-        self
-    }
-}
-
-/// One level's buffer of kept successors in a search over `P`.
-pub(crate) type Level<P, C> = Vec<Child<<P as StateSpace>::State, <P as StateSpace>::Move, C>>;
 
 impl<S, M: Copy, C> Moved<M> for Child<S, M, C> {
     #[inline]
@@ -437,7 +391,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace, C: Carry> Search<'a, 
             }
             self.stats.depth = threshold;
             let (expanded, generated) = (self.stats.expanded, self.stats.generated);
-            let result = self.visit(start, None, 0, &root_memo, false);
+            let result = self.visit(start, None, 0, (&root_memo, 0), false);
             self.stats.iterations.push(Iteration {
                 threshold,
                 expanded: self.stats.expanded - expanded,
@@ -483,14 +437,14 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace, C: Carry> Search<'a, 
     }
 
     /// Searches below `state`, reached in `g` moves along `self.path` (its `f` is within the
-    /// threshold, or `at_threshold`; `memo` is what the heuristic left from its estimate);
-    /// `Err` stops the whole run.
+    /// threshold, or `at_threshold`; `memo` is what the heuristic left from its estimate, with
+    /// its note); `Err` stops the whole run.
     fn visit(
         &mut self,
         state: P::State,
         previous: Option<P::Move>,
         g: u32,
-        memo: &C,
+        memo: (&C, u64),
         at_threshold: bool,
     ) -> Result<(), Stop> {
         self.stats.visited += 1;
@@ -547,7 +501,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace, C: Carry> Search<'a, 
                 child.state,
                 Some(child.mv),
                 g + 1,
-                &child.memo,
+                (&child.memo, child.note),
                 child.at_threshold,
             );
             if result.is_err() {
@@ -561,19 +515,18 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace, C: Carry> Search<'a, 
     }
 
     /// Expands `state`, reached in `g` moves by `previous` (`memo`: what the heuristic left from
-    /// its estimate): counts the expansion, puts into `successors` the successors the move-order
-    /// rule allows whose `f` is within the threshold (in the space's order, each with its memo),
-    /// lowers the next threshold to the smallest `f` cut, and counts the work. The node loop's
-    /// body ([`generate`](Self::generate), then
-    /// [`estimate_successors`](Self::estimate_successors)), shared with the parallel run's
-    /// split.
+    /// its estimate, with its note): counts the expansion, puts into `successors` the successors
+    /// the move-order rule allows whose `f` is within the threshold (in the space's order, each
+    /// with its memo), lowers the next threshold to the smallest `f` cut, and counts the work.
+    /// The node loop's body ([`generate`](Self::generate), then
+    /// [`estimate_successors`](Self::estimate_successors)), shared with the parallel run's split.
     #[inline(always)]
     fn expand(
         &mut self,
         state: P::State,
         previous: Option<P::Move>,
         g: u32,
-        memo: &C,
+        memo: (&C, u64),
         successors: &mut Level<P, C>,
     ) -> Result<(), Stop> {
         let work = self.generate(state, previous, g, memo, successors);
@@ -591,13 +544,14 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace, C: Carry> Search<'a, 
         state: P::State,
         previous: Option<P::Move>,
         g: u32,
-        memo: &C,
+        (memo, note): (&C, u64),
         successors: &mut Level<P, C>,
     ) -> u64 {
         successors.clear();
         let (space, heuristic) = (self.space, self.heuristic);
         // Moves that the heuristic knows start no path within the threshold: not generated.
-        let ruled_out = heuristic.ruled_out(space, state, self.threshold.saturating_sub(g));
+        let budget = self.threshold.saturating_sub(g);
+        let ruled_out = heuristic.ruled_out(space, state, note, budget);
         let mut work = 0;
         let prefetched = &mut self.prefetched;
         prefetched.clear();
@@ -634,6 +588,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace, C: Carry> Search<'a, 
                     mv: m,
                     state: t,
                     memo: C::default(),
+                    note: 0,
                     at_threshold: false,
                 });
             }
@@ -700,6 +655,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace, C: Carry> Search<'a, 
             if C::CARRIES {
                 child.memo = C::keep(ahead);
             }
+            child.note = ahead.note();
             child.at_threshold = *f == Some(threshold);
         }
         let generated = successors.len() as u64;

@@ -526,8 +526,13 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, C: Carry> Run<'a, P, H, C> {
                 search.stats.visited += 1;
                 // The task's nodes keep no memo: each is estimated afresh (a few per thread).
                 let node_memo = self.memo_of(state);
-                let expanded =
-                    search.expand(state, previous, depth as u32, &node_memo, &mut successors);
+                let expanded = search.expand(
+                    state,
+                    previous,
+                    depth as u32,
+                    (&node_memo, 0),
+                    &mut successors,
+                );
                 if let Err(stop) = expanded {
                     *stats = std::mem::take(&mut search.stats);
                     return Err(match stop {
@@ -653,7 +658,7 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, C: Carry> Run<'a, P, H, C> {
         search.pending = 0;
         // The task's root is estimated afresh: its parent's memo went with the split.
         let root_memo = self.memo_of(state);
-        match search.visit(state, previous, task.len() as u32, &root_memo, false) {
+        match search.visit(state, previous, task.len() as u32, (&root_memo, 0), false) {
             Ok(()) => End::Done(std::mem::take(&mut search.found)),
             Err(Stop::Found) if search.found.is_empty() => End::Done(vec![Path {
                 start: self.start,

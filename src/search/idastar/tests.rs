@@ -642,7 +642,7 @@ fn moves_ruled_out_are_not_generated() {
         fn estimate(&self, g: &Grid, s: u32) -> u32 {
             GridManhattan.estimate(g, s)
         }
-        fn ruled_out(&self, g: &Grid, s: u32, budget: u32) -> u64 {
+        fn ruled_out(&self, g: &Grid, s: u32, _: u64, budget: u32) -> u64 {
             let (mut out, mut j) = (0, 0);
             g.successors(s, &mut |_, t| {
                 out |= u64::from(GridManhattan.estimate(g, t) + 1 > budget) << j;

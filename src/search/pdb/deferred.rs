@@ -126,9 +126,9 @@ where
     }
 
     #[inline]
-    fn ruled_out(&self, space: &P, state: P::State, budget: u32) -> u64 {
+    fn ruled_out(&self, space: &P, state: P::State, note: u64, budget: u32) -> u64 {
         self.ready()
-            .map_or(0, |h| h.ruled_out(space, state, budget))
+            .map_or(0, |h| h.ruled_out(space, state, note, budget))
     }
 
     fn intact(&self, cache: &TableCache) -> bool {

@@ -168,10 +168,10 @@ impl<P: StateSpace + ?Sized, H: Heuristic<P>> Heuristic<P> for Max<H> {
 
     /// Every part's: each rules its moves out alone.
     #[inline]
-    fn ruled_out(&self, space: &P, state: P::State, budget: u32) -> u64 {
+    fn ruled_out(&self, space: &P, state: P::State, note: u64, budget: u32) -> u64 {
         self.parts
             .iter()
-            .fold(0, |out, h| out | h.ruled_out(space, state, budget))
+            .fold(0, |out, h| out | h.ruled_out(space, state, note, budget))
     }
 
     /// [`estimate_below`](Heuristic::estimate_below), the first part reading what it prefetched.
@@ -253,8 +253,8 @@ macro_rules! forward_heuristic {
     }
 
     #[inline]
-    fn ruled_out(&self, space: &P, state: P::State, budget: u32) -> u64 {
-        (**self).ruled_out(space, state, budget)
+    fn ruled_out(&self, space: &P, state: P::State, note: u64, budget: u32) -> u64 {
+        (**self).ruled_out(space, state, note, budget)
     }
 
     #[inline]

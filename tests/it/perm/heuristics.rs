@@ -355,14 +355,20 @@ fn perm_tight_look_ups_raise_the_estimate_by_one_and_stay_admissible() {
     for (extra, dual) in [(2, false), (2, true), (0, true)] {
         let tight = Conjugated::new(&space, database(), extra, dual);
         let plain = Conjugated::new(&space, database(), extra, dual).without_tight_bounds();
+        let twin = Conjugated::new(&space, database(), extra, dual);
         assert_eq!(tight.tight_bounds_apply(), extra == 2);
         assert!(!plain.tight_bounds_apply());
         assert_eq!(tight.through().len(), extra, "the other two axes");
-        let (mut raised, mut ruled) = (0, 0);
+        let (mut raised, mut ruled, mut noted) = (0, 0, 0);
         for index in (0..space.size() as u64).step_by(37) {
             let s = space.state(index);
             let d = table.distance(&space, s).unwrap().unwrap();
             let (t, p) = (tight.estimate(&space, s), plain.estimate(&space, s));
+            // The note a staged estimate leaves: the same moves ruled out as without it, and
+            // another instance's note (or a stray word) taken for none.
+            let note = statespace::space::memo(&tight, &space, s).0.note();
+            noted += usize::from(note != 0);
+            let other = statespace::space::memo(&twin, &space, s).0;
             assert!(
                 p <= t && t <= p + 1 && t <= d,
                 "plain {p}, tight {t}, distance {d}"
@@ -370,7 +376,10 @@ fn perm_tight_look_ups_raise_the_estimate_by_one_and_stay_admissible() {
             raised += usize::from(t > p);
             // A move ruled out for a budget starts no path within it.
             for budget in d.saturating_sub(1)..=d + 1 {
-                let out = tight.ruled_out(&space, s, budget);
+                let out = tight.ruled_out(&space, s, 0, budget);
+                assert_eq!(tight.ruled_out(&space, s, note, budget), out, "noted");
+                assert_eq!(tight.ruled_out(&space, s, other.note(), budget), out);
+                assert_eq!(tight.ruled_out(&space, s, index << 8 | 3, budget), out);
                 for (j, &m) in space.moves().iter().enumerate() {
                     if out >> j & 1 == 1 {
                         let after = table.distance(&space, space.apply(s, m)).unwrap().unwrap();
@@ -396,8 +405,10 @@ fn perm_tight_look_ups_raise_the_estimate_by_one_and_stay_admissible() {
             extra == 2,
             "raised {raised} (inverse: {dual})"
         );
-        // Only the inverse's look-ups rule out first moves.
+        // Only the inverse's look-ups rule out first moves; each estimate read in full leaves
+        // their entries in its note.
         assert_eq!(ruled > 1000, dual, "{ruled} moves ruled out");
+        assert_eq!(noted > 1000, dual, "{noted} notes");
         super::patterns::ida_finds_the_table_lengths(&space, &tight, &table, &mut rng);
     }
 }

@@ -393,8 +393,8 @@ impl<const N: usize> Heuristic<PermSpace<N>> for Shared<N> {
     }
 
     #[inline]
-    fn ruled_out(&self, space: &PermSpace<N>, state: Packed<N>, budget: u32) -> u64 {
-        self.0.ruled_out(space, state, budget)
+    fn ruled_out(&self, space: &PermSpace<N>, state: Packed<N>, note: u64, budget: u32) -> u64 {
+        self.0.ruled_out(space, state, note, budget)
     }
 
     #[inline]
