@@ -445,7 +445,7 @@ impl<const N: usize> Heuristic<PermSpace<N>> for Conjugated<N> {
     }
 
     /// [`estimate_prefetched`](Heuristic::estimate_prefetched) in one stage, leaving the
-    /// inverse's entries in the [note](Prefetched::note) when it read them all ([`Note`]).
+    /// inverse's entries in the [note](Prefetched::note) when it read them all.
     #[inline]
     fn advance(
         &self,
