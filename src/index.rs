@@ -301,6 +301,16 @@ impl<P: StateSpace> StateSpace for IndexedBy<P> {
     }
 
     #[inline]
+    fn successors_where(
+        &self,
+        state: Self::State,
+        wanted: &mut dyn FnMut(Self::Move) -> bool,
+        visit: &mut dyn FnMut(Self::Move, Self::State),
+    ) {
+        self.space.successors_where(state, wanted, visit)
+    }
+
+    #[inline]
     fn is_goal(&self, state: Self::State) -> bool {
         self.space.is_goal(state)
     }

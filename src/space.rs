@@ -94,6 +94,28 @@ pub trait StateSpace: Sync {
         found
     }
 
+    /// The successors of `state` whose move `wanted` accepts: `wanted` is asked about each move
+    /// in the order [`successors`](Self::successors) visits them, before the successor is made,
+    /// and `visit` gets those it accepts.
+    ///
+    /// Why it exists: IDA* keeps some moves out (one that undoes or commutes with the move
+    /// before, one the heuristic rules out), about half of the 3x3x3's. The default makes every
+    /// successor and asks after; a space whose successor costs more than the question (a move
+    /// applied to a whole state) overrides it so that the others are never made.
+    #[inline]
+    fn successors_where(
+        &self,
+        state: Self::State,
+        wanted: &mut dyn FnMut(Self::Move) -> bool,
+        visit: &mut dyn FnMut(Self::Move, Self::State),
+    ) {
+        self.successors(state, &mut |m, t| {
+            if wanted(m) {
+                visit(m, t);
+            }
+        });
+    }
+
     /// The successor that [`successors`](Self::successors) visits `n`-th (counting from 0), or
     /// `None` when it visits fewer.
     ///

@@ -314,6 +314,16 @@ impl<P: StateSpace> StateSpace for Viewed<'_, P> {
     }
 
     #[inline]
+    fn successors_where(
+        &self,
+        state: P::State,
+        wanted: &mut dyn FnMut(P::Move) -> bool,
+        visit: &mut dyn FnMut(P::Move, P::State),
+    ) {
+        self.space.successors_where(state, wanted, visit)
+    }
+
+    #[inline]
     fn is_goal(&self, state: P::State) -> bool {
         self.space.is_goal(state)
     }

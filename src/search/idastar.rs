@@ -565,33 +565,34 @@ impl<'a, P: StateSpace, H: Heuristic<P> + ?Sized, T: Pace, C: Carry> Search<'a, 
         // estimates: the heuristic's memory reads overlap instead of waiting one after the
         // other, and each estimate reads what its prefetch computed.
         let mut beyond = false;
-        space.successors(state, &mut |m, t| {
+        // The moves kept out are asked about before their successors are made (a space may
+        // then not make them: StateSpace::successors_where).
+        let mut wanted = |m| {
             let out = work < 64 && ruled_out >> work & 1 == 1;
             work += 1;
-            if previous.is_none_or(|p| space.may_follow(p, m)) {
-                if out {
-                    beyond = true;
-                    return;
+            let follows = previous.is_none_or(|p| space.may_follow(p, m));
+            beyond |= follows && out;
+            follows && !out
+        };
+        space.successors_where(state, &mut wanted, &mut |m, t| {
+            if let Some(representative) = root_classes {
+                let class = representative(space, t);
+                if classes.contains(&class) {
+                    return; // as far from the goals as an earlier successor
                 }
-                if let Some(representative) = root_classes {
-                    let class = representative(space, t);
-                    if classes.contains(&class) {
-                        return; // as far from the goals as an earlier successor
-                    }
-                    classes.push(class);
-                }
-                // Written in place (see Heuristic::prefetch_successor), not copied in.
-                prefetched.push(Prefetched::NONE);
-                let memo = prefetched.last_mut().expect("just pushed");
-                heuristic.prefetch_successor(space, state, parent_memo, m, t, memo);
-                successors.push(Child {
-                    mv: m,
-                    state: t,
-                    memo: C::default(),
-                    note: 0,
-                    at_threshold: false,
-                });
+                classes.push(class);
             }
+            // Written in place (see Heuristic::prefetch_successor), not copied in.
+            prefetched.push(Prefetched::NONE);
+            let memo = prefetched.last_mut().expect("just pushed");
+            heuristic.prefetch_successor(space, state, parent_memo, m, t, memo);
+            successors.push(Child {
+                mv: m,
+                state: t,
+                memo: C::default(),
+                note: 0,
+                at_threshold: false,
+            });
         });
         if beyond {
             // A path by a move ruled out is longer than the threshold: at least one more.

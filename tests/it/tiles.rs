@@ -254,6 +254,30 @@ fn the_index_is_a_bijection_onto_the_goal_class() {
     }
 }
 
+/// `successors_where` (IDA*'s way in: each slide asked about before the board after it is
+/// made) visits the slides `successors` visits that are wanted, in order, and asks about each.
+#[test]
+fn successors_where_visits_the_wanted_slides() {
+    use statespace::space::StateSpace;
+    let tiles = Tiles::new(3, 4, Tiles::ordered(3, 4));
+    for k in 0..2000u64 {
+        let board = tiles.state(k.wrapping_mul(0x9E37_79B9_7F4A_7C15) % tiles.size() as u64);
+        let mut all = Vec::new();
+        tiles.successors(board, &mut |m, t| all.push((m, t)));
+        let (mut asked, mut got) = (0, Vec::new());
+        let mut wanted = |_| {
+            asked += 1;
+            (k >> asked) & 1 == 1
+        };
+        tiles.successors_where(board, &mut wanted, &mut |m, t| got.push((m, t)));
+        let expected: Vec<_> = (all.iter().enumerate())
+            .filter(|&(j, _)| (k >> (j + 1)) & 1 == 1)
+            .map(|(_, &x)| x)
+            .collect();
+        assert_eq!((asked, got), (all.len(), expected));
+    }
+}
+
 /// The 8-puzzle's distances from the goal, OEIS A089473 (tests/cases/tiles.toml).
 fn tiles_histogram() -> Vec<u64> {
     let (reachable, counts) = crate::case_histogram("tiles.toml", "tiles-3x3-ordered");

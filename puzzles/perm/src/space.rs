@@ -579,6 +579,31 @@ impl<const N: usize> StateSpace for PermSpace<N> {
         }
     }
 
+    /// Without `Illegal` rules every move is visited, so each is asked about first and only
+    /// those wanted are applied; with them, as the default (a move is visited only if it lands
+    /// in a legal state, known once applied).
+    #[inline]
+    fn successors_where(
+        &self,
+        state: Packed<N>,
+        wanted: &mut dyn FnMut(PermMove) -> bool,
+        visit: &mut dyn FnMut(PermMove, Packed<N>),
+    ) {
+        if !self.illegal.is_empty() {
+            self.successors(state, &mut |m, t| {
+                if wanted(m) {
+                    visit(m, t);
+                }
+            });
+            return;
+        }
+        for (m, t) in self.moves.iter().zip(&self.tables) {
+            if wanted(*m) {
+                visit(*m, self.apply_table(&state, t));
+            }
+        }
+    }
+
     fn nth_successor(&self, state: Packed<N>, n: usize) -> Option<Packed<N>> {
         // With `Illegal` rules the n-th visited move is not the n-th move: count as
         // `successors` does. Without, it is one table.

@@ -199,6 +199,16 @@ impl Tiles {
     }
 }
 
+/// `board` after the tile in `cell` slides into the blank.
+#[inline(always)]
+fn slid(board: Board, cell: u8) -> Board {
+    let mut next = board;
+    next.cells[board.blank as usize] = board.cells[cell as usize];
+    next.cells[cell as usize] = 0;
+    next.blank = cell;
+    next
+}
+
 impl StateSpace for Tiles {
     type State = Board;
     type Move = Slide;
@@ -206,12 +216,24 @@ impl StateSpace for Tiles {
     #[inline]
     fn successors(&self, board: Board, visit: &mut dyn FnMut(Slide, Board)) {
         for &(cell, dir) in &self.neighbours[board.blank as usize] {
-            let mut next = board;
             let tile = board.cells[cell as usize];
-            next.cells[board.blank as usize] = tile;
-            next.cells[cell as usize] = 0;
-            next.blank = cell;
-            visit(Slide { tile, dir }, next);
+            visit(Slide { tile, dir }, slid(board, cell));
+        }
+    }
+
+    /// Each slide asked about before the board after it is made.
+    #[inline]
+    fn successors_where(
+        &self,
+        board: Board,
+        wanted: &mut dyn FnMut(Slide) -> bool,
+        visit: &mut dyn FnMut(Slide, Board),
+    ) {
+        for &(cell, dir) in &self.neighbours[board.blank as usize] {
+            let tile = board.cells[cell as usize];
+            if wanted(Slide { tile, dir }) {
+                visit(Slide { tile, dir }, slid(board, cell));
+            }
         }
     }
 

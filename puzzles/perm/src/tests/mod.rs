@@ -372,6 +372,55 @@ fn perm_square1_keeps_its_illegal_lines() {
     assert_eq!(s.orbits[1].delta, vec![1]);
 }
 
+/// `successors_where` visits exactly the successors `successors` visits whose move is wanted,
+/// in the same order, and asks about every move `successors` visits, in order: the cube (each
+/// move asked before it is applied) and Square-1 (`Illegal` rules: a blocked move is never
+/// asked about), at states along a random walk, under wants that keep every move, none, and
+/// a pattern of them.
+#[test]
+fn perm_successors_where_visits_the_wanted_successors() {
+    use super::space::{PermMove, PermSpace};
+    use statespace::space::StateSpace;
+    // Whether some state along the walk had a move blocked.
+    fn check<const N: usize>(space: &PermSpace<N>, walk: usize) -> bool {
+        let (mut rng, mut blocked) = (Lcg(7), false);
+        let mut state = space.solved();
+        for step in 0..walk {
+            let mut all = Vec::new();
+            space.successors(state, &mut |m, t| all.push((m, t)));
+            blocked |= all.len() < space.moves().len();
+            for pattern in [u64::MAX, 0, 0b1011_0110_1001, step as u64 * 0x9e37_79b9] {
+                let (mut asked, mut got) = (Vec::new(), Vec::new());
+                let mut wanted = |m| {
+                    asked.push(m);
+                    pattern >> (asked.len() - 1) % 64 & 1 == 1
+                };
+                space.successors_where(state, &mut wanted, &mut |m, t| got.push((m, t)));
+                let moves: Vec<PermMove> = all.iter().map(|&(m, _)| m).collect();
+                assert_eq!(asked, moves, "every move visited is asked about, in order");
+                let expected: Vec<_> = (all.iter().enumerate())
+                    .filter(|&(j, _)| pattern >> (j % 64) & 1 == 1)
+                    .map(|(_, &x)| x)
+                    .collect();
+                assert_eq!(got, expected, "step {step}, wants {pattern:b}");
+            }
+            state = all[rng.below(all.len())].1;
+        }
+        blocked
+    }
+    assert!(!check(&crate::fixtures::cube(), 40));
+    let def = corpus("square1");
+    assert!(!def.illegal.is_empty());
+    let powers = def
+        .generators(None, Metric::Htm, &here(), &mut setup())
+        .unwrap();
+    let square1 = PermSpace::<64>::new(def, &powers, false, &mut setup()).unwrap();
+    assert!(
+        check(&square1, 40),
+        "a walk on Square-1 meets blocked moves"
+    );
+}
+
 mod errors;
 mod formats;
 
