@@ -393,7 +393,7 @@ fn perm_successors_where_visits_the_wanted_successors() {
                 let (mut asked, mut got) = (Vec::new(), Vec::new());
                 let mut wanted = |m| {
                     asked.push(m);
-                    pattern >> (asked.len() - 1) % 64 & 1 == 1
+                    (pattern >> ((asked.len() - 1) % 64)) & 1 == 1
                 };
                 space.successors_where(state, &mut wanted, &mut |m, t| got.push((m, t)));
                 let moves: Vec<PermMove> = all.iter().map(|&(m, _)| m).collect();
