@@ -63,20 +63,21 @@ pub struct Conjugated<const N: usize> {
     /// What look-ups that equal the distance tell besides their value, when they can tell
     /// something ([`TightBounds`]).
     tight: Option<TightBounds>,
-    /// This heuristic's mark on the notes it leaves ([`Note`]).
+    /// This heuristic's mark on the notes it leaves ([`Note`]); 0: it leaves none.
     mark: u64,
 }
 
 /// The [note](Prefetched::note) a staged estimate leaves when it read the inverse's look-ups in
 /// full: their entries, so that [`Heuristic::ruled_out`] of the same state (IDA* asks when it
 /// expands it, soon after) reads them from there instead of inverting and projecting the state
-/// again (an inversion and three projections a node on the 3x3x3: 9 % of its search).
+/// again (an inversion and three projections a node on the 3x3x3: 8 % of its search).
 ///
 /// Bits 0-23 hold the entries of up to three look-ups (8 bits each, the state's inverse's own
 /// first), bits 40-62 the mark of the heuristic that left it: set apart per instance (a
-/// counter), nonzero, so that no other heuristic's last word (an index below 2^40, a stage
-/// word) and no other instance's note passes for it. Left only where the state's own
-/// look-ups take at most three words (the fourth is the note's) and every entry is below 255.
+/// counter; past 2^23 - 1 instances in one process, the later ones leave no notes), nonzero, so
+/// that no other heuristic's last word (an index below 2^40, a stage word) and no other
+/// instance's note passes for it. Left only where the state's own look-ups take at most three
+/// words (the fourth is the note's) and every entry is below 255.
 struct Note;
 
 impl Note {
@@ -85,16 +86,25 @@ impl Note {
     /// The look-ups a note holds.
     const ENTRIES: usize = 3;
 
-    /// A new instance's mark: nonzero, in bits 40-62.
+    /// A new instance's mark, in bits 40-62: nonzero and its own, or 0 (no notes) once the
+    /// marks are used up (never reused: a shared mark could pass one table's note for another's).
     fn new_mark() -> u64 {
         use std::sync::atomic::{AtomicU64, Ordering};
-        static NEXT: AtomicU64 = AtomicU64::new(0);
-        let n = NEXT.fetch_add(1, Ordering::Relaxed) % ((1 << Self::MARK_BITS) - 1);
-        (n + 1) << Self::SHIFT
+        static USED: AtomicU64 = AtomicU64::new(0);
+        let n = USED.fetch_add(1, Ordering::Relaxed) + 1;
+        if n >= 1 << Self::MARK_BITS {
+            0
+        } else {
+            n << Self::SHIFT
+        }
     }
 
-    /// The note of `entries` under `mark`; `None` when one does not fit 8 bits below 255.
+    /// The note of `entries` under `mark`; `None` when the mark is 0 or an entry does not fit
+    /// 8 bits below 255.
     fn of(mark: u64, entries: impl Iterator<Item = u32>) -> Option<u64> {
+        if mark == 0 {
+            return None;
+        }
         let mut note = mark;
         for (i, e) in entries.enumerate() {
             if e >= 255 || i >= Self::ENTRIES {
@@ -105,10 +115,10 @@ impl Note {
         Some(note)
     }
 
-    /// The `i`-th entry of `note` if it bears `mark`.
+    /// The `i`-th entry of `note` if it bears `mark` (never when `mark` is 0).
     fn entry(mark: u64, note: u64, i: usize) -> Option<u32> {
         let mask = ((1u64 << Self::MARK_BITS) - 1) << Self::SHIFT;
-        (note & !(mask | 0xff_ffff) == 0 && note & mask == mark)
+        (mark != 0 && note & !(mask | 0xff_ffff) == 0 && note & mask == mark)
             .then(|| (note >> (8 * i) & 0xff) as u32)
     }
 }
@@ -460,5 +470,29 @@ impl<const N: usize> Heuristic<PermSpace<N>> for Conjugated<N> {
             prefetched.0[Prefetched::NONE.0.len() - 1] = note;
         }
         Some(h)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Note;
+
+    /// A note is read only under the mark that left it: not another instance's, not a word
+    /// without a mark (an index, a stage word), not one with other bits set; none is left
+    /// without a mark, with an entry past 254 or with a fourth entry.
+    #[test]
+    fn perm_notes_are_read_under_their_own_mark_only() {
+        let (a, b) = (Note::new_mark(), Note::new_mark());
+        assert!(a != 0 && b != 0 && a != b);
+        let note = Note::of(a, [3, 7, 11].into_iter()).unwrap();
+        let read: Vec<_> = (0..3).map(|i| Note::entry(a, note, i)).collect();
+        assert_eq!(read, [Some(3), Some(7), Some(11)]);
+        assert_eq!(Note::entry(b, note, 0), None);
+        assert_eq!(Note::entry(a, note | 1 << 30, 0), None);
+        assert_eq!(Note::entry(a, 5, 0), None);
+        assert_eq!(Note::entry(0, 5, 0), None);
+        assert_eq!(Note::of(0, [3].into_iter()), None);
+        assert_eq!(Note::of(a, [255].into_iter()), None);
+        assert_eq!(Note::of(a, [1, 2, 3, 4].into_iter()), None);
     }
 }
