@@ -76,7 +76,7 @@
 //! left out, one lies below the earlier successor of its class, which the depth-first order
 //! searches first. So the path found is exactly [`solve`]'s, with fewer nodes where the start's
 //! successors share classes (a start some symmetry maps to itself: the 3x3x3's checkerboard
-//! has 18 first moves in 3 classes under the 24 rotations), and the same nodes otherwise. Only
+//! has 18 first moves in 2 classes under its 48 symmetries), and the same nodes otherwise. Only
 //! the start's successors are compared (their classes cost a pass over the images of each); a
 //! run that lists several solutions searches them all, as the list holds paths through each.
 

@@ -54,16 +54,18 @@ fn the_text_report_has_a_class_column_and_the_group() {
     let out = explore(&[file.path().to_str().unwrap(), "--symmetry"]);
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
-    // U and R: 29,160 positions; the half turn about the UR edge's axis swaps them.
+    // U and R: 29,160 positions; the half turn about the UR edge's axis swaps them, the mirror
+    // through the UR edge's plane too, and the mirror through the U and R axes keeps each.
     assert!(
-        text.contains("symmetry: 2 symmetries, the identity included"),
+        text.contains("symmetry: 4 symmetries, the identity included"),
         "{text}"
     );
     assert!(text.contains("reachable: 29,160 of "), "{text}");
     assert!(text.contains("distance   states  classes"), "{text}");
     assert!(text.contains("       0        1        1\n"), "{text}");
-    // U, U2, U' and R, R2, R': the half turn swaps each U turn with the same R turn.
-    assert!(text.contains("       1        6        3\n"), "{text}");
+    // U, U2, U' and R, R2, R': the half turn swaps each U turn with the same R turn, a mirror
+    // each quarter turn with its inverse: the quarter turns and the half turns.
+    assert!(text.contains("       1        6        2\n"), "{text}");
     assert!(text.contains("classes counted in "), "{text}");
 }
 
@@ -82,7 +84,7 @@ fn a_depth_limit_counts_the_classes_of_every_depth_swept() {
     assert_eq!(json["histogram"], serde_json::json!([1, 9, 54, 321]));
     assert_eq!(
         json["classes"]["histogram"],
-        serde_json::json!([1, 3, 18, 107])
+        serde_json::json!([1, 2, 9, 54])
     );
 }
 

@@ -80,7 +80,7 @@ statespace::keys! {
         auto_patterns: bool,
         /// also build a pattern database of the twist in every slot (which piece is where forgotten) and of where the named pieces are, as a set: "EDGES 9 10 11 12", the 3x3x3's middle-layer edges, gives the coordinates of Kociemba's first phase (2,217,093,120 states, 1.0 GiB at 4 bits), looked up along the three axes with symmetry = true; "" keeps the twists alone
         twist_pattern: String,
-        /// also build a pattern database of some pieces told apart and others as a set, stored one entry per class of the definition's rotations that keep both (tables by symmetry class): "CORNERS 1 2 3 4 5 6 7 8 + EDGES 9 10 11 12", the 3x3x3's corners and middle-layer edges, 43.6 G abstract states in 5.72 G entries (2.7 GiB at 4 bits; built in minutes, then cached); read first, along the three axes with symmetry = true
+        /// also build a pattern database of some pieces told apart and others as a set, stored one entry per class of the definition's symmetries (rotations and their mirror images) that keep both (tables by symmetry class): "CORNERS 1 2 3 4 5 6 7 8 + EDGES 9 10 11 12", the 3x3x3's corners and middle-layer edges, 43.6 G abstract states in 3.00 G entries (1.4 GiB at 4 bits; built in minutes, then cached); read first, along the three axes with symmetry = true
         class_pattern: String,
     }
 }

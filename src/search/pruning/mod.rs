@@ -91,7 +91,7 @@
 //! the space's [`Symmetric`] images (which keep distances: they map moves to moves and goals to
 //! goals), as twsearch does: a level fills about one cell per orbit, so the same bytes hold a
 //! level or two more (the 3x3x3's 24 rotations: depth 7 in 64 MiB where the plain table stops
-//! at 6). The walk is cut at its root: of the first moves that reach states of one orbit only
+//! at 6; its 48 symmetries, mirror images included, halve the cells again). The walk is cut at its root: of the first moves that reach states of one orbit only
 //! the first is walked (the others' subtrees end in images of its subtree's states, orbit for
 //! orbit), one goal per orbit too. That is exact with one condition on
 //! [`may_follow`](StateSpace::may_follow): after the first move, the second may be any that may

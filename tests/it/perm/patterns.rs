@@ -235,8 +235,8 @@ fn perm_conjugated_lookups_are_admissible_and_stronger() {
     let space = space::<32>(&own("2x2x2-rotations.tws"), Some(ufr), Metric::Htm);
     assert_eq!(
         space.symmetries().order(),
-        3,
-        "the turns about the UFR-DBL diagonal"
+        6,
+        "the turns about the UFR-DBL diagonal and the mirrors through it"
     );
     let table = table::build(&space, &Limits::default()).unwrap();
     // Corners in groups of three, three and one: a rotation about the diagonal sends a group to
@@ -548,8 +548,8 @@ fn perm_ida_searches_one_first_move_per_class() {
             cube.apply(s, cube.move_named(m).unwrap())
         })
     };
-    // The checkerboard: every rotation maps it to itself, so its 18 first moves fall into 3
-    // classes (quarter turns, their inverses, half turns).
+    // The checkerboard: every symmetry maps it to itself, so its 18 first moves fall into 2
+    // classes (quarter turns, a mirror making each its inverse; half turns).
     let checkerboard = scrambled("U2 D2 F2 B2 L2 R2");
     let asymmetric = scrambled("R U F' L2 D B'");
     for (start, symmetric) in [(checkerboard, true), (asymmetric, false)] {
@@ -605,7 +605,7 @@ fn perm_ida_searches_one_first_move_per_class() {
 fn perm_conjugated_edges_read_the_cube_rotated() {
     use statespace_perm::heuristic::Conjugated;
     let cube = space::<64>(&own("3x3x3-rotations.tws"), None, Metric::Htm);
-    assert_eq!(cube.symmetries().order(), 24);
+    assert_eq!(cube.symmetries().order(), 48);
     // Edges in groups of four (190,080 states each), corners in groups of four (136,080).
     let databases = heuristic::heuristic::<64>(patterns(&cube, 200_000), &Limits::default(), None)
         .unwrap()

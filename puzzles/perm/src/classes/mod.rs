@@ -21,7 +21,8 @@
 //! states), and where some pieces of another class are, as a set (part B: the four
 //! middle-layer edges, `C(12, 4) = 495` sets). The plain table of both has `|A| * |B|` entries
 //! (43.6 G on the 3x3x3: 20 GiB at 4 bits). The rotations that map A's pieces onto A's and B's
-//! onto B's (the 8 of the 24 that keep the up-down axis) act on both parts; two abstract
+//! onto B's (the 16 of the 48 that keep the up-down axis: 8 rotations, 8 mirror images) act on
+//! both parts; two abstract
 //! states one maps onto the other are equally far from solved, so one entry serves the class.
 //!
 //! Trade-offs: a class table pays a build of its own and a few small-table reads per estimate;

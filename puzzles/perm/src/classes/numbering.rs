@@ -26,13 +26,14 @@ use statespace::space::Describe;
 
 /// The version of the class numbering and of the entries' order: part of every fingerprint
 /// (2: the entries of no class are left unreached; 3: the classes of A's places, its twists
-/// taken by the rotation).
-pub(super) const NUMBERING: u64 = 3;
+/// taken by the rotation; 4: four bits of rotation, mirror images among them).
+pub(super) const NUMBERING: u64 = 4;
 
 /// Bits of a `class_of` word that hold the rotation.
-pub(super) const SYM_BITS: u32 = 3;
+pub(super) const SYM_BITS: u32 = 4;
 
-/// The most rotations a class pattern keeps (the 3x3x3's that keep an axis: 8).
+/// The most symmetries a class pattern keeps (the 3x3x3's that keep an axis: 8 rotations and
+/// 8 mirror images).
 pub(super) const MAX_ROTATIONS: usize = 1 << SYM_BITS;
 
 /// The rotation's bits of a `class_of` word.

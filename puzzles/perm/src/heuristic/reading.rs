@@ -33,6 +33,9 @@ struct PartReading {
     id: Box<[u8; 256]>,
     /// The twist the symmetry adds to a piece by its label in the state.
     retwist: Box<[u8; 256]>,
+    /// A mirror image: the state's twist is negated before the twists are added
+    /// ([`Symmetries::negates`]).
+    negate: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -72,7 +75,13 @@ impl Reading {
                     id[usize::from(v)] = part.id[usize::from(renamed)];
                     retwist[usize::from(v)] = symmetries.retwisted(k, part.orbit, v);
                 }
-                PartReading { slots, id, retwist }
+                let negate = symmetries.negates(k);
+                PartReading {
+                    slots,
+                    id,
+                    retwist,
+                    negate,
+                }
             })
             .collect();
         Reading { parts }
@@ -104,7 +113,8 @@ impl Reading {
                     slot[k] = j as u8;
                     let gained = reading.retwist[usize::from(read(s.twist_label))];
                     let by = if part.by_slot { part.first + j } else { k };
-                    twist[by % 32] = reduce(read(s.twist) + reduce(gained + s.add));
+                    let own = reading.own_twist(read(s.twist), o);
+                    twist[by % 32] = reduce(own + reduce(gained + s.add));
                 }
             }
         }
@@ -157,9 +167,22 @@ impl Reading {
             |j| {
                 let s = slots[j];
                 let gained = reading.retwist[usize::from(read(s.twist_label))];
-                reduce(read(s.twist) + reduce(gained + s.add))
+                reduce(reading.own_twist(read(s.twist), o) + reduce(gained + s.add))
             },
         )
+    }
+}
+
+impl PartReading {
+    /// The state's twist `t` (below `o`) as the image takes it: negated by a mirror.
+    #[inline(always)]
+    fn own_twist(&self, t: u8, o: u8) -> u8 {
+        match self.negate {
+            // `o - t` is 1 to `o`: one subtraction reduces it.
+            true if t == 0 => 0,
+            true => o - t,
+            false => t,
+        }
     }
 }
 

@@ -20,8 +20,11 @@
 //! - the definition has no `Illegal` rules (they name slots, which a rotation moves: kept out
 //!   rather than checked).
 //!
-//! Reflections are not found: a mirror image reverses twists (`o -> -o`), which no transform of
-//! the definition (a permutation plus added twists) expresses.
+//! Mirror images are found from the moves ([`mirror`]): a reflection reverses twists
+//! (`o -> -o`), which no transform of the definition expresses, so each is a transform `μ` and a
+//! flag that negates the twists first. A mirror found, followed by each rotation of the group,
+//! is kept by the same rules (the cube's 24 rotations and 24 mirror images: 48). They come after
+//! the rotations, in [`images`](Symmetries::images)' order.
 //!
 //! # The action on states
 //!
@@ -46,6 +49,8 @@ use super::def::{Definition, MoveDef, Transform};
 use super::state::{ByteIndex, Packed, Packer};
 use hashbrown::{HashMap, HashSet};
 
+pub mod mirror;
+
 /// The most group elements the closure of the rotations may reach before it is abandoned (no
 /// symmetry is used): the cube's rotations are 24, the dodecahedron's 60, and a definition whose
 /// "rotations" generate more is not a rigid puzzle's.
@@ -55,7 +60,10 @@ pub const MAX_SYMMETRIES: usize = 1024;
 /// docs), and the rotations they were generated from.
 #[derive(Clone, Debug, Default)]
 pub struct Symmetries {
+    /// The rotations first, then the mirror images.
     maps: Vec<Conjugation>,
+    /// How many of `maps` are rotations.
+    rotations: usize,
     generators: Vec<String>,
     /// Why the rotations give no symmetry, when they do not and there are some.
     refused: Option<&'static str>,
@@ -72,6 +80,8 @@ struct Conjugation {
     relabel: Box<[u8]>,
     /// Per orbit, 256 entries: the twist a piece of that label gains.
     retwist: Box<[u8]>,
+    /// A mirror image: every twist byte is negated before the twist is added.
+    negate: bool,
 }
 
 /// How one output byte is made: a label byte is byte `src` relabelled; a twist byte is byte
@@ -101,6 +111,7 @@ impl Symmetries {
         let names: Vec<String> = generators.iter().map(|m| m.name.clone()).collect();
         let none = |refused| Symmetries {
             maps: Vec::new(),
+            rotations: 0,
             generators: names.clone(),
             refused: Some(refused),
         };
@@ -120,7 +131,7 @@ impl Symmetries {
         for (i, m) in moves.iter().enumerate().rev() {
             searched.insert(m, i as u16);
         }
-        let maps: Vec<Conjugation> = group
+        let mut maps: Vec<Conjugation> = group
             .iter()
             .filter(|r| !r.is_identity())
             .filter_map(|r| {
@@ -130,16 +141,36 @@ impl Symmetries {
                     searched.get(&image).copied()
                 });
                 let images: Option<Box<[u16]>> = images.collect();
-                let mut map = Conjugation::new(def, r, packer)?;
+                let mut map = Conjugation::new(def, r, false, packer)?;
                 map.moves = images?;
                 Some(map)
             })
             .collect();
+        // The mirror images: a mirror found from the moves, followed by each rotation (the
+        // rotations of the group, kept or not: a mirror composed with one that is not kept can
+        // still keep the moves).
+        let rotations = maps.len();
+        if let Some(mirror) = mirror::find(def, moves, &group) {
+            maps.extend(group.iter().filter_map(|r| {
+                let mu = mirror.then(r, &def.orbits);
+                let back = mu.inverse(&def.orbits);
+                let images = moves.iter().map(|m| {
+                    let flipped = mirror::negated(m, &def.orbits);
+                    let image = back.then(&flipped, &def.orbits).then(&mu, &def.orbits);
+                    searched.get(&image).copied()
+                });
+                let images: Option<Box<[u16]>> = images.collect();
+                let mut map = Conjugation::new(def, &mu, true, packer)?;
+                map.moves = images?;
+                Some(map)
+            }));
+        }
         let refused = maps
             .is_empty()
             .then_some("no rotation maps the searched moves onto themselves");
         Symmetries {
             maps,
+            rotations,
             generators: names,
             refused,
         }
@@ -172,13 +203,26 @@ impl Symmetries {
 
     /// How the `k`-th symmetry (as in [`image`](Self::image)) makes byte `b` of an image:
     /// `(src, label, add)`. A label byte is byte `src` of the state relabelled
-    /// ([`relabelled`](Self::relabelled)); a twist byte is byte `src` plus the twist
+    /// ([`relabelled`](Self::relabelled)); a twist byte is byte `src` (negated by a mirror:
+    /// [`negates`](Self::negates)) plus the twist
     /// [`retwisted`](Self::retwisted) gives the label at byte `label`, plus `add`, modulo the
     /// orbit's orientations. A reader of a few bytes of an image (a pattern's projection) can
     /// compose these once and make only those bytes.
     pub fn byte_rule(&self, k: usize, b: ByteIndex) -> (ByteIndex, ByteIndex, u8) {
         let rule = &self.maps[k].bytes[usize::from(b)];
         (rule.src, rule.label, rule.add)
+    }
+
+    /// Whether the `k`-th symmetry is a mirror image: it negates each twist byte it reads
+    /// (`o -> -o`, modulo the orbit's orientations) before adding the twists of
+    /// [`byte_rule`](Self::byte_rule) and [`retwisted`](Self::retwisted).
+    pub fn negates(&self, k: usize) -> bool {
+        self.maps[k].negate
+    }
+
+    /// How many symmetries are mirror images ([`negates`](Self::negates)): the last ones.
+    pub fn mirrors(&self) -> usize {
+        self.maps.len() - self.rotations
     }
 
     /// The twist the `k`-th symmetry adds to a piece of `label` in orbit `orbit` (see
@@ -245,10 +289,19 @@ impl Symmetries {
 }
 
 impl Conjugation {
-    /// `r` compiled for `packer`, or `None` when it does not map look-alike pieces consistently.
-    fn new<const N: usize>(def: &Definition, r: &Transform, packer: &Packer<N>) -> Option<Self> {
+    /// `r` compiled for `packer` (a mirror's `μ` when `negate`: see [`mirror`]), or `None` when
+    /// it does not map look-alike pieces consistently.
+    fn new<const N: usize>(
+        def: &Definition,
+        r: &Transform,
+        negate: bool,
+        packer: &Packer<N>,
+    ) -> Option<Self> {
         // Where `r⁻¹` takes the solved state: label `a` becomes `relabel[a]` with `retwist[a]`
-        // more twist.
+        // more twist. A mirror negates the twists first: a piece of label `a` whose slot has
+        // twist `s` when solved and that now has `o` has `2s - o` in the negated state (`s + t`
+        // becomes `s - t`), so `2s` joins its retwist (one `s` per label: look-alike pieces
+        // that sit differently when solved are refused).
         let moved = def.solved.apply(&r.inverse(&def.orbits), &def.orbits);
         let orbits = def.orbits.len();
         let mut relabel = vec![0u8; 256 * orbits].into_boxed_slice();
@@ -257,9 +310,16 @@ impl Conjugation {
             let (solved, moved) = (&def.solved.orbits[k], &moved.orbits[k]);
             let m = orbit.orientations;
             let mut seen = [false; 256];
+            let mut home = [0u8; 256];
             for slot in 0..orbit.pieces {
                 let label = usize::from(solved.pieces[slot]);
-                let twist = (moved.orientation[slot] + m - solved.orientation[slot]) % m;
+                let own = solved.orientation[slot];
+                if negate && seen[label] && home[label] != own {
+                    return None;
+                }
+                home[label] = own;
+                let mirrored = if negate { 2 * own % m } else { 0 };
+                let twist = ((moved.orientation[slot] + m - own) % m + mirrored) % m;
                 let (at_label, at_twist) =
                     (&mut relabel[256 * k + label], &mut retwist[256 * k + label]);
                 if seen[label] && (*at_label, *at_twist) != (moved.pieces[slot], twist) {
@@ -308,6 +368,7 @@ impl Conjugation {
             bytes: bytes.into(),
             relabel,
             retwist,
+            negate,
         })
     }
 
@@ -324,6 +385,11 @@ impl Conjugation {
         // Each term is below the modulus (at most 127), so each sum of two is reduced by one
         // subtraction at most: no division.
         let reduce = |v: u8| if v >= b.modulus { v - b.modulus } else { v };
+        let value = if self.negate {
+            reduce(b.modulus - value)
+        } else {
+            value
+        };
         reduce(value + reduce(gained + b.add))
     }
 
@@ -397,320 +463,4 @@ fn closure(def: &Definition, generators: &[&MoveDef]) -> Option<Vec<Transform>> 
 }
 
 #[cfg(test)]
-mod tests {
-    use crate::def::{Definition, Metric};
-    use crate::{PermSpace, tws};
-    use statespace::error::Location;
-    use statespace::limit::Limits;
-    use statespace::options::SearchOptions;
-    use statespace::random::Lcg;
-    use statespace::search::table;
-    use statespace::setup::Setup;
-    use statespace::space::{Indexed, StateSpace, Symmetric};
-    use std::path::PathBuf;
-
-    fn def(name: &str) -> Definition {
-        let limits = Limits::default();
-        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join(format!("../../configs/defs/{name}.tws"));
-        tws::read(&path, &mut Setup::new(&limits)).unwrap()
-    }
-
-    fn space<const N: usize>(name: &str, moves: Option<&[&str]>) -> PermSpace<N> {
-        let limits = Limits::default();
-        let d = def(name);
-        let names: Option<Vec<String>> = moves.map(|m| m.iter().map(|s| s.to_string()).collect());
-        let powers = d
-            .generators(
-                names.as_deref(),
-                Metric::Htm,
-                &Location::file("test"),
-                &mut Setup::new(&limits),
-            )
-            .unwrap();
-        PermSpace::<N>::new(d, &powers, false, &mut Setup::new(&limits)).unwrap()
-    }
-
-    #[test]
-    fn perm_symmetries_are_the_rotations_that_keep_the_moves() {
-        let cube = space::<64>("3x3x3-rotations", None);
-        assert_eq!(cube.symmetries().order(), 24);
-        assert_eq!(cube.symmetries().generators(), ["x", "y", "z"]);
-        assert_eq!(
-            space::<16>("2x2x2-rotations", None).symmetries().order(),
-            24
-        );
-        // The DBL corner fixed: the turns about the UFR-DBL diagonal map U -> F -> R.
-        assert_eq!(
-            space::<16>("2x2x2-rotations", Some(&["U", "F", "R"]))
-                .symmetries()
-                .order(),
-            3
-        );
-        // The half turn about the axis through the UR edge swaps U and R.
-        assert_eq!(
-            space::<16>("2x2x2-rotations", Some(&["U", "R"]))
-                .symmetries()
-                .order(),
-            2
-        );
-        let lone = space::<16>("2x2x2-rotations", Some(&["U"]));
-        // The turns about the U axis keep U.
-        assert_eq!(lone.symmetries().order(), 4);
-        // No rotations in the file: none, and nothing to explain.
-        let plain = space::<64>("3x3x3", None);
-        assert_eq!(
-            (plain.symmetries().order(), plain.symmetries().refused()),
-            (1, None)
-        );
-    }
-
-    /// Each symmetry fixes solved and renames moves consistently: the image of `s · m` is the
-    /// image of `s` followed by one move `σ(m)`, the same for every state, so the symmetry is
-    /// an automorphism of the graph and keeps every distance.
-    #[test]
-    fn perm_images_fix_solved_and_rename_moves() {
-        fn check<const N: usize>(space: &PermSpace<N>) {
-            let order = space.symmetries().order() - 1;
-            let images = |s| {
-                let mut all = Vec::new();
-                space.images(s, |i| all.push(i));
-                assert_eq!(all.len(), order);
-                all
-            };
-            assert!(images(space.solved()).iter().all(|&i| i == space.solved()));
-            let moves = space.moves();
-            // sigma[k][m]: the move symmetry k renames move m to, once seen.
-            let mut sigma = vec![vec![None; moves.len()]; order];
-            let mut rng = Lcg(7);
-            let mut s = space.solved();
-            for _ in 0..60 {
-                s = space.apply(s, moves[rng.below(moves.len())]);
-                let from = images(s);
-                for (m, &mv) in moves.iter().enumerate() {
-                    let to = images(space.apply(s, mv));
-                    for k in 0..order {
-                        let renamed = moves.iter().position(|&r| space.apply(from[k], r) == to[k]);
-                        let renamed = renamed.expect("the image of a move is a move");
-                        assert_eq!(*sigma[k][m].get_or_insert(renamed), renamed);
-                    }
-                }
-            }
-        }
-        check(&space::<64>("3x3x3-rotations", None));
-        check(&space::<16>("2x2x2-rotations", Some(&["U", "F", "R"])));
-    }
-
-    /// The distance table built one orbit at a time is the plain one, entry for entry, and the
-    /// orbits' representatives are the states of least bytes.
-    #[test]
-    fn perm_symmetric_table_equals_the_plain_table() {
-        let space = space::<16>("2x2x2-rotations", Some(&["U", "R"]));
-        let limits = Limits::default();
-        let plain = table::build_with(&space, &limits, table::Width::Auto).unwrap();
-        let symmetric = table::build_symmetric(&space, &limits, table::Width::Auto).unwrap();
-        let (mut positions, mut orbits) = (0, 0);
-        for i in 0..space.size() as u64 {
-            let s = space.state(i);
-            let d = plain.distance(&space, s).unwrap();
-            assert_eq!(d, symmetric.distance(&space, s).unwrap(), "state {i}");
-            space.images(s, |image| {
-                assert_eq!(plain.distance(&space, image).unwrap(), d)
-            });
-            positions += usize::from(d.is_some());
-            if d.is_some() && space.is_representative(s) {
-                orbits += 1;
-                assert_eq!(space.symmetries().canonical(s), s);
-            }
-        }
-        // The half turn fixes few positions, so the orbits are a little over half of them.
-        assert_eq!(positions, 29_160);
-        assert!(orbits > 29_160 / 2 && orbits < 29_160 / 2 + 500, "{orbits}");
-        assert!(space.is_goal(space.solved()));
-    }
-
-    /// The symmetric pruning table against the plain one on the 2x2x2 with every face turn (24
-    /// rotations): at one depth the same estimate for every state looked at, about a
-    /// twentieth of the cells; a level deeper (which the same bytes hold) an estimate as large
-    /// or larger, never above the distance; and IDA* over either finds the same lengths.
-    #[test]
-    fn perm_symmetric_pruning_table_gives_the_same_or_larger_estimates() {
-        use statespace::search::pruning::{Growth, PruningTable};
-        use statespace::search::{Outcome, idastar};
-        let space = space::<16>("2x2x2-rotations", None);
-        let limits = Limits::default();
-        let growth = Growth {
-            bytes: 1 << 22,
-            first_bytes: 1 << 22,
-            first_work: 0,
-            pays: u64::MAX,
-        };
-        let plain = PruningTable::new(&space, &limits, growth).unwrap();
-        let symmetric = PruningTable::symmetric(&space, &limits, growth).unwrap();
-        assert_eq!(symmetric.orbit_size(), 24);
-        for _ in 0..4 {
-            assert!(plain.deepen(&space).unwrap() && symmetric.deepen(&space).unwrap());
-        }
-        assert_eq!((plain.depth(), symmetric.depth()), (4, 4));
-        let (p, s) = (plain.fill(), symmetric.fill());
-        // 1 + 18 + 243 + 2,874 + 28,000 = 31,136 positions (a few share a cell); far fewer
-        // orbits, and a sixth of the walk.
-        assert!(p.filled <= 31_136 && p.filled > 30_900, "{}", p.filled);
-        assert!(s.filled * 15 < p.filled, "{} orbits", s.filled);
-        assert!(s.work * 5 < p.work, "{} of {}", s.work, p.work);
-        let mut rng = Lcg(11);
-        let moves = space.moves();
-        let scrambles: Vec<_> = (0..300)
-            .map(|k| {
-                let mut state = space.solved();
-                for _ in 0..k % 9 {
-                    state = space.apply(state, moves[rng.below(moves.len())]);
-                }
-                state
-            })
-            .collect();
-        // The distances, by IDA* over the plain table; over the symmetric one the same.
-        let exact: Vec<u32> = scrambles
-            .iter()
-            .map(|&state| {
-                let length = |outcome| match outcome {
-                    Outcome::Solved(path) => path.len() as u32,
-                    other => panic!("{other:?}"),
-                };
-                let d = length(
-                    idastar::solve(&space, &plain, state, &limits, &SearchOptions::default())
-                        .outcome,
-                );
-                assert_eq!(
-                    d,
-                    length(
-                        idastar::solve(
-                            &space,
-                            &symmetric,
-                            state,
-                            &limits,
-                            &SearchOptions::default()
-                        )
-                        .outcome
-                    )
-                );
-                d
-            })
-            .collect();
-        // Both admissible, both exact inside the depth (d + 1 outside) unless a nearer state
-        // shares the cell: at 4 Mi cells, rarely.
-        let exact_at = |table: &PruningTable<PermSpace<16>>| {
-            let mut hits = 0;
-            for (&state, &d) in scrambles.iter().zip(&exact) {
-                let estimate = table.distance(&space, state);
-                assert!(estimate <= d, "{estimate} > {d}");
-                hits += usize::from(estimate == d.min(table.depth() + 1));
-            }
-            hits
-        };
-        assert!(exact_at(&plain) >= 295 && exact_at(&symmetric) >= 295);
-        // A level deeper in the symmetric table: as large or larger, and larger somewhere.
-        assert!(symmetric.deepen(&space).unwrap());
-        assert!(exact_at(&symmetric) >= 295);
-        let (mut larger, mut smaller) = (0, 0);
-        for &state in &scrambles {
-            let (deeper, shallow) = (
-                symmetric.distance(&space, state),
-                plain.distance(&space, state),
-            );
-            larger += usize::from(deeper > shallow);
-            smaller += usize::from(deeper < shallow);
-        }
-        assert!(
-            larger >= 20 && smaller <= 3,
-            "{larger} larger, {smaller} smaller"
-        );
-    }
-
-    /// `explore --symmetry`'s count on the 2x2x2 with rotations, turned with U, F, R (the three
-    /// turns about the UFR-DBL diagonal keep the moves): near solved, the orbits a brute force
-    /// finds (a breadth-first search with a hash set, each orbit as the set of its states) and
-    /// Burnside's count (the mean number of states each symmetry fixes), depth by depth; over
-    /// the whole space, Burnside's total; and the least of an orbit found early as the least
-    /// of all of it (3x3x3, 24 rotations).
-    #[test]
-    fn perm_classes_by_distance_match_brute_force_and_burnside() {
-        use statespace::search::layers::{self, classes};
-        use std::collections::HashSet;
-        let cube = space::<64>("3x3x3-rotations", None);
-        let space = space::<16>("2x2x2-rotations", Some(&["U", "F", "R"]));
-        let order = space.symmetries().order();
-        assert_eq!(order, 3);
-        let sweep = |limits: &Limits| {
-            let options = layers::Options {
-                limits,
-                threads: Some(2),
-            };
-            let each = layers::split_backward_each::<PermSpace<16>>;
-            classes::backward(&space, each, options, &mut |_, _| {}).unwrap()
-        };
-        let depth = 7;
-        let near = Limits {
-            max_depth: Some(depth),
-            ..Limits::default()
-        };
-        let (layers, counted) = sweep(&near);
-        assert_eq!(counted.symmetries, 3);
-        // The brute force: layer by layer from solved.
-        let mut seen = HashSet::from([space.solved()]);
-        let mut layer = vec![space.solved()];
-        for d in 0..=depth as usize {
-            let mut orbits = HashSet::new();
-            let mut fixed = 0;
-            for &s in &layer {
-                let mut orbit = vec![s];
-                space.images(s, |image| {
-                    orbit.push(image);
-                    fixed += usize::from(image == s);
-                });
-                orbit.sort_unstable();
-                orbit.dedup();
-                orbits.insert(orbit);
-            }
-            assert_eq!(layers.histogram[d], layer.len() as u64, "depth {d}");
-            assert_eq!(counted.histogram[d], orbits.len() as u64, "depth {d}");
-            assert_eq!((layer.len() + fixed) % order, 0);
-            assert_eq!(counted.histogram[d], ((layer.len() + fixed) / order) as u64);
-            let mut next = Vec::new();
-            for &s in &layer {
-                space.successors(s, &mut |_, t| {
-                    if seen.insert(t) {
-                        next.push(t)
-                    }
-                });
-            }
-            layer = next;
-        }
-        // The whole space: 3,674,160 positions; Burnside over every one of them.
-        let (layers, counted) = sweep(&Limits::default());
-        assert_eq!(layers.histogram.iter().sum::<u64>(), 3_674_160);
-        assert_eq!(counted.histogram.len(), 12);
-        let mut fixed = 0u64;
-        for i in 0..space.size() as u64 {
-            let s = space.state(i);
-            space.images(s, |image| fixed += u64::from(image == s));
-        }
-        assert_eq!(counted.total(), (3_674_160 + fixed) / 3);
-        // 1,224,828: the 162 positions the two turns fix (a few more than a third).
-        assert_eq!(counted.total(), 1_224_828);
-        // The early exit of `is_least` against the whole canonical form.
-        let mut rng = Lcg(5);
-        let mut s = cube.solved();
-        let moves = cube.moves();
-        let mut least = 0;
-        for _ in 0..3_000 {
-            s = cube.apply(s, moves[rng.below(moves.len())]);
-            for t in [s, cube.symmetries().canonical(s)] {
-                let is_least = cube.symmetries().is_least(&t);
-                assert_eq!(is_least, cube.symmetries().canonical(t) == t);
-                least += usize::from(is_least);
-            }
-        }
-        assert!(least >= 3_000, "{least}");
-    }
-}
+mod tests;
