@@ -239,8 +239,8 @@ impl Node<'_, '_> {
     pub(super) fn exchange<T>(
         &mut self,
         body: Body,
-        take: impl FnOnce(&mut Part) -> Vec<T>,
-    ) -> Result<Vec<T>, Abandon> {
+        take: impl FnOnce(&mut Part) -> T,
+    ) -> Result<T, Abandon> {
         for to in 0..self.plan.workers {
             self.send(to, body.clone());
         }
