@@ -339,7 +339,9 @@ fn this_round(
 
 #[cfg(test)]
 mod tests {
+    use super::super::worker::STARVED;
     use super::*;
+    use std::sync::atomic::Ordering::SeqCst;
 
     fn report(round: u32, from: u32) -> RoundReport {
         let mut report = RoundReport::default();
@@ -400,5 +402,61 @@ mod tests {
         for (reports, line) in expected {
             assert_eq!(foreign(reports), Err(line.to_string()));
         }
+    }
+
+    /// Loopback addresses on `n` ports free a moment ago.
+    fn loopback(n: usize) -> Vec<String> {
+        let listeners: Vec<_> = (0..n)
+            .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
+            .collect();
+        (listeners.iter())
+            .map(|l| l.local_addr().unwrap().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn a_peer_a_round_ahead_is_not_taken_for_this_round() {
+        // Process 0's coordinator is starved at every barrier: by the time it sees a round
+        // close, process 1 has seen it close, searched the next round and sent that round's
+        // report (before the fix, process 0 took it for this round's: [10, 11, 21], then [20]).
+        let addresses = loopback(2);
+        let run = |process: usize| {
+            let cluster = Cluster {
+                workers: 1,
+                process,
+                addresses: addresses.clone(),
+                connect_timeout: Duration::from_secs(20),
+                peer_timeout: Duration::from_secs(20),
+            };
+            std::thread::spawn(move || {
+                let limits = Limits::default();
+                let latch = Arc::new(Latch::new(&limits));
+                if process == 0 {
+                    STARVED.store(Arc::as_ptr(&latch) as usize, SeqCst);
+                }
+                let started = Rounds::start(&cluster, &limits, latch.clone(), 7);
+                let mut rounds = started.ok().expect("the processes meet");
+                let mut seen = Vec::new();
+                for round in 0..3u32 {
+                    if process == 1 && round == 0 {
+                        // Process 0 waits at the barrier first.
+                        std::thread::sleep(Duration::from_millis(100));
+                    }
+                    let mut report = RoundReport::default();
+                    report.next_bound = 10 * round + process as u32;
+                    let reports = rounds.exchange(report).ok().expect("a round");
+                    seen.push(reports.iter().map(|r| r.next_bound).collect::<Vec<_>>());
+                }
+                rounds.finish().unwrap();
+                if process == 0 {
+                    STARVED.store(0, SeqCst);
+                }
+                seen
+            })
+        };
+        let (zero, one) = (run(0), run(1));
+        let expected = [[0, 1], [10, 11], [20, 21]];
+        assert_eq!(zero.join().unwrap(), expected);
+        assert_eq!(one.join().unwrap(), expected);
     }
 }
