@@ -38,7 +38,7 @@ fn answer_of(line: &str) -> serde_json::Value {
     })
 }
 
-/// Boards of the 8-puzzle: a 26-move board, the goal, and one of the other parity.
+/// Boards of the 8-puzzle: a 31-move board (the config's), the goal, and one of the other parity.
 const EIGHT: &str = "8 6 7\n2 5 4\n3 _ 1\n\n1 2 3\n4 5 6\n7 8 _\n\n2 1 3\n4 5 6\n7 8 _\n";
 
 /// Korf's instance 82 of the 15-puzzle in our convention (62 moves; 5.5 billion nodes with
@@ -55,7 +55,7 @@ fn two_processes_solve_what_one_process_solves() {
     let cases: [&[&str]; 4] = [
         // The 15-puzzle's config board (41 moves), two threads in each process.
         &[&fifteen, "--threads", "2"],
-        // Batches: a cluster run per board, in turn; every optimal path of the 26-move board
+        // Batches: a cluster run per board, in turn; every optimal path of the 31-move board
         // (fewer than 1000), in the one-process order.
         &[&eight, "--boards", boards, "--mode", "idastar"],
         &[

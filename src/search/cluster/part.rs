@@ -14,7 +14,9 @@ pub(super) struct Part {
     pub(super) next: Vec<u64>,
     pub(super) visited: Vec<u64>,
     pub(super) summaries: Vec<Summary>,
-    /// A search in rounds: the cut-offs peers sent (round, task), and their round reports.
+    /// A search in rounds: the cut-offs peers sent (round, task), and their round reports
+    /// (each tagged with its round: a peer's report of the next round may come before this
+    /// round has closed here, and waits for it).
     pub(super) cutoffs: Vec<(u32, u64)>,
     pub(super) rounds: Vec<RoundReport>,
     /// The limit a peer halted the run for, until the worker latches it.

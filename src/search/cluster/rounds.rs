@@ -14,6 +14,20 @@
 //! Faults are the sweep's: a peer gone or silent past the peer timeout ends the run with a
 //! [`Fault`] (and stops this process's search threads through the latch); a process that stopped
 //! for a limit waits [`GRACE`] at most for the others at the end of the round.
+//!
+//! # Rounds on the wire
+//!
+//! Every report and cut-off carries its round. One barrier separates a round's exchange from
+//! the next one's, so a peer can be a round ahead: it sees the barrier pass, searches the next
+//! iteration and sends its next report while this process has not yet seen the barrier pass
+//! (its coordinator busy or not scheduled; timely hands an operator a message as soon as it
+//! arrives, whatever its time). Such a report is kept for its round ([`this_round`]), as a
+//! cut-off of the next round is. Taken with the current round's, it would have given the
+//! round two reports from one process (a path of the next threshold checked against this one:
+//! "sent a path that does not reach a goal in 29 moves" on a 31-move board), and the next
+//! round none. A report of any other round, a second report from a process, or a round that
+//! closes without a process's report is a fault, one line naming the process: never an answer
+//! taken from the wrong round.
 
 use super::fault;
 use super::launch::{Launched, launch};
@@ -77,9 +91,10 @@ impl Rounds {
         // The body is `Fn`, called once here (one worker): what it moves in, it takes out.
         let once = Mutex::new(Some((inbox, reply)));
         let (body_cutoff, body_latch) = (cutoff.clone(), latch.clone());
+        let addresses = cluster.addresses.clone();
         let body = move |worker: &mut timely::worker::Worker| {
             let (inbox, reply) = once.lock().unwrap_or_else(|e| e.into_inner()).take()?;
-            coordinate(worker, &body_latch, &body_cutoff, inbox, reply)
+            coordinate(worker, &body_latch, &body_cutoff, &addresses, inbox, reply)
         };
         let launched =
             launch(&cluster, limits, &latch, fingerprint, body).map_err(|f| match f {
@@ -181,11 +196,13 @@ impl Rounds {
 }
 
 /// The coordinator: relays cut-offs, halts and heartbeats while the search runs, and exchanges
-/// the round reports when told. Its outcome: whether it ended cleanly (`None`: the run failed).
+/// the round reports when told (`addresses`: the processes', to name one in a fault). Its
+/// outcome: whether it ended cleanly (`None`: the run failed).
 fn coordinate(
     worker: &mut timely::worker::Worker,
     latch: &Latch,
     cutoff: &AtomicUsize,
+    addresses: &[String],
     inbox: mpsc::Receiver<Order>,
     reply: mpsc::Sender<Reply>,
 ) -> Option<bool> {
@@ -228,18 +245,22 @@ fn coordinate(
             }
         }
         match inbox.try_recv() {
-            Ok(Order::Exchange(report)) => {
+            Ok(Order::Exchange(mut report)) => {
+                report.round = round;
                 let all = node.exchange(Body::Round(Box::new(report)), |part| {
-                    std::mem::take(&mut part.rounds)
+                    this_round(&mut part.rounds, round, processes)
                 });
                 let failed = match all {
-                    Ok(mut all) => {
-                        all.sort_by_key(|r| r.from);
+                    Ok(Ok(all)) => {
                         round += 1;
                         known = usize::MAX;
                         cutoff.store(usize::MAX, Relaxed);
                         let _ = reply.send(Ok(all));
                         continue;
+                    }
+                    Ok(Err(foreign)) => {
+                        fault::refuse(foreign.line(addresses));
+                        Abandon::Fault
                     }
                     Err(abandon) => abandon,
                 };
@@ -260,5 +281,182 @@ fn coordinate(
         Ok(()) => Some(true),
         Err(Abandon::Limit) => Some(false),
         Err(Abandon::Fault) => None,
+    }
+}
+
+/// A report that does not belong where it came: the process it names, and what it did.
+#[derive(Debug, PartialEq)]
+struct Foreign {
+    process: usize,
+    what: String,
+}
+
+impl Foreign {
+    /// The fault's line, naming the process by its index and address.
+    fn line(&self, addresses: &[String]) -> String {
+        let address = addresses.get(self.process).map_or("?", String::as_str);
+        format!("process {} ({address}) {}", self.process, self.what)
+    }
+}
+
+/// Takes from `received` (every report that has come, in any order) the reports of `round`,
+/// one per process of `processes`, in process order, once the round has closed. A report of
+/// the next round stays in `received` for it: a peer that saw the round close first may have
+/// sent it already (module docs). A report of another round, a process's second, one from a
+/// process that is not one of them, or a process's missing is [`Foreign`].
+fn this_round(
+    received: &mut Vec<RoundReport>,
+    round: u32,
+    processes: usize,
+) -> Result<Vec<RoundReport>, Foreign> {
+    let (mut now, later): (Vec<_>, Vec<_>) = std::mem::take(received)
+        .into_iter()
+        .partition(|r| r.round == round);
+    let foreign = |process: u32, what: String| Foreign {
+        process: process as usize,
+        what,
+    };
+    if let Some(r) = later.iter().find(|r| r.round != round.wrapping_add(1)) {
+        let what = format!("sent a report of round {} in round {round}", r.round);
+        return Err(foreign(r.from, what));
+    }
+    *received = later;
+    now.sort_by_key(|r| r.from);
+    if let Some(r) = now.iter().find(|r| r.from as usize >= processes) {
+        let what = format!("sent a report, but there are {processes} processes");
+        return Err(foreign(r.from, what));
+    }
+    if let Some(pair) = now.windows(2).find(|pair| pair[0].from == pair[1].from) {
+        let what = format!("sent two reports of round {round}");
+        return Err(foreign(pair[0].from, what));
+    }
+    if let Some(p) = (0..processes).find(|&p| now.get(p).is_none_or(|r| r.from as usize != p)) {
+        let what = format!("closed round {round} without its report");
+        return Err(foreign(p as u32, what));
+    }
+    Ok(now)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::worker::STARVED;
+    use super::*;
+    use std::sync::atomic::Ordering::SeqCst;
+
+    fn report(round: u32, from: u32) -> RoundReport {
+        let mut report = RoundReport::default();
+        (report.round, report.from) = (round, from);
+        report
+    }
+
+    /// The rounds and senders of `reports`, in order.
+    fn said(reports: &[RoundReport]) -> Vec<(u32, u32)> {
+        reports.iter().map(|r| (r.round, r.from)).collect()
+    }
+
+    #[test]
+    fn a_report_of_the_next_round_waits_for_it() {
+        // Process 1 saw round 0 close first and already sent its report of round 1.
+        let mut received = vec![report(1, 1), report(0, 1), report(0, 0)];
+        let taken = this_round(&mut received, 0, 2).unwrap();
+        assert_eq!(said(&taken), [(0, 0), (0, 1)]);
+        assert_eq!(said(&received), [(1, 1)]);
+        received.push(report(1, 0));
+        assert_eq!(
+            said(&this_round(&mut received, 1, 2).unwrap()),
+            [(1, 0), (1, 1)]
+        );
+        assert!(received.is_empty());
+    }
+
+    #[test]
+    fn a_report_of_another_round_or_one_too_many_or_too_few_is_foreign() {
+        let foreign = |reports: Vec<RoundReport>| {
+            let addresses = ["h:1".to_string(), "h:2".to_string()];
+            this_round(&mut reports.clone(), 2, 2)
+                .map(|taken| said(&taken))
+                .map_err(|f| f.line(&addresses))
+        };
+        let expected = [
+            (
+                vec![report(2, 0), report(2, 1), report(1, 1)],
+                "process 1 (h:2) sent a report of round 1 in round 2",
+            ),
+            (
+                vec![report(2, 0), report(2, 1), report(4, 1)],
+                "process 1 (h:2) sent a report of round 4 in round 2",
+            ),
+            (
+                vec![report(2, 0), report(2, 1), report(2, 1)],
+                "process 1 (h:2) sent two reports of round 2",
+            ),
+            (
+                vec![report(2, 1)],
+                "process 0 (h:1) closed round 2 without its report",
+            ),
+            (
+                vec![report(2, 0), report(2, 5)],
+                "process 5 (?) sent a report, but there are 2 processes",
+            ),
+        ];
+        for (reports, line) in expected {
+            assert_eq!(foreign(reports), Err(line.to_string()));
+        }
+    }
+
+    /// Loopback addresses on `n` ports free a moment ago.
+    fn loopback(n: usize) -> Vec<String> {
+        let listeners: Vec<_> = (0..n)
+            .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
+            .collect();
+        (listeners.iter())
+            .map(|l| l.local_addr().unwrap().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn a_peer_a_round_ahead_is_not_taken_for_this_round() {
+        // Process 0's coordinator is starved at every barrier: by the time it sees a round
+        // close, process 1 has seen it close, searched the next round and sent that round's
+        // report (before the fix, process 0 took it for this round's: [10, 11, 21], then [20]).
+        let addresses = loopback(2);
+        let run = |process: usize| {
+            let cluster = Cluster {
+                workers: 1,
+                process,
+                addresses: addresses.clone(),
+                connect_timeout: Duration::from_secs(20),
+                peer_timeout: Duration::from_secs(20),
+            };
+            std::thread::spawn(move || {
+                let limits = Limits::default();
+                let latch = Arc::new(Latch::new(&limits));
+                if process == 0 {
+                    STARVED.store(Arc::as_ptr(&latch) as usize, SeqCst);
+                }
+                let started = Rounds::start(&cluster, &limits, latch.clone(), 7);
+                let mut rounds = started.ok().expect("the processes meet");
+                let mut seen = Vec::new();
+                for round in 0..3u32 {
+                    if process == 1 && round == 0 {
+                        // Process 0 waits at the barrier first.
+                        std::thread::sleep(Duration::from_millis(100));
+                    }
+                    let mut report = RoundReport::default();
+                    report.next_bound = 10 * round + process as u32;
+                    let reports = rounds.exchange(report).ok().expect("a round");
+                    seen.push(reports.iter().map(|r| r.next_bound).collect::<Vec<_>>());
+                }
+                rounds.finish().unwrap();
+                if process == 0 {
+                    STARVED.store(0, SeqCst);
+                }
+                seen
+            })
+        };
+        let (zero, one) = (run(0), run(1));
+        let expected = [[0, 1], [10, 11], [20, 21]];
+        assert_eq!(zero.join().unwrap(), expected);
+        assert_eq!(one.join().unwrap(), expected);
     }
 }

@@ -52,6 +52,10 @@ pub(super) struct Summary {
 pub(crate) struct RoundReport {
     /// The process that sends it (set by [`Rounds::exchange`]).
     pub(crate) from: u32,
+    /// The round it reports (set by the sender's coordinator): a peer may send its report of
+    /// the next round before this process has seen the current one close, and the two must not
+    /// be taken for one round (`rounds.rs`).
+    pub(super) round: u32,
     /// The smallest bound this process's search cut (`u32::MAX`: none).
     pub(crate) next_bound: u32,
     /// This process's counts for the round.

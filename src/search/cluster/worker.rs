@@ -27,6 +27,15 @@ pub(super) const HEARTBEAT: Duration = Duration::from_millis(200);
 /// it before it leaves them behind.
 pub(super) const GRACE: Duration = Duration::from_millis(500);
 
+/// A test's stand-in for a process the machine starves: the address of the [`Latch`] whose
+/// workers sleep [`STARVED_PAUSE`] after each step while they wait at a barrier (0: none), so
+/// that a peer's messages pile up unread meanwhile.
+#[cfg(test)]
+pub(super) static STARVED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+#[cfg(test)]
+pub(super) const STARVED_PAUSE: Duration = Duration::from_millis(300);
+
 /// One layer's expansion of a worker's frontier: the part the space's capabilities decide.
 pub(super) trait Expand: Send + Sync + 'static {
     /// Expands `node`'s frontier into its `next` and its peers'; returns the successors
@@ -209,6 +218,12 @@ impl Node<'_, '_> {
             }
             // Parks (woken by incoming messages) rather than spinning: cores are shared.
             self.worker.step_or_park(Some(Duration::from_millis(1)));
+            #[cfg(test)]
+            if std::ptr::from_ref(self.ticker.latch()) as usize
+                == STARVED.load(std::sync::atomic::Ordering::SeqCst)
+            {
+                std::thread::sleep(STARVED_PAUSE);
+            }
         }
         Ok(())
     }
@@ -239,8 +254,8 @@ impl Node<'_, '_> {
     pub(super) fn exchange<T>(
         &mut self,
         body: Body,
-        take: impl FnOnce(&mut Part) -> Vec<T>,
-    ) -> Result<Vec<T>, Abandon> {
+        take: impl FnOnce(&mut Part) -> T,
+    ) -> Result<T, Abandon> {
         for to in 0..self.plan.workers {
             self.send(to, body.clone());
         }
