@@ -113,7 +113,10 @@ impl Reading {
                     slot[k] = j as u8;
                     let gained = reading.retwist[usize::from(read(s.twist_label))];
                     let by = if part.by_slot { part.first + j } else { k };
-                    let own = reading.own_twist(read(s.twist), o);
+                    let own = match reading.negate {
+                        true => own_twist::<true>(read(s.twist), o),
+                        false => read(s.twist),
+                    };
                     twist[by % 32] = reduce(own + reduce(gained + s.add));
                 }
             }
@@ -150,9 +153,23 @@ impl Reading {
             })
     }
 
-    /// One part's places' rank and twists' value of the image, through `reading`.
+    /// One part's places' rank and twists' value of the image, through `reading`: the loop
+    /// made twice, with and without the mirror's negation, so that a rotation's reading pays
+    /// no test per twist.
     #[inline(always)]
     fn rank_part<const N: usize>(
+        part: &Part,
+        reading: &PartReading,
+        bytes: &[u8; N],
+    ) -> (u64, u64) {
+        match reading.negate {
+            true => Self::rank_part_as::<N, true>(part, reading, bytes),
+            false => Self::rank_part_as::<N, false>(part, reading, bytes),
+        }
+    }
+
+    #[inline(always)]
+    fn rank_part_as<const N: usize, const NEGATE: bool>(
         part: &Part,
         reading: &PartReading,
         bytes: &[u8; N],
@@ -167,22 +184,20 @@ impl Reading {
             |j| {
                 let s = slots[j];
                 let gained = reading.retwist[usize::from(read(s.twist_label))];
-                reduce(reading.own_twist(read(s.twist), o) + reduce(gained + s.add))
+                reduce(own_twist::<NEGATE>(read(s.twist), o) + reduce(gained + s.add))
             },
         )
     }
 }
 
-impl PartReading {
-    /// The state's twist `t` (below `o`) as the image takes it: negated by a mirror.
-    #[inline(always)]
-    fn own_twist(&self, t: u8, o: u8) -> u8 {
-        match self.negate {
-            // `o - t` is 1 to `o`: one subtraction reduces it.
-            true if t == 0 => 0,
-            true => o - t,
-            false => t,
-        }
+/// The state's twist `t` (below `o`) as the image takes it: negated by a mirror.
+#[inline(always)]
+fn own_twist<const NEGATE: bool>(t: u8, o: u8) -> u8 {
+    match NEGATE {
+        // `o - t` is 1 to `o`: one subtraction reduces it.
+        true if t == 0 => 0,
+        true => o - t,
+        false => t,
     }
 }
 
