@@ -12,8 +12,9 @@
 //! otherwise), so the work per entry is small-table reads and a read in the successor class's
 //! entries, which stay in the caches while one class is done. Per class, B's images under each
 //! move and the successor's row start per twist and move are worked out before the inner loop,
-//! which then adds two numbers a target. The 3x3x3's table: 208 s wall on two cores (403 s of CPU,
-//! 2.7 GiB at most resident), cached after (BENCHMARKS.md).
+//! which then adds two numbers a target. The 3x3x3's table (16 symmetries, mirrors included):
+//! 148 s wall on two cores (275 s of CPU, 2.4 GiB at most resident; 258 s, 479 s and 3.7 GiB
+//! with the 8 rotations alone, side by side), cached after (BENCHMARKS.md).
 //!
 //! # The abstract space
 //!
