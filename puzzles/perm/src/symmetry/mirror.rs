@@ -27,14 +27,17 @@
 //! on the transforms themselves; the others are it followed by each rotation.
 //!
 //! Trade-off: the search runs once per space and only for a definition with rotations (the
-//! cubes, the megaminx: a few milliseconds); it gives up after [`MAX_STEPS`] choices, leaving
-//! the rotations alone, so a definition with a huge automorphism group costs a bounded setup.
+//! cubes: a millisecond or two); it gives up after [`MAX_WORK`] slot visits (tens of
+//! milliseconds), leaving the rotations alone, so a large definition or one with a huge
+//! automorphism group costs a bounded setup and gets no mirrors.
 
 use crate::def::{Definition, Orbit, OrbitTransform, Transform};
 use hashbrown::HashSet;
 
-/// The most choices the search makes before it gives up (no mirror is used).
-pub const MAX_STEPS: usize = 100_000;
+/// The most slot visits (a choice's copy, a propagation's pass over a move's slots) the search
+/// makes before it gives up (no mirror is used): a bound on the setup's time, whatever the
+/// definition's size.
+pub const MAX_WORK: usize = 20_000_000;
 
 /// `t` with every twist negated (`T̄` in the module docs).
 pub fn negated(t: &Transform, orbits: &[Orbit]) -> Transform {
@@ -106,7 +109,8 @@ struct Search<'a> {
     starts: Vec<usize>,
     slots: usize,
     rotation_perms: HashSet<Vec<Vec<u8>>>,
-    steps: usize,
+    /// Slot visits so far (see [`MAX_WORK`]).
+    work: usize,
 }
 
 impl<'a> Search<'a> {
@@ -140,7 +144,7 @@ impl<'a> Search<'a> {
             starts,
             slots,
             rotation_perms,
-            steps: 0,
+            work: 0,
         }
     }
 
@@ -152,8 +156,8 @@ impl<'a> Search<'a> {
 
     /// The first mirror that completes `p`, depth first.
     fn next(&mut self, p: Partial) -> Option<Transform> {
-        self.steps += 1;
-        if self.steps > MAX_STEPS {
+        self.work += self.slots + self.moves.len();
+        if self.work > MAX_WORK {
             return None;
         }
         // The first orbit's first slot before any move: a move's image is then checked by where
@@ -177,7 +181,7 @@ impl<'a> Search<'a> {
                 {
                     return Some(mu);
                 }
-                if self.steps > MAX_STEPS {
+                if self.work > MAX_WORK {
                     return None;
                 }
             }
@@ -196,7 +200,7 @@ impl<'a> Search<'a> {
                 {
                     return Some(mu);
                 }
-                if self.steps > MAX_STEPS {
+                if self.work > MAX_WORK {
                     return None;
                 }
             }
@@ -207,12 +211,16 @@ impl<'a> Search<'a> {
 
     /// Extends `p.sigma` by the permutations' equation (`σ[τ(m).perm[j]] = m.perm[σ[j]]`) until
     /// nothing changes; false on a contradiction (two images for a slot, or one image twice).
-    fn propagate(&self, p: &mut Partial) -> bool {
+    fn propagate(&mut self, p: &mut Partial) -> bool {
         loop {
             let mut changed = false;
             for (m, &image) in p.tau.iter().enumerate() {
                 if image == UNSET {
                     continue;
+                }
+                self.work += self.slots;
+                if self.work > MAX_WORK {
+                    return false;
                 }
                 let (own, theirs) = (&self.perms[m], &self.perms[usize::from(image)]);
                 for (j, &at) in theirs.iter().enumerate() {
