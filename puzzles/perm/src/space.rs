@@ -358,8 +358,8 @@ impl<const N: usize> PermSpace<N> {
         })
     }
 
-    /// The symmetries: the definition's rotations that map the moves onto themselves (see
-    /// [`symmetry`](super::symmetry)).
+    /// The symmetries: the definition's rotations and their mirror images that map the moves
+    /// onto themselves (see [`symmetry`](super::symmetry)).
     pub fn symmetries(&self) -> &Symmetries {
         &self.symmetries
     }
@@ -717,8 +717,9 @@ impl<const N: usize> Indexed for PermSpace<N> {
     }
 }
 
-/// Conjugation by the definition's rotations that map the moves onto themselves (see
-/// [`symmetry`](super::symmetry)); the least byte array of an orbit stands for it.
+/// Conjugation by the definition's rotations and their mirror images that map the moves onto
+/// themselves (see [`symmetry`](super::symmetry)); the least byte array of an orbit stands for
+/// it.
 impl<const N: usize> Symmetric for PermSpace<N> {
     #[inline]
     fn images<F: FnMut(Packed<N>)>(&self, state: Packed<N>, visit: F) {

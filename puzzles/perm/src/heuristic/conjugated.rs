@@ -1,7 +1,7 @@
 //! A pattern database looked up at images of the state too ([`Conjugated`]): through the
-//! definition's rotations, and at the state's inverse.
+//! definition's rotations and their mirror images, and at the state's inverse.
 //!
-//! With the definition's rotations (`[heuristic] symmetry = true`), each database is also looked
+//! With the symmetries (`[heuristic] symmetry = true`), each database is also looked
 //! up at images of the state that read other pieces: a group of eight edges then sees the other
 //! four too. With `dual = true`, also at the state's inverse ([`inversion`](crate::inversion))
 //! and its images, only for states their own look-ups do not cut.
