@@ -168,45 +168,38 @@ impl<'a> Search<'a> {
             (_, Some(_)) => None,
             (_, None) => p.sigma.iter().position(|&s| s == UNSET),
         };
+        // The choices at this node: each open image of the slot, or each unused move of the
+        // same shape as the move's image.
+        let mut choices = Vec::new();
         if let Some(j) = open_slot {
-            for y in self.orbit_range(j) {
-                if p.taken[y] {
-                    continue;
-                }
+            for y in self.orbit_range(j).filter(|&y| !p.taken[y]) {
                 let mut q = p.clone();
-                q.sigma[j] = y as u16;
-                q.taken[y] = true;
-                if self.propagate(&mut q)
-                    && let Some(mu) = self.next(q)
-                {
-                    return Some(mu);
-                }
-                if self.work > MAX_WORK {
-                    return None;
-                }
+                (q.sigma[j], q.taken[y]) = (y as u16, true);
+                choices.push(q);
             }
-            return None;
-        }
-        if let Some(m) = open_move {
+        } else if let Some(m) = open_move {
             let used: HashSet<u16> = p.tau.iter().copied().filter(|&t| t != UNSET).collect();
             for image in 0..self.moves.len() {
-                if used.contains(&(image as u16)) || self.shapes[image] != self.shapes[m] {
-                    continue;
-                }
-                let mut q = p.clone();
-                q.tau[m] = image as u16;
-                if self.propagate(&mut q)
-                    && let Some(mu) = self.next(q)
-                {
-                    return Some(mu);
-                }
-                if self.work > MAX_WORK {
-                    return None;
+                if !used.contains(&(image as u16)) && self.shapes[image] == self.shapes[m] {
+                    let mut q = p.clone();
+                    q.tau[m] = image as u16;
+                    choices.push(q);
                 }
             }
-            return None;
+        } else {
+            return self.mirror_at(&p);
         }
-        self.mirror_at(&p)
+        for mut q in choices {
+            if self.propagate(&mut q)
+                && let Some(mu) = self.next(q)
+            {
+                return Some(mu);
+            }
+            if self.work > MAX_WORK {
+                return None;
+            }
+        }
+        None
     }
 
     /// Extends `p.sigma` by the permutations' equation (`σ[τ(m).perm[j]] = m.perm[σ[j]]`) until
