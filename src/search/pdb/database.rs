@@ -21,14 +21,92 @@ use crate::cache::{Source, TableCache};
 use crate::limit::{Limit, Limits};
 use crate::search::table::DistanceTable;
 use crate::search::table::cached;
+use crate::search::table::compact::{self, CompactBounds};
 use crate::space::{Heuristic, Indexed, Prefetched, StateSpace};
 use std::time::{Duration, Instant};
 
-/// An abstraction and the exact distance table of its space.
+/// What a pattern database reads its estimates from: the exact distance table, or its
+/// [`CompactBounds`] (2 bits an entry, lower bounds).
+pub trait Entries: Send + Sync {
+    /// A lower bound on the distance of the abstract state at `index`; `u32::MAX` when it cannot
+    /// reach a goal.
+    fn entry(&self, index: u64) -> u32;
+
+    /// Starts loading the entry at `index` into the caches.
+    fn prefetch(&self, index: u64);
+
+    /// The bytes held.
+    fn bytes(&self) -> u64;
+
+    /// Whether the file read in place was cut short while in use.
+    fn cut_short(&self) -> bool;
+
+    /// Removes the cache file these entries are read from (see [`TableCache::discard`]).
+    fn discard<S>(cache: &TableCache, space: &S, recipe: &cached::Recipe, why: &str)
+    where
+        S: crate::space::Describe + crate::space::GoalSet + Indexed + ?Sized;
+}
+
+impl Entries for DistanceTable {
+    #[inline]
+    fn entry(&self, index: u64) -> u32 {
+        self.code(index).map_or(u32::MAX, |code| code as u32)
+    }
+
+    #[inline]
+    fn prefetch(&self, index: u64) {
+        DistanceTable::prefetch(self, index)
+    }
+
+    fn bytes(&self) -> u64 {
+        DistanceTable::bytes(self)
+    }
+
+    fn cut_short(&self) -> bool {
+        DistanceTable::cut_short(self)
+    }
+
+    fn discard<S>(cache: &TableCache, space: &S, recipe: &cached::Recipe, why: &str)
+    where
+        S: crate::space::Describe + crate::space::GoalSet + Indexed + ?Sized,
+    {
+        cached::discard(cache, space, recipe, why)
+    }
+}
+
+impl Entries for CompactBounds {
+    #[inline]
+    fn entry(&self, index: u64) -> u32 {
+        self.bound(index)
+    }
+
+    #[inline]
+    fn prefetch(&self, index: u64) {
+        CompactBounds::prefetch(self, index)
+    }
+
+    fn bytes(&self) -> u64 {
+        CompactBounds::bytes(self)
+    }
+
+    fn cut_short(&self) -> bool {
+        CompactBounds::cut_short(self)
+    }
+
+    fn discard<S>(cache: &TableCache, space: &S, recipe: &cached::Recipe, why: &str)
+    where
+        S: crate::space::Describe + crate::space::GoalSet + Indexed + ?Sized,
+    {
+        cache.discard(&compact::entry(space, recipe), why)
+    }
+}
+
+/// An abstraction and the distance table of its space: exact ([`DistanceTable`], the default)
+/// or compact ([`CompactBounds`], [`PatternDatabase::build_compact`]).
 #[derive(Debug)]
-pub struct PatternDatabase<A> {
+pub struct PatternDatabase<A, T = DistanceTable> {
     abstraction: A,
-    table: DistanceTable,
+    table: T,
     source: Source,
     /// Wall-clock time to build or load the table.
     took: Duration,
@@ -84,7 +162,60 @@ impl<A> PatternDatabase<A> {
     fn fits<S: Indexed>(space: &S, table: &DistanceTable) -> bool {
         table.is_exact() && table.len() as u128 == space.size()
     }
+}
 
+impl<A> PatternDatabase<A, CompactBounds> {
+    /// Builds (or, with a cache, loads) the [`CompactBounds`] of `abstraction`'s space: the
+    /// exact table is built (or loaded, when the cache holds it already) and converted, then
+    /// dropped; only the compact table is saved. The build's memory is both tables'
+    /// ([`compact_build_bytes`]), checked before anything is allocated.
+    pub fn build_compact<P: StateSpace + ?Sized>(
+        abstraction: A,
+        limits: &Limits,
+        cache: Option<&TableCache>,
+    ) -> Result<Self, Limit>
+    where
+        A: Abstraction<P>,
+    {
+        let started = Instant::now();
+        let space = abstraction.space();
+        let recipe = abstraction.recipe();
+        let exact = |limits: &Limits| -> Result<DistanceTable, Limit> {
+            let build = || abstraction.build_table(limits);
+            match cache {
+                Some(cache) if cached::holds(cache, space, &recipe) => {
+                    Ok(cached::load_or_build(cache, space, &recipe, limits, build)?.0)
+                }
+                _ => build(),
+            }
+        };
+        let convert = || -> Result<CompactBounds, Limit> {
+            let bytes = CompactBounds::bytes_for(space.size());
+            limits.check_memory(bytes + abstraction.build_bytes())?;
+            let mut rest = limits.clone();
+            rest.memory_budget = limits.memory_budget.saturating_sub(bytes as u64);
+            CompactBounds::from_table(&exact(&rest)?, limits)
+        };
+        let (table, source) = match cache {
+            Some(cache) => compact::load_or_build_bounds(cache, space, &recipe, limits, convert)?,
+            None => (convert()?, Source::BuiltNotSaved),
+        };
+        Ok(PatternDatabase {
+            abstraction,
+            table,
+            source,
+            took: started.elapsed(),
+        })
+    }
+}
+
+/// The bytes [`PatternDatabase::build_compact`] needs at its peak: the exact table's build and
+/// the compact table.
+pub fn compact_build_bytes<P: StateSpace + ?Sized, A: Abstraction<P>>(abstraction: &A) -> u128 {
+    CompactBounds::bytes_for(abstraction.space().size()) + abstraction.build_bytes()
+}
+
+impl<A, T: Entries> PatternDatabase<A, T> {
     /// The abstract distance of `state`: a lower bound on its distance to the goal set.
     /// `u32::MAX` when the projection cannot reach an abstract goal (then neither can `state`).
     #[inline]
@@ -98,7 +229,7 @@ impl<A> PatternDatabase<A> {
     /// The abstract distance at `index` of the abstraction's space (see [`value`](Self::value)).
     #[inline]
     pub fn entry(&self, index: u64) -> u32 {
-        self.table.code(index).map_or(u32::MAX, |code| code as u32)
+        self.table.entry(index)
     }
 
     /// The largest entry at `indices`, read in turn until one reaches `limit` (the rest are not
@@ -121,7 +252,7 @@ impl<A> PatternDatabase<A> {
     }
 
     /// The distance table (its size, width, histogram and build statistics).
-    pub fn table(&self) -> &DistanceTable {
+    pub fn table(&self) -> &T {
         &self.table
     }
 
@@ -136,7 +267,7 @@ impl<A> PatternDatabase<A> {
     }
 }
 
-impl<P: StateSpace + ?Sized, A: Abstraction<P>> Heuristic<P> for PatternDatabase<A> {
+impl<P: StateSpace + ?Sized, A: Abstraction<P>, T: Entries> Heuristic<P> for PatternDatabase<A, T> {
     #[inline]
     fn estimate(&self, space: &P, state: P::State) -> u32 {
         self.value(space, state)
@@ -161,7 +292,7 @@ impl<P: StateSpace + ?Sized, A: Abstraction<P>> Heuristic<P> for PatternDatabase
     }
 }
 
-impl<A> PatternDatabase<A> {
+impl<A, T: Entries> PatternDatabase<A, T> {
     /// [`Heuristic::intact`] of the database: `false`, its file discarded from `cache`, when
     /// the file it reads was cut short while in use.
     pub fn intact_in<P: StateSpace + ?Sized>(&self, cache: &TableCache) -> bool
@@ -172,7 +303,7 @@ impl<A> PatternDatabase<A> {
             return true;
         }
         let why = "its file was cut short by another program while in use";
-        cached::discard(
+        T::discard(
             cache,
             self.abstraction.space(),
             &self.abstraction.recipe(),

@@ -41,7 +41,10 @@ pub mod max;
 mod pair;
 
 pub use additive::{Additive, NoSymmetry, Symmetry};
-pub use database::{LONG_BUILD_BYTES, PatternDatabase, build_all, memory_at_most, memory_needed};
+pub use database::{
+    Entries, LONG_BUILD_BYTES, PatternDatabase, build_all, compact_build_bytes, memory_at_most,
+    memory_needed,
+};
 pub use deferred::Deferred;
 pub use max::Max;
 

@@ -148,6 +148,7 @@
 //! ```
 
 pub mod cached;
+pub mod compact;
 mod levels;
 mod listing;
 mod packed;

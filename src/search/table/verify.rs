@@ -197,7 +197,7 @@ fn check_state<S: Indexed + Invertible + GoalSet + ?Sized>(
 }
 
 /// A seed no one can predict: the samples differ on every load.
-fn fresh_seed() -> u64 {
+pub(super) fn fresh_seed() -> u64 {
     let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
     hasher.write_u64(std::process::id() as u64);
     hasher.finish()
