@@ -2,7 +2,7 @@
 //! patterns on it.
 
 use crate::PermSpace;
-use crate::classes::ClassPattern;
+use crate::classes::{ClassPart, ClassPattern};
 use crate::def::Metric;
 use crate::tws;
 use statespace::error::Location;
@@ -34,8 +34,8 @@ pub(crate) fn class_pattern(space: &PermSpace<64>, a: &[u8], b: &[u8]) -> ClassP
     let labels = |l: &[u8]| l.iter().map(|&x| x - 1).collect::<Vec<u8>>();
     ClassPattern::new(
         space,
-        &(0, labels(a)),
-        &(1, labels(b)),
+        &ClassPart::plain(0, labels(a)),
+        &ClassPart::plain(1, labels(b)),
         &Limits::default(),
         None,
     )

@@ -27,7 +27,7 @@
 //! 128 bytes (the 6x6x6 and larger cubes, the gigaminx) has no index (its size is past a
 //! `u64`): bfs, iddfs, IDA* and A* over the pruning table or the pattern databases, and export.
 
-use super::classes::{ClassParts, ClassPattern, with_class_table};
+use super::classes::{ClassPart, ClassParts, ClassPattern, with_class_table};
 use super::def::{Definition, Metric, UnknownMetric};
 use super::heuristic::{HeuristicKind, Lookups, MAX_PATTERN_STATES, Pattern, auto_pieces};
 use super::space::PermSpace;
@@ -80,8 +80,11 @@ statespace::keys! {
         auto_patterns: bool,
         /// also build a pattern database of the twist in every slot (which piece is where forgotten) and of where the named pieces are, as a set: "EDGES 9 10 11 12", the 3x3x3's middle-layer edges, gives the coordinates of Kociemba's first phase (2,217,093,120 states, 1.0 GiB at 4 bits), looked up along the three axes with symmetry = true; "" keeps the twists alone
         twist_pattern: String,
-        /// also build a pattern database of some pieces told apart and others as a set, stored one entry per class of the definition's symmetries (rotations and their mirror images) that keep both (tables by symmetry class): "CORNERS 1 2 3 4 5 6 7 8 + EDGES 9 10 11 12", the 3x3x3's corners and middle-layer edges, 43.6 G abstract states in 3.00 G entries (1.4 GiB at 4 bits; built in minutes, then cached); read first, along the three axes with symmetry = true
+        /// also build a pattern database of some pieces told apart and others as a set, stored one entry per class of the definition's symmetries (rotations and their mirror images) that keep both (tables by symmetry class): "CORNERS 1 2 3 4 5 6 7 8 + EDGES 9 10 11 12", the 3x3x3's corners and middle-layer edges, 43.6 G abstract states in 3.00 G entries (1.4 GiB at 4 bits; built in minutes, then cached); a part that ends in "with twists" is its pieces as a set with the twist in every slot of their class: "EDGES 9 10 11 12 with twists + CORNERS 1 2 3 4 with twists" is vcube's and nxopt's table (the flips and twists, the middle-layer edges' and the up corners' slots: 155 G abstract states in 9.86 G entries); read first, along the three axes with symmetry = true
         class_pattern: String,
+        /// bits an entry of the class_pattern's table: 4 (the default) keeps exact distances; 2 keeps lower bounds in half the memory, each 64-byte line a floor byte and 252 entries coded "below the base: the line's floor", base, base + 1, "base + 2 or more" (twsearch's and nxopt's scheme; the base chosen from the distances): vcube's table in 2.3 GiB instead of 4.6, built exact first (both tables in memory once) and cached compact
+        #[range(2..=4)]
+        class_bits: i64,
     }
 }
 
@@ -229,6 +232,20 @@ impl Plugin for PermPlugin {
             Some(keys) => database_key(keys.class_pattern(config), chosen)?,
             None => None,
         };
+        let class_bits = match &heuristic_keys {
+            Some(keys) => database_key(keys.class_bits(config), chosen)?,
+            None => None,
+        };
+        if let Some(bits) = &class_bits {
+            if class_pattern.is_none() {
+                return Err(bits.error("class_bits without a class_pattern: nothing to store"));
+            }
+            if bits.value() == 3 {
+                return Err(
+                    bits.error("class_bits is 4 (exact distances) or 2 (lower bounds), not 3")
+                );
+            }
+        }
         let file = keys.definition(config).value()?;
         let def = match file.get().strip_prefix("builtin:") {
             Some(name) => builtin(name, &mut setup).ok_or_else(|| {
@@ -311,6 +328,7 @@ impl Plugin for PermPlugin {
             auto_patterns,
             twist_pattern,
             class_pattern,
+            class_bits,
             description,
             setup: &mut setup,
         };
@@ -350,6 +368,8 @@ struct Build<'a> {
     twist_pattern: Option<Checked<String>>,
     /// `[heuristic] class_pattern`, when written.
     class_pattern: Option<Checked<String>>,
+    /// `[heuristic] class_bits`, when written.
+    class_bits: Option<Checked<i64>>,
     description: String,
     setup: &'a mut Setup,
 }
@@ -422,8 +442,9 @@ fn named_pieces<const N: usize>(
 }
 
 /// The two parts `[heuristic] class_pattern` names, `A + B`: the pieces of `A` told apart,
-/// those of `B` as a set, each of one class ([`named_pieces`]'s syntax). The reason when there
-/// are not two parts or a part names no class or more than one.
+/// those of `B` as a set, each of one class ([`named_pieces`]'s syntax); a part that ends in
+/// `with twists` is its pieces as a set with the twist in every slot of their class. The
+/// reason when there are not two parts or a part names no class or more than one.
 fn class_parts<const N: usize>(
     space: &PermSpace<N>,
     text: &str,
@@ -434,17 +455,32 @@ fn class_parts<const N: usize>(
             "\"{text}\" is not two parts \"A + B\" (the pieces told apart, then those kept as a set)"
         ));
     };
-    let one = |half: &str, what: &str| -> std::result::Result<(usize, Vec<u8>), String> {
+    let one = |half: &str, what: &str| -> std::result::Result<ClassPart, String> {
+        let (half, with_twists) = match half.trim().strip_suffix("with twists") {
+            Some(rest) => (rest, true),
+            None => (half, false),
+        };
         let mut pieces = named_pieces(space, half)?;
         match pieces.len() {
-            1 => Ok(pieces.remove(0)),
+            1 => {
+                let (class, labels) = pieces.remove(0);
+                Ok(ClassPart {
+                    class,
+                    labels,
+                    with_twists,
+                })
+            }
             n => Err(format!(
                 "the pieces {what} are {n} classes' (\"{}\"): name one class's",
                 half.trim()
             )),
         }
     };
-    Ok((one(a, "told apart")?, one(b, "kept as a set")?))
+    Ok(ClassParts {
+        a: one(a, "told apart")?,
+        b: one(b, "kept as a set")?,
+        compact: false,
+    })
 }
 
 /// The instance over `Packed<N>` states: every engine, IDA* and A* with the `chosen` heuristic
@@ -462,6 +498,7 @@ fn instance<const N: usize>(build: Build) -> Result<Instance> {
         auto_patterns,
         twist_pattern,
         class_pattern,
+        class_bits,
         description,
         setup,
     } = build;
@@ -484,8 +521,9 @@ fn instance<const N: usize>(build: Build) -> Result<Instance> {
     let lookups = Lookups { symmetric, dual };
     let classes = match class_pattern {
         Some(key) => {
-            let parts = class_parts(&space, key.get()).map_err(|why| key.error(why))?;
-            ClassPattern::check(&space, &parts.0, &parts.1)
+            let mut parts = class_parts(&space, key.get()).map_err(|why| key.error(why))?;
+            parts.compact = class_bits.is_some_and(|bits| bits.value() == 2);
+            ClassPattern::check(&space, &parts.a, &parts.b)
                 .map_err(|e| key.error(e.to_string()))?;
             Some(parts)
         }
@@ -504,10 +542,10 @@ fn instance<const N: usize>(build: Build) -> Result<Instance> {
     };
     // A database of pieces the class pattern tells apart (the 3x3x3's corners) would never
     // exceed it: left out.
-    if let Some(((class, told), _)) = &classes {
+    if let Some(ClassParts { a, .. }) = classes.as_ref().filter(|c| !c.a.with_twists) {
         pieces.retain(|p| {
             !p.iter()
-                .all(|(c, l)| c == class && l.iter().all(|x| told.contains(x)))
+                .all(|(c, l)| *c == a.class && l.iter().all(|x| a.labels.contains(x)))
         });
     }
     let bytes = pieces.len() as u128 * space.moves().len() as u128 * Pattern::MOVE_BYTES;

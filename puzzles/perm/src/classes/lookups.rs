@@ -19,7 +19,7 @@
 //! instructions (BENCHMARKS.md). The inverse's look-ups are projected still (a move acts on
 //! the inverse from the other side, which the move tables do not follow).
 
-use super::pattern::{ClassPattern, Parts};
+use super::pattern::{ClassPart, ClassPattern, Parts};
 use crate::heuristic::{CONJUGATE_LOOKUPS, Lookups, Reading};
 use crate::inversion::Inversion;
 use crate::space::{PermMove, PermSpace};
@@ -27,7 +27,8 @@ use crate::state::Packed;
 use statespace::cache::TableCache;
 use statespace::kit::SharedHeuristic;
 use statespace::limit::{Limit, Limits};
-use statespace::search::pdb::{Max, PatternDatabase, PdbError};
+use statespace::search::pdb::{Entries, Max, PatternDatabase, PdbError};
+use statespace::search::table::DistanceTable;
 use statespace::space::{Heuristic, Prefetched};
 use std::sync::Arc;
 
@@ -43,8 +44,8 @@ use std::sync::Arc;
 /// overlap): the state's own entry prefetched ([`prefetch`](Heuristic::prefetch)), then read;
 /// while below the limit, the other axes' entries prefetched, then read; then the inverse's.
 /// A successor cut by its own look-up costs one projection, not six.
-pub struct ClassLookups<const N: usize> {
-    database: PatternDatabase<ClassPattern>,
+pub struct ClassLookups<const N: usize, T = DistanceTable> {
+    database: PatternDatabase<ClassPattern, T>,
     /// The rotations looked up through besides the identity.
     through: Vec<usize>,
     /// Per rotation looked up through, the readings of the two parts through it (no image
@@ -93,29 +94,41 @@ fn stage_word(stage: Stage, best: u32) -> u64 {
     u64::from(best) << 8 | stage as u64
 }
 
-impl<const N: usize> ClassLookups<N> {
+impl<const N: usize, T: Entries> ClassLookups<N, T> {
     /// `database` looked up at the state and through at most `extra` rotations, each reading
     /// other pieces (the first such), and with `dual` at the inverse when the space has one.
     pub fn new(
         space: &PermSpace<N>,
-        database: PatternDatabase<ClassPattern>,
+        database: PatternDatabase<ClassPattern, T>,
         extra: usize,
         dual: bool,
     ) -> Self {
         let symmetries = space.symmetries();
-        let solved = space.solved();
         let pattern = database.abstraction();
-        let reads = |k: Option<usize>| {
-            let mut pieces = pattern.a.reads(symmetries, &solved, k);
-            pieces.extend(pattern.b.reads(symmetries, &solved, k));
-            pieces
+        // What a look-up through `k` sees: its entries at a few scrambled states. Two rotations
+        // that see the same (the identity and those the pattern keeps, such as a turn that
+        // swaps up and down for a set of the up corners read as its complement) would spend a
+        // look-up on one entry twice.
+        let mut probes = vec![space.solved()];
+        let mut random = statespace::random::Lcg(7);
+        for _ in 0..24 {
+            let last = *probes.last().expect("one at least");
+            let moves = space.moves();
+            probes.push(space.apply(last, moves[random.below(moves.len())]));
+        }
+        let view = |k: Option<usize>| -> Vec<u64> {
+            let image = |s: &Packed<N>| k.map_or(*s, |k| symmetries.image(k, s));
+            probes
+                .iter()
+                .map(|s| pattern.project_state(&image(s)))
+                .collect()
         };
-        let mut seen = vec![reads(None)];
+        let mut seen = vec![view(None)];
         let mut through = Vec::new();
         for k in 0..symmetries.order() - 1 {
-            let pieces = reads(Some(k));
-            if through.len() < extra.min(MAX_THROUGH) && !seen.contains(&pieces) {
-                seen.push(pieces);
+            let sees = view(Some(k));
+            if through.len() < extra.min(MAX_THROUGH) && !seen.contains(&sees) {
+                seen.push(sees);
                 through.push(k);
             }
         }
@@ -152,9 +165,10 @@ impl<const N: usize> ClassLookups<N> {
             return pattern.parts_of(state);
         };
         let (a, b) = &self.readings[i];
-        let (place, twist) = a.project_one(&pattern.a, &state.0);
-        let (b, _) = b.project_one(&pattern.b, &state.0);
-        Parts { place, twist, b }
+        pattern.parts_from(
+            a.project_one(&pattern.a, &state.0),
+            b.project_one(&pattern.b, &state.0),
+        )
     }
 
     /// The moves that step the parts read through each rotation ([`Self::stepping`]): each
@@ -182,7 +196,7 @@ impl<const N: usize> ClassLookups<N> {
     }
 
     /// The database.
-    pub fn database(&self) -> &PatternDatabase<ClassPattern> {
+    pub fn database(&self) -> &PatternDatabase<ClassPattern, T> {
         &self.database
     }
 
@@ -196,9 +210,11 @@ impl<const N: usize> ClassLookups<N> {
     fn axes_cells(&self, state: &Packed<N>, out: &mut [u64]) {
         let pattern = self.database.abstraction();
         for (slot, (a, b)) in out.iter_mut().zip(&self.readings) {
-            let (place, twist) = a.project_one(&pattern.a, &state.0);
-            let (b, _) = b.project_one(&pattern.b, &state.0);
-            *slot = pattern.cell_of_parts(place, twist, b);
+            let parts = pattern.parts_from(
+                a.project_one(&pattern.a, &state.0),
+                b.project_one(&pattern.b, &state.0),
+            );
+            *slot = pattern.cell_of(parts);
             self.database.table().prefetch(*slot);
         }
     }
@@ -252,7 +268,7 @@ impl<const N: usize> ClassLookups<N> {
     }
 }
 
-impl<const N: usize> Heuristic<PermSpace<N>> for ClassLookups<N> {
+impl<const N: usize, T: Entries> Heuristic<PermSpace<N>> for ClassLookups<N, T> {
     fn intact(&self, cache: &TableCache) -> bool {
         self.database.intact_in::<PermSpace<N>>(cache)
     }
@@ -366,9 +382,19 @@ impl<const N: usize> Heuristic<PermSpace<N>> for ClassLookups<N> {
     }
 }
 
-/// The two parts of a [`ClassPattern`]: pieces told apart, and pieces kept as a set, each
-/// `(class, labels)`.
-pub type ClassParts = ((usize, Vec<u8>), (usize, Vec<u8>));
+/// A class table as a config asks for it: the two parts of its [`ClassPattern`], and whether
+/// its entries are kept as 2-bit lower bounds
+/// ([`CompactBounds`](statespace::search::table::compact::CompactBounds)) rather than exact 4-bit
+/// distances.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClassParts {
+    /// Part A.
+    pub a: ClassPart,
+    /// Part B.
+    pub b: ClassPart,
+    /// Compact entries.
+    pub compact: bool,
+}
 
 /// A shared heuristic as a part of [`Max`].
 struct Shared<const N: usize>(SharedHeuristic<PermSpace<N>>);
@@ -433,24 +459,42 @@ pub fn with_class_table<const N: usize>(
     cache: &TableCache,
     others: impl FnOnce(&Limits) -> Result<SharedHeuristic<PermSpace<N>>, Limit>,
 ) -> Result<SharedHeuristic<PermSpace<N>>, Limit> {
-    let pattern = match ClassPattern::new(space, &parts.0, &parts.1, limits, Some(cache)) {
+    let pattern = match ClassPattern::new(space, &parts.a, &parts.b, limits, Some(cache)) {
         Ok(pattern) => pattern,
         Err(PdbError::Limit(limit)) => return Err(limit),
         Err(PdbError::Invalid(why)) => unreachable!("checked class pattern: {why}"),
     };
     let held = pattern.bytes();
-    let database = PatternDatabase::build::<PermSpace<N>>(pattern, limits, Some(cache))?;
     let extra = if lookups.symmetric {
         CONJUGATE_LOOKUPS
     } else {
         0
     };
-    let first = ClassLookups::new(space, database, extra, lookups.dual);
+    let (first, table): (Box<dyn Heuristic<PermSpace<N>> + Send + Sync>, u64) = match parts.compact
+    {
+        true => {
+            let database =
+                PatternDatabase::build_compact::<PermSpace<N>>(pattern, limits, Some(cache))?;
+            let bytes = database.table().bytes();
+            (
+                Box::new(ClassLookups::new(space, database, extra, lookups.dual)),
+                bytes,
+            )
+        }
+        false => {
+            let database = PatternDatabase::build::<PermSpace<N>>(pattern, limits, Some(cache))?;
+            let bytes = database.table().bytes();
+            (
+                Box::new(ClassLookups::new(space, database, extra, lookups.dual)),
+                bytes,
+            )
+        }
+    };
     let mut rest = limits.clone();
-    let used = held + u128::from(first.database().table().bytes());
+    let used = held + u128::from(table);
     rest.memory_budget = limits.memory_budget.saturating_sub(used as u64);
     let parts: Vec<Box<dyn Heuristic<PermSpace<N>> + Send + Sync>> =
-        vec![Box::new(first), Box::new(Shared(others(&rest)?))];
+        vec![first, Box::new(Shared(others(&rest)?))];
     Ok(Arc::new(Max::new(parts)))
 }
 

@@ -38,4 +38,4 @@ mod numbers;
 pub mod pattern;
 
 pub use lookups::{ClassLookups, ClassParts, with_class_table};
-pub use pattern::ClassPattern;
+pub use pattern::{ClassPart, ClassPattern};

@@ -147,10 +147,19 @@ pub(super) fn check_numbers(
 
 /// The cache's key of a numbering: the part told apart, the rotations' byte rules (`rules`,
 /// `rotations` of them) and the numbering's version.
-pub(super) fn numbers_fingerprint(a: &Pattern, rotations: usize, rules: &[u8]) -> Fingerprint {
+pub(super) fn numbers_fingerprint(
+    a: &Pattern,
+    whole: bool,
+    rotations: usize,
+    rules: &[u8],
+) -> Fingerprint {
     let mut content = Content::new("statespace class numbers");
     content.u64(NUMBERING);
     a.describe(&mut content);
+    // Written only when A is numbered whole: the fingerprints of the numberings of places stay.
+    if whole {
+        content.str("whole");
+    }
     content.u64(rotations as u64).bytes(rules);
     content.finish()
 }
@@ -184,7 +193,7 @@ pub(super) fn inverse_rotations<const N: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::classes::ClassPattern;
+    use crate::classes::{ClassPart, ClassPattern};
     use crate::fixtures::cube;
     use statespace::cache::TableCache;
     use statespace::limit::Limits;
@@ -195,7 +204,10 @@ mod tests {
         let space = cube();
         let dir = tempfile::tempdir().unwrap();
         let cache = TableCache::new(Some(dir.path().to_path_buf()), true, |_| {});
-        let parts = ((0, vec![0, 2]), (1, vec![8, 9, 10, 11]));
+        let parts = (
+            ClassPart::plain(0, vec![0, 2]),
+            ClassPart::plain(1, vec![8, 9, 10, 11]),
+        );
         let make = || {
             ClassPattern::new(&space, &parts.0, &parts.1, &Limits::default(), Some(&cache)).unwrap()
         };

@@ -41,14 +41,51 @@ use statespace::limit::{Latch, Limits};
 use statespace::search::pdb::PdbError;
 use statespace::space::{Indexed, StateSpace};
 
+/// One part of a [`ClassPattern`]: pieces of one class, and whether the class's twists are
+/// kept in every slot with the pieces as a set (`with twists` in a config).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClassPart {
+    /// The class of slots.
+    pub class: usize,
+    /// The pieces' labels.
+    pub labels: Vec<u8>,
+    /// The pieces as a set and the twist in every slot of their class ([`Pattern::twisted_set`]);
+    /// otherwise A's pieces are told apart with their twists ([`Pattern::new`]) and B's are a
+    /// set without twists ([`Pattern::set`]).
+    pub with_twists: bool,
+}
+
+impl ClassPart {
+    /// Pieces `labels` of class `class`, without `with twists`.
+    pub fn plain(class: usize, labels: Vec<u8>) -> ClassPart {
+        ClassPart {
+            class,
+            labels,
+            with_twists: false,
+        }
+    }
+
+    fn pieces(&self) -> (usize, Vec<u8>) {
+        (self.class, self.labels.clone())
+    }
+}
+
 /// A pattern of two parts stored one entry per symmetry class (see the module docs).
 #[derive(Clone, Debug)]
 pub struct ClassPattern {
     pub(super) a: Pattern,
     pub(super) b: Pattern,
-    /// A's twists' count: A's index is `place * twists + twist`.
+    /// A's twists' count: A's index is `place * twists + twist` (1 when A is numbered whole:
+    /// then a "place" is A's whole index).
     pub(super) twists: u64,
+    /// A numbered whole: its twists' count as the pattern has them (its index is
+    /// `place * a_twists + twist`, numbered as one), else 0.
+    pub(super) whole: u64,
+    /// B's states (where its pieces are, with their twists when kept: `place * b_twists +
+    /// twist`).
     pub(super) b_count: u64,
+    /// B's twists' count (1 for a set without twists).
+    pub(super) b_twists: u64,
     /// The moves, in the space's order.
     pub(super) moves: Vec<PermMove>,
     /// The rotations kept: indices of [`Symmetries::image`], `None` for the identity (first).
@@ -72,9 +109,9 @@ pub struct ClassPattern {
     /// a successor's entry from its parent's parts without projecting it ([`Self::step`]).
     pub(super) place_moves: Vec<u16>,
     /// `b_moves[b * moves + m]`: B's state after move `m`.
-    pub(super) b_moves: Vec<u16>,
+    pub(super) b_moves: Vec<u32>,
     /// `b_images[b * syms + j]`: B's state under rotation `j`.
-    pub(super) b_images: Vec<u16>,
+    pub(super) b_images: Vec<u32>,
     pub(super) goal: u64,
     /// What the fingerprint covers beyond the parts: the rotations' byte rules.
     pub(super) rules: Vec<u8>,
@@ -82,45 +119,52 @@ pub struct ClassPattern {
 }
 
 impl ClassPattern {
-    /// The class pattern of `a` (pieces of one class, told apart) and `b` (pieces of another,
-    /// as a set) in `space`, its classes counted within `limits` (memory checked first, the
-    /// time limit and Ctrl-C polled). [`PdbError::Invalid`] when a part is not one class, the
-    /// two share a class, no rotation of the definition keeps both (with A's twists apart
-    /// from its places), or a part is too large to number (A's places past 2^28, its twists
-    /// past 2^32, B past 2^16).
+    /// The class pattern of `a` (pieces of one class, told apart, or a set with the class's
+    /// twists) and `b` (pieces of another, as a set, with the class's twists or without) in
+    /// `space`, its classes counted within `limits` (memory checked first, the time limit and
+    /// Ctrl-C polled). [`PdbError::Invalid`] when a part is not one class, the two share a
+    /// class, no rotation of the definition keeps both, or a part is too large to number (A's
+    /// places past 2^27, its twists past 2^32, B past 2^32).
     pub fn new<const N: usize>(
         space: &PermSpace<N>,
-        a: &(usize, Vec<u8>),
-        b: &(usize, Vec<u8>),
+        a: &ClassPart,
+        b: &ClassPart,
         limits: &Limits,
         cache: Option<&TableCache>,
     ) -> Result<ClassPattern, PdbError> {
-        let (a_pattern, b_pattern, syms) = Self::parts(space, a, b)?;
-        Self::numbered(space, a_pattern, b_pattern, syms, limits, cache)
+        let parts = Self::parts(space, a, b)?;
+        Self::numbered(space, parts, limits, cache)
     }
 
     /// Checks the parts as [`new`](Self::new) does, without numbering anything (a plugin's
     /// check of its config).
     pub fn check<const N: usize>(
         space: &PermSpace<N>,
-        a: &(usize, Vec<u8>),
-        b: &(usize, Vec<u8>),
+        a: &ClassPart,
+        b: &ClassPart,
     ) -> Result<(), PdbError> {
         Self::parts(space, a, b).map(|_| ())
     }
 
-    /// The two parts' patterns and the rotations kept (the identity first).
+    /// The two parts' patterns, the rotations kept (the identity first), and whether A is
+    /// numbered whole.
     fn parts<const N: usize>(
         space: &PermSpace<N>,
-        a: &(usize, Vec<u8>),
-        b: &(usize, Vec<u8>),
-    ) -> Result<(Pattern, Pattern, Vec<Option<usize>>), PdbError> {
+        a: &ClassPart,
+        b: &ClassPart,
+    ) -> Result<Parted, PdbError> {
         let invalid = |m: String| Err(PdbError::Invalid(m));
-        if a.0 == b.0 {
+        if a.class == b.class {
             return invalid("the two parts of a class pattern are in one class".into());
         }
-        let a_pattern = Pattern::new(space, std::slice::from_ref(a))?;
-        let b_pattern = Pattern::set(space, b)?;
+        let a_pattern = match a.with_twists {
+            true => Pattern::twisted_set(space, &a.pieces())?,
+            false => Pattern::new(space, &[a.pieces()])?,
+        };
+        let b_pattern = match b.with_twists {
+            true => Pattern::twisted_set(space, &b.pieces())?,
+            false => Pattern::set(space, &b.pieces())?,
+        };
         let (places, twists) = a_pattern
             .places_and_twists()
             .expect("a pattern of one class has one part");
@@ -136,25 +180,30 @@ impl ClassPattern {
                 "the pieces told apart have {twists} twists, more than a class table numbers"
             ));
         }
-        if b_count > u64::from(u16::MAX) {
+        if b_count > u64::from(u32::MAX) {
             return invalid(format!(
-                "the pieces kept as a set have {b_count} states, more than 65,535"
+                "the second part has {b_count} states, more than a class table numbers"
             ));
         }
         let symmetries = space.symmetries();
         let solved = space.solved();
-        let keeps = |p: &Pattern, k: usize| {
-            p.reads(symmetries, &solved, Some(k)) == p.reads(symmetries, &solved, None)
-        };
+        let keeps = |p: &Pattern, k: usize| p.kept_by(symmetries, &solved, k);
         let mut syms = vec![None];
-        let mut twisting = 0;
+        let mut twisting = Vec::new();
         for k in 0..symmetries.order() - 1 {
             if keeps(&a_pattern, k) && keeps(&b_pattern, k) {
                 match a_pattern.twists_apart(symmetries, &solved, Some(k)) {
                     true => syms.push(Some(k)),
-                    false => twisting += 1,
+                    false => twisting.push(Some(k)),
                 }
             }
+        }
+        // Rotations that keep both parts but not A's twists apart from its places: A is
+        // numbered whole where it is small enough (its classes are then of places and twists
+        // together), else they are left out.
+        let whole = !twisting.is_empty() && places.saturating_mul(twists) <= MAX_WHOLE;
+        if whole {
+            syms.append(&mut twisting);
         }
         if syms.len() > MAX_ROTATIONS {
             return invalid(format!(
@@ -163,7 +212,7 @@ impl ClassPattern {
             ));
         }
         if syms.len() == 1 {
-            let why = match twisting {
+            let why = match twisting.len() {
                 0 => symmetries
                     .why_none()
                     .unwrap_or("the rotations move these pieces elsewhere"),
@@ -176,21 +225,36 @@ impl ClassPattern {
                 b_pattern.name(),
             ));
         }
-        Ok((a_pattern, b_pattern, syms))
+        Ok(Parted {
+            a: a_pattern,
+            b: b_pattern,
+            syms,
+            whole,
+        })
     }
 
     /// The classes of `a_pattern`'s places under `syms`, and the twists' and `b_pattern`'s
     /// tables.
     fn numbered<const N: usize>(
         space: &PermSpace<N>,
-        a_pattern: Pattern,
-        b_pattern: Pattern,
-        syms: Vec<Option<usize>>,
+        parts: Parted,
         limits: &Limits,
         cache: Option<&TableCache>,
     ) -> Result<ClassPattern, PdbError> {
+        let Parted {
+            a: a_pattern,
+            b: b_pattern,
+            syms,
+            whole,
+        } = parts;
         let (places, twists) = a_pattern.places_and_twists().expect("checked in parts");
+        // Numbered whole: a "place" is A's whole index, and no twist is left beside it.
+        let (places, twists, whole) = match whole {
+            true => (places * twists, 1, twists),
+            false => (places, twists, 0),
+        };
         let b_count = b_pattern.size() as u64;
+        let (_, b_twists) = b_pattern.places_and_twists().expect("one part");
         let symmetries = space.symmetries();
         let solved = space.solved();
         let moves = space.moves().to_vec();
@@ -201,7 +265,7 @@ impl ClassPattern {
         // refused before the numbering's seconds are spent.
         let numbering = u128::from(places) * (9 + 2 * m)
             + u128::from(twists) * 4 * (m + s)
-            + u128::from(b_count) * 2 * (m + s);
+            + u128::from(b_count) * 4 * (m + s);
         let table = (u128::from(places) / s) * u128::from(twists) * u128::from(b_count) / 2;
         limits.check_memory(numbering + table)?;
         // Per kept rotation, the parts read through it (no image made).
@@ -229,7 +293,7 @@ impl ClassPattern {
             a_images(t, &mut |i| twist_images.push((i % twists) as u32));
         }
         let mut twist_moves = Vec::new();
-        if a_pattern.twists_apart(symmetries, &solved, None) {
+        if whole > 0 || a_pattern.twists_apart(symmetries, &solved, None) {
             for t in 0..twists {
                 a_pattern.successors(a_pattern.state(t), &mut |_, p| {
                     twist_moves.push((a_pattern.index(p) % twists) as u32)
@@ -238,7 +302,7 @@ impl ClassPattern {
         }
         // A's places' moves, where they fit: 1.4 MiB on the 3x3x3 (40,320 places, 18 moves).
         let mut place_moves = Vec::new();
-        if !twist_moves.is_empty() && places <= 1 << 16 {
+        if !twist_moves.is_empty() && whole == 0 && places <= 1 << 16 && b_count <= 1 << 16 {
             place_moves.reserve((u128::from(places) * m) as usize);
             for place in 0..places {
                 a_pattern.place_successors(place, &mut |p| place_moves.push(p as u16));
@@ -249,10 +313,10 @@ impl ClassPattern {
         let mut b_images = Vec::with_capacity(b_count as usize * syms.len());
         for i in 0..b_count {
             let p = b_pattern.state(i);
-            b_pattern.successors(p, &mut |_, next| b_moves.push(b_pattern.index(next) as u16));
+            b_pattern.successors(p, &mut |_, next| b_moves.push(b_pattern.index(next) as u32));
             let state = b_pattern.realize(&solved, &p);
             for through in &b_readings {
-                b_images.push(image(&b_pattern, through, &state) as u16);
+                b_images.push(image(&b_pattern, through, &state) as u32);
             }
         }
         let mut rules = Vec::new();
@@ -281,7 +345,7 @@ impl ClassPattern {
             Some(cache) => {
                 let entry = Entry {
                     label: "classes",
-                    fingerprint: numbers_fingerprint(&a_pattern, s, &rules),
+                    fingerprint: numbers_fingerprint(&a_pattern, whole > 0, s, &rules),
                 };
                 cache.load_or_build(&entry, limits, check, number)?.0
             }
@@ -316,7 +380,9 @@ impl ClassPattern {
         );
         let mut pattern = ClassPattern {
             twists,
+            whole,
             b_count,
+            b_twists,
             moves,
             syms,
             class_of: numbers,
@@ -341,9 +407,10 @@ impl ClassPattern {
     /// A, and per class its representative and stabiliser) and the twists' and B's tables.
     pub fn bytes(&self) -> u128 {
         u128::from(self.class_of.bytes())
-            + (self.reps.len() * 5) as u128
+            + (self.reps.len() * 6) as u128
             + ((self.twist_images.len() + self.twist_moves.len()) * 4) as u128
-            + ((self.place_moves.len() + self.b_moves.len() + self.b_images.len()) * 2) as u128
+            + ((self.b_moves.len() + self.b_images.len()) * 4) as u128
+            + (self.place_moves.len() * 2) as u128
     }
 
     /// The classes of A's places.
@@ -427,10 +494,21 @@ impl ClassPattern {
     /// A packed state's parts: A's place and twist, B's state.
     #[inline]
     pub(super) fn parts_of<const N: usize>(&self, state: &Packed<N>) -> Parts {
-        // B keeps no twist: its index is its places' rank.
-        let (place, twist) = self.a.project_one(&state.0);
-        let (b, _) = self.b.project_one(&state.0);
-        Parts { place, twist, b }
+        self.parts_from(self.a.project_one(&state.0), self.b.project_one(&state.0))
+    }
+
+    /// The parts of A's and B's projections (each its places' rank and its twists' value).
+    #[inline]
+    pub(super) fn parts_from(&self, a: (u64, u64), b: (u64, u64)) -> Parts {
+        let (place, twist) = match self.whole {
+            0 => a,
+            twists => (a.0 * twists + a.1, 0),
+        };
+        Parts {
+            place,
+            twist,
+            b: b.0 * self.b_twists + b.1,
+        }
     }
 
     /// The entry of `parts`.
@@ -457,8 +535,20 @@ impl ClassPattern {
     }
 }
 
+/// A class pattern's parts and rotations, checked and not yet numbered.
+struct Parted {
+    a: Pattern,
+    b: Pattern,
+    syms: Vec<Option<usize>>,
+    /// A numbered whole (places and twists together).
+    whole: bool,
+}
+
+/// The most states of A numbered whole (a `class_of` word each: 64 MiB).
+const MAX_WHOLE: u64 = 1 << 24;
+
 /// A state's parts in a [`ClassPattern`]: A's place and twist, B's state (each below its
-/// count: a place below 2^16 where the pattern steps, a twist below 2^32, B below 2^16).
+/// count: a place and B below 2^16 where the pattern steps, a twist below 2^32).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Parts {
     pub(super) place: u64,
@@ -567,36 +657,85 @@ mod tests {
         }
     }
 
+    /// vcube's and Kociemba's pattern: the edge flips with the middle-layer edges' slots (A,
+    /// numbered whole: the 16 symmetries that keep the up-down axis change a middle-layer
+    /// slot's flip) and the corner twists with the up-layer corners' slots (B). A's classes are
+    /// Kociemba's FlipUDSlice classes, **64,430** (his published count); every state shares
+    /// its entry with its images, and B's tables agree with B's moves.
+    #[test]
+    fn perm_class_pattern_numbers_twisted_sets_whole() {
+        let space = cube();
+        let a = ClassPart {
+            with_twists: true,
+            ..ClassPart::plain(1, vec![8, 9, 10, 11])
+        };
+        let b = ClassPart {
+            with_twists: true,
+            ..ClassPart::plain(0, vec![0, 1, 2, 3])
+        };
+        let pattern = ClassPattern::new(&space, &a, &b, &Limits::default(), None).unwrap();
+        assert_eq!(pattern.rotations(), 16, "{}", pattern.name());
+        assert_eq!((pattern.whole, pattern.twists), (2048, 1));
+        assert_eq!((pattern.b_count, pattern.b_twists), (70 * 2187, 2187));
+        assert_eq!(pattern.classes(), 64_430);
+        assert_eq!(pattern.row(), 153_090);
+        assert!(!pattern.steps());
+        let symmetries = space.symmetries();
+        let moves = space.moves();
+        let mut random = statespace::random::Lcg(5);
+        let mut state = space.solved();
+        assert_eq!(pattern.project_state(&state), pattern.goal);
+        for _ in 0..3000 {
+            state = space.apply(state, moves[random.below(moves.len())]);
+            let cell = pattern.project_state(&state);
+            assert!(cell < pattern.size() as u64);
+            for &k in pattern.syms.iter().flatten() {
+                assert_eq!(pattern.project_state(&symmetries.image(k, &state)), cell);
+            }
+            let parts = pattern.parts_of(&state);
+            for (m, &mv) in moves.iter().enumerate() {
+                let child = pattern.parts_of(&space.apply(state, mv));
+                let b = pattern.b_moves[parts.b as usize * moves.len() + m];
+                assert_eq!(u64::from(b), child.b, "move {m}");
+            }
+        }
+    }
+
     #[test]
     fn perm_class_patterns_are_refused_where_nothing_reduces() {
         let space = cube();
         let limits = Limits::default();
         let err = |a: (usize, Vec<u8>), b: (usize, Vec<u8>)| {
+            let (a, b) = (ClassPart::plain(a.0, a.1), ClassPart::plain(b.0, b.1));
             ClassPattern::new(&space, &a, &b, &limits, None)
                 .unwrap_err()
                 .to_string()
         };
         assert!(err((0, vec![0]), (0, vec![1])).contains("in one class"));
-        assert!(err((0, vec![0]), (1, vec![0])).contains("no rotation"));
+        assert!(err((0, vec![0]), (1, vec![0, 1, 2])).contains("no rotation"));
+        // A corner and an edge that one mirror keeps, the corner's twist changed by where it
+        // is: A is numbered whole, 14 classes of its 24 states (4 that the mirror fixes, 10
+        // pairs).
+        let (corner, edge) = (ClassPart::plain(0, vec![0]), ClassPart::plain(1, vec![0]));
+        let kept = ClassPattern::new(&space, &corner, &edge, &limits, None).unwrap();
+        assert_eq!((kept.rotations(), kept.whole, kept.classes()), (2, 3, 14));
         // Limits hold in the numbering: a time limit already past stops it.
         let past = Limits {
             time_limit: Some(Duration::ZERO),
             ..Limits::default()
         };
         let all: Vec<u8> = (0..8).collect();
-        let stopped = ClassPattern::new(&space, &(0, all), &(1, vec![8, 9, 10, 11]), &past, None);
+        let (corners, middle) = (
+            ClassPart::plain(0, all),
+            ClassPart::plain(1, vec![8, 9, 10, 11]),
+        );
+        let stopped = ClassPattern::new(&space, &corners, &middle, &past, None);
         assert!(matches!(stopped, Err(PdbError::Limit(Limit::Time(_)))));
         let small = Limits {
             memory_budget: 1 << 20,
             ..Limits::default()
         };
-        let refused = ClassPattern::new(
-            &space,
-            &(0, (0..8).collect()),
-            &(1, vec![8, 9, 10, 11]),
-            &small,
-            None,
-        );
+        let refused = ClassPattern::new(&space, &corners, &middle, &small, None);
         assert!(matches!(
             refused,
             Err(PdbError::Limit(Limit::Memory { .. }))

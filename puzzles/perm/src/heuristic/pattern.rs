@@ -175,6 +175,25 @@ impl Pattern {
         space: &PermSpace<N>,
         pieces: &(usize, Vec<u8>),
     ) -> Result<Self, PdbError> {
+        Self::one_set(space, pieces, false)
+    }
+
+    /// The pattern of where `pieces` (of one class) are, as a set, and the twist in every slot
+    /// of their class (a part of a class pattern written `with twists`: the 3x3x3's edge flips
+    /// with the middle-layer edges' slots, `C(12, 4) * 2^11 = 1,013,760` states). The same
+    /// errors as [`new`](Self::new).
+    pub fn twisted_set<const N: usize>(
+        space: &PermSpace<N>,
+        pieces: &(usize, Vec<u8>),
+    ) -> Result<Self, PdbError> {
+        Self::one_set(space, pieces, true)
+    }
+
+    fn one_set<const N: usize>(
+        space: &PermSpace<N>,
+        pieces: &(usize, Vec<u8>),
+        twisted: bool,
+    ) -> Result<Self, PdbError> {
         if pieces.1.is_empty() {
             return Err(PdbError::Invalid("a set of no pieces keeps nothing".into()));
         }
@@ -182,7 +201,7 @@ impl Pattern {
             class: pieces.0,
             labels: &pieces.1,
             alike: true,
-            by_slot: false,
+            by_slot: twisted,
         };
         Self::from_parts(space, &[spec])
     }
@@ -465,6 +484,48 @@ impl Pattern {
             }
         }
         pieces
+    }
+
+    /// Whether symmetry `k` maps the pattern onto itself: the placement of a state's image is a
+    /// function of the state's placement, so a state and its image are equally far from the
+    /// goal in the pattern ([`classes`](crate::classes)). Each part reads through `k` the
+    /// pieces it tracks; a part of alike pieces may read the others of its class instead (the
+    /// 3x3x3's up-layer corners, read through a turn that swaps up and down, are the down-layer
+    /// corners: the slots it reads are the set's complement). Twists kept by slot in a part of
+    /// alike pieces change through `k` alike for every tracked piece and alike for every other
+    /// (the part knows which slots hold a tracked piece, not which one).
+    pub(crate) fn kept_by<const N: usize>(
+        &self,
+        symmetries: &Symmetries,
+        solved: &Packed<N>,
+        k: usize,
+    ) -> bool {
+        self.parts.iter().all(|part| {
+            let mut labels: Vec<u8> = part
+                .labels
+                .iter()
+                .map(|&b| solved.0[usize::from(b) % N])
+                .collect();
+            labels.sort_unstable();
+            labels.dedup();
+            let tracked = |l: u8| part.id[usize::from(l)] != UNTRACKED;
+            let (mine, others): (Vec<u8>, Vec<u8>) = labels.iter().partition(|&&l| tracked(l));
+            let read: Vec<u8> = labels
+                .iter()
+                .copied()
+                .filter(|&l| tracked(symmetries.relabelled(k, part.orbit, l)))
+                .collect();
+            let alike = matches!(part.places, Places::Alike { .. });
+            if read != mine && !(alike && read == others) {
+                return false;
+            }
+            if !alike || part.twisted() == 0 || !part.by_slot {
+                return true;
+            }
+            let retwist = |l: &u8| symmetries.retwisted(k, part.orbit, *l);
+            let alike_twists = |ls: &[u8]| ls.windows(2).all(|w| retwist(&w[0]) == retwist(&w[1]));
+            alike_twists(&mine) && alike_twists(&others)
+        })
     }
 
     /// A pattern of one part: the count of where its pieces are, and of its twists
