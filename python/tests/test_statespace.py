@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CONFIGS = sorted(p.name for p in (ROOT / "configs").glob("*.toml"))
 # Configs whose start board takes the CLI more than a few seconds (or only reaches a limit);
 # tiles-24 builds 486 MiB of pattern databases first (five minutes, then again in Python);
-# perm-3x3x3-random builds 3.9 GiB of them (about six minutes) and searches for about a minute.
+# perm-3x3x3-random builds a 2.3 GiB table (about half an hour) and searches for seconds.
 SLOW = {"flip-8x8.toml", "perm-3x3x3-13.toml", "perm-3x3x3-random.toml", "tiles-4x4-pdb.toml",
         "tiles-24.toml"}
 # A 15-puzzle board over 50 moves from the goal: IDDFS (no heuristic) runs for hours on it.

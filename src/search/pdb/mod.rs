@@ -16,7 +16,9 @@
 //! | [`Additive`] | the sum over databases whose abstractions count disjoint sets of pieces' moves, maximised over [`Symmetry`] images | every move counts in at most one table (Korf & Felner 2002) |
 //!
 //! - [`database`]: one database ([`PatternDatabase`]), built or loaded from the table cache, and
-//!   several against one memory budget ([`build_all`]).
+//!   several against one memory budget ([`build_all`]); its entries exact or, for a table
+//!   too large for 4 bits an entry, compact 2-bit lower bounds ([`Entries`],
+//!   [`PatternDatabase::build_compact`]).
 //! - [`max`]: the largest of several heuristics ([`Max`]), in stages.
 //! - [`deferred`]: a heuristic built once the search has paid for it ([`Deferred`]): cheap
 //!   databases made mid-search rather than before the first node.

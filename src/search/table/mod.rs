@@ -70,6 +70,12 @@
 //! it also keeps the level's representatives in a list and expands the list instead of
 //! scanning the table: memory for scans, within the budget (`symmetry.rs` has the details).
 //!
+//! # Compact bounds
+//!
+//! A pattern database too large for 4 bits an entry keeps [`compact::CompactBounds`]: its exact
+//! distances as 2-bit lower bounds, a floor byte in each 64-byte line for the entries below a
+//! base (`compact.rs` has the coding, its checks and its cache entry).
+//!
 //! # On disk
 //!
 //! [`DistanceTable::write_to`] and [`DistanceTable::read_from`] serialize a table (a flat

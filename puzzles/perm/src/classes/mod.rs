@@ -25,11 +25,24 @@
 //! both parts; two abstract
 //! states one maps onto the other are equally far from solved, so one entry serves the class.
 //!
+//! A part may also be a set with its class's twist in every slot (`with twists` in a config,
+//! [`ClassPart::with_twists`]): vcube's and nxopt's table is A = the edge flips with the
+//! middle-layer edges' slots (`2^11 * C(12, 4) = 1,013,760`), B = the corner twists with the
+//! up-layer corners' slots (`3^7 * C(8, 4) = 153,090`), 155 G abstract states. The symmetries
+//! that keep the up-down axis change a middle-layer slot's flip, so A's twists do not go apart
+//! from its places: A is then numbered whole (its classes are of places and twists together,
+//! Kociemba's 64,430 FlipUDSlice classes; at most 2^24 states), and the table has 64,430 *
+//! 153,090 = 9.86 G entries. A set of half its class's pieces is kept by a symmetry that reads
+//! the other half instead (the up corners, through a turn that swaps up and down, are the down
+//! corners' slots: the set's complement), so all 16 symmetries count.
+//!
 //! Trade-offs: a class table pays a build of its own and a few small-table reads per estimate;
 //! it is the only way a pattern of this size fits in memory. The rotations kept are those of
-//! the definition that keep both parts and act on A's twists apart from its places: a
-//! definition without rotations, or parts no rotation keeps, gets no reduction (the identity
-//! alone) and is refused as pointless.
+//! the definition that keep both parts (and, unless A is numbered whole, act on A's twists apart
+//! from its places): a definition without rotations, or parts no rotation keeps, gets no
+//! reduction (the identity alone) and is refused as pointless. With `class_bits = 2` the
+//! entries are [`CompactBounds`](statespace::search::table::compact::CompactBounds), 2 bits
+//! each: vcube's table in 2.3 GiB.
 
 pub mod build;
 pub mod lookups;

@@ -21,6 +21,12 @@
 //! against 40,320 / 16 = 2,520; with the rotations alone, 5,288 and 5.72 G entries). A mirror
 //! negates the twists (`Symmetries::negates`): still apart from the places.
 //!
+//! Where a kept symmetry does not act on A's twists apart from its places (a middle-layer
+//! slot's flip changed by a quarter turn about the up-down axis), A is *numbered whole*: a
+//! "place" is A's whole index (`place * twists + twist`), no twist is left beside it, and
+//! `class_of` has a word per state of A (vcube's flips and middle-layer slots: 1,013,760 words,
+//! 4 MiB, 64,430 classes). B's index is its places' rank times its twists plus its twist code.
+//!
 //! Per estimate: the two parts' projections as for a plain pattern (or, where A is a whole
 //! class, its parts stepped from the parent's by move tables: `ClassPattern::step`), reads
 //! in three small tables, and one read far from the caches, in the table. (Numbering the whole of A instead,
