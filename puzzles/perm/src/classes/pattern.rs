@@ -272,7 +272,9 @@ impl ClassPattern {
         let numbering = u128::from(places) * (9 + 2 * m)
             + u128::from(twists) * 4 * (m + s)
             + u128::from(b_count) * 4 * (m + s);
-        let table = (u128::from(places) / s) * u128::from(twists) * u128::from(b_count) / 2;
+        // 2 bits an entry: a compact table's (`class_bits = 2`), loaded from the cache, needs
+        // no more; the builds check their own bytes before they allocate.
+        let table = (u128::from(places) / s) * u128::from(twists) * u128::from(b_count) / 4;
         limits.check_memory(numbering + table)?;
         // Per kept rotation, the parts read through it (no image made).
         let readings = |pattern: &Pattern| -> Vec<Option<Reading>> {
