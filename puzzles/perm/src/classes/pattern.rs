@@ -645,23 +645,40 @@ mod tests {
         let orbits: std::collections::HashSet<_> = least.collect();
         assert_eq!((pattern.classes(), orbits.len() as u64), (2_768, 2_768));
         let moves = space.moves();
-        let mut state = space.solved();
         // The parts step by the move tables: a successor's parts, and so its entry, without
         // projecting it.
         assert!(pattern.steps());
-        for _ in 0..500 {
+        walk_sharing_entries(&space, &pattern, 11, 500, |state| {
+            let parts = pattern.parts_of(state);
+            assert_eq!(Parts::of_word(parts.word()), parts);
+            for (m, &mv) in moves.iter().enumerate() {
+                let child = space.apply(*state, mv);
+                assert_eq!(pattern.step(parts, m), pattern.parts_of(&child), "move {m}");
+            }
+        });
+    }
+
+    /// Along a random walk of `steps` moves from solved (seed `seed`), every state's entry is in
+    /// the table and shared by its images under the kept symmetries; `each` checks more.
+    fn walk_sharing_entries(
+        space: &PermSpace<64>,
+        pattern: &ClassPattern,
+        seed: u64,
+        steps: usize,
+        mut each: impl FnMut(&Packed<64>),
+    ) {
+        let (symmetries, moves) = (space.symmetries(), space.moves());
+        let mut random = statespace::random::Lcg(seed);
+        let mut state = space.solved();
+        assert_eq!(pattern.project_state(&state), pattern.goal);
+        for _ in 0..steps {
             state = space.apply(state, moves[random.below(moves.len())]);
             let cell = pattern.project_state(&state);
             assert!(cell < pattern.size() as u64);
             for &k in pattern.syms.iter().flatten() {
                 assert_eq!(pattern.project_state(&symmetries.image(k, &state)), cell);
             }
-            let parts = pattern.parts_of(&state);
-            assert_eq!(Parts::of_word(parts.word()), parts);
-            for (m, &mv) in moves.iter().enumerate() {
-                let child = space.apply(state, mv);
-                assert_eq!(pattern.step(parts, m), pattern.parts_of(&child), "move {m}");
-            }
+            each(&state);
         }
     }
 
@@ -688,25 +705,15 @@ mod tests {
         assert_eq!(pattern.classes(), 64_430);
         assert_eq!(pattern.row(), 153_090);
         assert!(!pattern.steps());
-        let symmetries = space.symmetries();
         let moves = space.moves();
-        let mut random = statespace::random::Lcg(5);
-        let mut state = space.solved();
-        assert_eq!(pattern.project_state(&state), pattern.goal);
-        for _ in 0..3000 {
-            state = space.apply(state, moves[random.below(moves.len())]);
-            let cell = pattern.project_state(&state);
-            assert!(cell < pattern.size() as u64);
-            for &k in pattern.syms.iter().flatten() {
-                assert_eq!(pattern.project_state(&symmetries.image(k, &state)), cell);
-            }
-            let parts = pattern.parts_of(&state);
+        walk_sharing_entries(&space, &pattern, 5, 3000, |state| {
+            let parts = pattern.parts_of(state);
             for (m, &mv) in moves.iter().enumerate() {
-                let child = pattern.parts_of(&space.apply(state, mv));
+                let child = pattern.parts_of(&space.apply(*state, mv));
                 let b = pattern.b_moves[parts.b as usize * moves.len() + m];
                 assert_eq!(u64::from(b), child.b, "move {m}");
             }
-        }
+        });
     }
 
     #[test]
